@@ -1,0 +1,177 @@
+// Prints RequestMocker's performance table. Every figure that has a budget is a ratio between
+// modes measured in the same run, interleaved round by round, so a busy machine moves both
+// sides of a ratio alike.
+//
+//     swift run -c release request-mocker-bench [--rounds N] [--per-round N]
+import Foundation
+import RequestMocker
+
+/// The floor: the least a URLProtocol can do to answer one request.
+final class FloorProtocol: URLProtocol {
+    static let body = Data("ok".utf8)
+
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        guard let url = request.url,
+              let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "2"])
+        else { return }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: Self.body)
+        client?.urlProtocolDidFinishLoading(self)
+    }
+
+    override func stopLoading() {}
+}
+
+struct Mode {
+    let name: String
+    let session: URLSession
+    let request: URLRequest
+    var latencies: [Duration] = []
+    var elapsed: Duration = .zero
+    var count = 0
+
+    init(_ name: String, _ session: URLSession, _ path: String) {
+        self.name = name
+        self.session = session
+        request = URLRequest(url: URL(string: "https://bench.test" + path)!)
+    }
+
+    var median: Duration {
+        let sorted = latencies.sorted()
+        return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
+    }
+
+    var perSecond: Double { Double(count) / seconds(elapsed) }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func microseconds(_ duration: Duration) -> String {
+    String(format: "%.1f", seconds(duration) * 1e6)
+}
+
+func option(_ name: String, default value: Int) -> Int {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let parsed = Int(arguments[index + 1]) else { return value }
+    return parsed
+}
+
+let rounds = option("--rounds", default: 20)
+let perRound = option("--per-round", default: 500)
+let clock = ContinuousClock()
+
+// Registration: 10,000 filters, best of five.
+var registrationTimes: [Duration] = []
+for _ in 0..<5 {
+    let registry = MockRegistry()
+    let start = clock.now
+    for index in 0..<10_000 {
+        registry.register(.get("/bench/item/\(index)"), respond: .data(FloorProtocol.body))
+    }
+    registrationTimes.append(clock.now - start)
+}
+
+// The modes.
+let floorConfiguration = URLSessionConfiguration.ephemeral
+floorConfiguration.protocolClasses = [FloorProtocol.self] + (floorConfiguration.protocolClasses ?? [])
+
+let one = MockRegistry()
+one.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
+
+let manyLiteral = MockRegistry()
+for index in 0..<10_000 {
+    manyLiteral.register(.get("/bench/item/\(index)"), respond: .data(FloorProtocol.body))
+}
+
+let manyPatterned = MockRegistry()
+for index in 0..<10_000 {
+    manyPatterned.register(.get("/bench/<id>/v\(index)"), respond: .data(FloorProtocol.body))
+}
+
+var modes = [
+    Mode("floor: hand-written URLProtocol", URLSession(configuration: floorConfiguration), "/bench/item"),
+    Mode("MockURLProtocol, 1 filter", one.makeSession(), "/bench/item"),
+    Mode("10,000 literal filters, last matches", manyLiteral.makeSession(), "/bench/item/9999"),
+    Mode("10,000 <var> filters, last matches", manyPatterned.makeSession(), "/bench/7/v9999"),
+]
+
+// Warm up, then interleave rounds of sequential requests.
+for index in modes.indices {
+    for _ in 0..<200 { _ = try await modes[index].session.data(for: modes[index].request) }
+}
+for registry in [one, manyLiteral, manyPatterned] { registry.clearJournal() }
+for _ in 0..<rounds {
+    for index in modes.indices {
+        let roundStart = clock.now
+        for _ in 0..<perRound {
+            let start = clock.now
+            let (data, _) = try await modes[index].session.data(for: modes[index].request)
+            modes[index].latencies.append(clock.now - start)
+            precondition(data == FloorProtocol.body, "\(modes[index].name) answered \(data.count) bytes")
+        }
+        modes[index].elapsed += clock.now - roundStart
+        modes[index].count += perRound
+    }
+    for registry in [one, manyLiteral, manyPatterned] { registry.clearJournal() }
+}
+
+// Concurrent throughput: 2,000 requests in flight at once.
+func concurrent(_ mode: Mode) async throws -> Double {
+    let start = clock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<2_000 {
+            group.addTask { _ = try await mode.session.data(for: mode.request) }
+        }
+        try await group.waitForAll()
+    }
+    return 2_000 / seconds(clock.now - start)
+}
+var floorConcurrent: [Double] = [], mockConcurrent: [Double] = []
+for _ in 0..<5 {
+    floorConcurrent.append(try await concurrent(modes[0]))
+    mockConcurrent.append(try await concurrent(modes[1]))
+    one.clearJournal()
+}
+
+// The table.
+let floor = modes[0], single = modes[1]
+func ratio(_ a: Duration, _ b: Duration) -> Double { seconds(a) / seconds(b) }
+func verdict(_ value: Double, _ budget: Double) -> String { value <= budget ? "ok (budget ≤ \(budget))" : "OVER BUDGET (≤ \(budget))" }
+
+print("RequestMocker benchmark: \(rounds) rounds × \(perRound) sequential requests per mode, interleaved")
+print("")
+print("mode".padding(toLength: 40, withPad: " ", startingAt: 0) + "   req/s   median µs   ratio")
+for mode in modes {
+    let comparedTo = mode.name == floor.name ? "" : mode.name == single.name
+        ? String(format: "%.2f× floor", ratio(mode.median, floor.median))
+        : String(format: "%.2f× 1 filter", ratio(mode.median, single.median))
+    print(mode.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+        + String(format: "%8.0f", mode.perSecond)
+        + microseconds(mode.median).leftPadded(12) + "   " + comparedTo)
+}
+let floorThroughput = floorConcurrent.sorted()[2], mockThroughput = mockConcurrent.sorted()[2]
+print("")
+print("2,000 concurrent requests, median of 5: floor \(Int(floorThroughput)) req/s, 1 filter \(Int(mockThroughput)) req/s "
+    + String(format: "(%.2f of floor)", mockThroughput / floorThroughput))
+let bestRegistration = registrationTimes.min() ?? .zero
+print("register 10,000 filters: \(String(format: "%.1f", seconds(bestRegistration) * 1000)) ms (best of 5)")
+print("")
+print("budgets:")
+print("  1 filter vs floor, median latency:        " + String(format: "%.2f  ", ratio(single.median, floor.median))
+    + verdict(ratio(single.median, floor.median), 1.15))
+print("  10,000 filters vs 1 filter, median latency: " + String(format: "%.2f  ", ratio(modes[2].median, single.median))
+    + verdict(ratio(modes[2].median, single.median), 1.5))
+print("  10,000 <var> filters vs 1 filter:           " + String(format: "%.2f  ", ratio(modes[3].median, single.median))
+    + verdict(ratio(modes[3].median, single.median), 1.5))
+print("  register 10,000 filters:                    " + (seconds(bestRegistration) < 1 ? "ok (well under 1 s)" : "OVER BUDGET"))
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

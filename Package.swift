@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "RequestMocker",
+    products: [
+        .library(name: "RequestMocker", targets: ["RequestMocker"]),
+        .executable(name: "request-mocker-bench", targets: ["request-mocker-bench"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "RequestMocker"),
+        .executableTarget(
+            name: "request-mocker-bench",
+            dependencies: ["RequestMocker"],
+            path: "Benchmarks/request-mocker-bench"
+        ),
+        .testTarget(
+            name: "RequestMockerTests",
+            dependencies: ["RequestMocker"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,117 @@
+/// Every failure RequestMocker delivers to a task or throws: what went wrong, where, and what
+/// to do about it.
+///
+/// Errors reach `URLSession` callers unchanged, so a test can catch them by type:
+///
+/// ```swift
+/// do {
+///     _ = try await session.data(from: URL(string: "https://api.test/missing")!)
+/// } catch let error as RequestMockerError {
+///     print(error) // no filter matched GET https://api.test/missing ... nearest filters: ...
+/// }
+/// ```
+public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
+    /// No filter matched and the registry's policy is ``UnmatchedRequestPolicy/fail``.
+    case unmatched(UnmatchedRequestReport)
+    /// The first filter that the request reached has an invalid path pattern.
+    case invalidPathPattern(PathPatternError, filter: String)
+    /// A block response threw an error that is not a `URLError`.
+    case blockFailed(filter: String, request: String, underlying: any Error)
+    /// A `.file` response's file could not be read.
+    case fileNotReadable(path: String, reason: String)
+    /// A `.json` response holds a value JSON can't express.
+    case invalidJSON(String)
+    /// A redirect's `Location` header is missing or not a URL.
+    case invalidRedirect(location: String?, request: String)
+    /// Redirects came back to a request already made.
+    case redirectLoop([String])
+    /// More redirects than the limit in a row.
+    case tooManyRedirects(limit: Int, chain: [String])
+    /// A download task through `MockURLProtocol` on Linux, where FoundationNetworking crashes
+    /// the process when a custom protocol finishes one.
+    case downloadTaskUnsupported(request: String)
+    /// A request reached the protocol class of a registry that no longer exists.
+    case registryReleased(request: String)
+    /// ``MockRegistry/waitForRequests(count:matching:timeout:)`` ran out of time.
+    case waitTimedOut(expected: Int, received: Int, filter: String?)
+
+    public var description: String {
+        switch self {
+        case .unmatched(let report):
+            return report.description
+        case .invalidPathPattern(let error, let filter):
+            return "\(error) (in filter \(filter)); fix the pattern, or check it with PathPattern(validating:)"
+        case .blockFailed(let filter, let request, let underlying):
+            return "the block of filter \(filter) threw while answering \(request): \(underlying)"
+        case .fileNotReadable(let path, let reason):
+            return "cannot read response file \(path): \(reason); check the path (Bundle.module.url(forResource:) for package resources)"
+        case .invalidJSON(let reason):
+            return "JSON response cannot be serialized: \(reason)"
+        case .invalidRedirect(let location, let request):
+            let shown = location.map { "Location \"\($0)\" is not a URL" } ?? "it has no Location header"
+            return "redirect answering \(request) cannot be followed: \(shown); give .redirect(to:) an absolute or relative URL"
+        case .redirectLoop(let chain):
+            return "redirect loop: \(chain.joined(separator: " -> ")); one of these filters must answer without redirecting"
+        case .tooManyRedirects(let limit, let chain):
+            return "more than \(limit) redirects in a row: \(chain.joined(separator: " -> "))"
+        case .downloadTaskUnsupported(let request):
+            return "download task for \(request) cannot be mocked on Linux: FoundationNetworking crashes when a URLProtocol "
+                + "finishes a download task; use data(for:) and write the data to a file yourself"
+        case .registryReleased(let request):
+            return "\(request) was sent through the protocol class of a MockRegistry that has been released; "
+                + "keep the registry alive as long as its sessions (store it in the test case)"
+        case .waitTimedOut(let expected, let received, let filter):
+            let which = filter.map { " matching \($0)" } ?? ""
+            return "timed out waiting for \(expected) request\(expected == 1 ? "" : "s")\(which); \(received) arrived"
+        }
+    }
+}
+
+extension RequestMockerError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+/// Why a request matched nothing: the request, the nearest filters, and for each the first
+/// condition that failed.
+///
+/// ```text
+/// no filter matched GET https://api.test/users/42/posts
+///   nearest filters, closest first:
+///     GET /users/<id> (UserTests.swift:12): path /users/42/posts has 3 segments, pattern /users/<id> has 2
+///     POST /users/<id>/posts (UserTests.swift:13): method is GET, filter wants POST
+///   (2 filters registered)
+/// ```
+public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
+    /// One filter that came close.
+    public struct Candidate: Sendable, Hashable {
+        /// The filter, as ``RequestFilter/description`` shows it.
+        public let filter: String
+        /// The first condition that failed, in words.
+        public let reason: String
+    }
+
+    /// The request, `METHOD URL`.
+    public let request: String
+    /// The closest filters, closest first (at most ``maximumCandidates``).
+    public let candidates: [Candidate]
+    /// How many filters the registry held.
+    public let filterCount: Int
+    /// Further hints, such as the hidden body of a Linux upload task.
+    public let notes: [String]
+
+    /// How many filters a report lists.
+    public static let maximumCandidates = 3
+
+    public var description: String {
+        var lines = ["no filter matched \(request)"]
+        if candidates.isEmpty {
+            lines.append("  the registry has no filters; register one with registry.register(...)")
+        } else {
+            lines.append("  nearest filters, closest first:")
+            lines += candidates.map { "    \($0.filter): \($0.reason)" }
+            lines.append("  (\(filterCount) filter\(filterCount == 1 ? "" : "s") registered)")
+        }
+        lines += notes.map { "  note: \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}

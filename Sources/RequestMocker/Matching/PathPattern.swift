@@ -1,0 +1,261 @@
+/// A URL path pattern: literal segments, `*`, `**` and named variables.
+///
+/// The rules (DESIGN.md's matching contract):
+/// - The request's percent-encoded path is split on `/` and each segment percent-decoded;
+///   leading and trailing slashes are ignored, and an empty path equals `/`.
+/// - A literal segment matches itself exactly (case-sensitive). Literals in the pattern may be
+///   written decoded (`a b`) or encoded (`a%20b`).
+/// - `*` matches exactly one segment; a pattern that is only `*` matches every path.
+/// - `**` matches zero or more segments.
+/// - `<name>` matches one segment and captures it, decoded, under `name`; `{name}` and
+///   `${name}` are other spellings of the same thing.
+/// - Otherwise the number of segments must be equal: `/user/<id>/delete` does **not** match
+///   `/user/12345` (the ANSRequestMocker README claimed it did; its code never matched it).
+///
+/// A string literal builds a pattern; an invalid literal does not crash: the filter that holds
+/// it fails every request that reaches it with ``PathPatternError``. Use
+/// ``init(validating:)`` to check a pattern that comes from input.
+///
+/// ```swift
+/// let pattern: PathPattern = "/users/<id>/posts/*"
+/// pattern.match("/users/42/posts/7")?["id"]   // "42"
+/// try PathPattern(validating: "/users/<id")   // throws: unbalanced "<" at column 8
+/// ```
+public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    enum Segment: Hashable, Sendable {
+        case literal(String)
+        case any
+        case anyDepth
+        case variable(String)
+    }
+
+    /// The pattern as written.
+    public let rawValue: String
+    let segments: [Segment]
+    /// Why the pattern is invalid, or `nil` when it is valid.
+    public let error: PathPatternError?
+
+    /// Parses a pattern, throwing when it is invalid.
+    ///
+    /// - Throws: ``PathPatternError`` quoting the pattern and the column of the mistake.
+    public init(validating pattern: String) throws {
+        self.init(pattern)
+        if let error { throw error }
+    }
+
+    /// Parses a pattern; an invalid one is kept with its ``error`` set and matches nothing.
+    public init(_ pattern: String) {
+        rawValue = pattern
+        switch Self.parse(pattern) {
+        case .success(let segments):
+            self.segments = segments
+            error = nil
+        case .failure(let error):
+            segments = []
+            self.error = error
+        }
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    public var description: String { rawValue }
+
+    /// The names of the variables, in order.
+    public var variableNames: [String] {
+        segments.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+    }
+
+    /// Matches a percent-encoded path, returning the captured variables, or `nil` on a miss.
+    public func match(_ encodedPath: String) -> Captures? {
+        match(segments: Self.segments(ofEncodedPath: encodedPath))
+    }
+
+    func match(segments path: [String]) -> Captures? {
+        guard error == nil else { return nil }
+        if segments == [.any] { return Captures() }
+        var captures = Captures()
+        return Self.match(segments[...], path[...], &captures) ? captures : nil
+    }
+
+    /// Why `path` does not match, in words, or `nil` when it does.
+    func mismatch(segments path: [String]) -> String? {
+        if let error { return error.description }
+        if match(segments: path) != nil { return nil }
+        let shown = "/" + path.joined(separator: "/")
+        if !segments.contains(.anyDepth), segments.count != path.count {
+            return "path \(shown) has \(path.count) segment\(path.count == 1 ? "" : "s"), "
+                + "pattern \(rawValue) has \(segments.count)"
+        }
+        for (index, (segment, actual)) in zip(segments, path).enumerated() {
+            if case .literal(let literal) = segment, literal != actual {
+                return "path segment \(index + 1) is \"\(actual)\", pattern \(rawValue) wants \"\(literal)\""
+            }
+            if segment == .anyDepth { break }
+        }
+        return "path \(shown) does not match pattern \(rawValue)"
+    }
+
+    private static func match(_ pattern: ArraySlice<Segment>, _ path: ArraySlice<String>, _ captures: inout Captures) -> Bool {
+        var pattern = pattern, path = path
+        while let segment = pattern.first {
+            switch segment {
+            case .anyDepth:
+                let rest = pattern.dropFirst()
+                if rest.isEmpty { return true }
+                for start in path.indices + [path.endIndex] {
+                    var attempt = captures
+                    if match(rest, path[start...], &attempt) {
+                        captures = attempt
+                        return true
+                    }
+                }
+                return false
+            case .literal(let literal):
+                guard path.first == literal else { return false }
+            case .any:
+                guard !path.isEmpty else { return false }
+            case .variable(let name):
+                guard let value = path.first else { return false }
+                captures.append(name, value)
+            }
+            pattern = pattern.dropFirst()
+            path = path.dropFirst()
+        }
+        return path.isEmpty
+    }
+
+    /// Splits a percent-encoded path into decoded segments, ignoring leading and trailing
+    /// slashes. A segment with an invalid escape is kept as written.
+    static func segments(ofEncodedPath path: String) -> [String] {
+        var trimmed = Substring(path)
+        while trimmed.first == "/" { trimmed = trimmed.dropFirst() }
+        while trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        guard !trimmed.isEmpty else { return [] }
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.contains("%") ? (segment.removingPercentEncoding ?? String(segment)) : String(segment)
+        }
+    }
+
+    /// Where a filter with this pattern goes in the registry's index.
+    var indexKey: FilterIndexKey {
+        if error != nil || segments.contains(.anyDepth) || segments == [.any] { return .general }
+        var positions: [Int] = []
+        var literals: [String] = []
+        for (position, segment) in segments.enumerated() {
+            if case .literal(let literal) = segment {
+                positions.append(position)
+                literals.append(literal)
+            }
+        }
+        return .shape(.init(count: segments.count, literalPositions: positions, literals: literals))
+    }
+}
+
+// MARK: - Parsing
+
+extension PathPattern {
+    private static func parse(_ pattern: String) -> Result<[Segment], PathPatternError> {
+        let characters = Array(pattern)
+        // The same trimming as for request paths: leading and trailing slashes don't count.
+        var lower = 0, upper = characters.count
+        while lower < upper, characters[lower] == "/" { lower += 1 }
+        while upper > lower, characters[upper - 1] == "/" { upper -= 1 }
+        var segments: [Segment] = []
+        var names: Set<String> = []
+        var start = lower
+        while start < upper {
+            var end = start
+            while end < upper, characters[end] != "/" { end += 1 }
+            switch parseSegment(String(characters[start..<end])) {
+            case .success(let segment):
+                if case .variable(let name) = segment, !names.insert(name).inserted {
+                    return .failure(PathPatternError(
+                        pattern: pattern,
+                        column: start + 1,
+                        reason: "variable \"\(name)\" appears twice; give each variable its own name"
+                    ))
+                }
+                segments.append(segment)
+            case .failure(let problem):
+                return .failure(PathPatternError(pattern: pattern, column: start + problem.offset + 1, reason: problem.reason))
+            }
+            start = end + 1
+        }
+        return .success(segments)
+    }
+
+    private struct SegmentProblem: Error {
+        let offset: Int
+        let reason: String
+    }
+
+    private static func parseSegment(_ text: String) -> Result<Segment, SegmentProblem> {
+        let characters = Array(text)
+        if text == "*" { return .success(.any) }
+        if text == "**" { return .success(.anyDepth) }
+        if let star = characters.firstIndex(of: "*") {
+            return .failure(SegmentProblem(offset: star, reason: "\"*\" and \"**\" must be a whole segment"))
+        }
+        let (open, close, nameStart): (Character?, Character, Int) =
+            text.hasPrefix("${") ? ("{", "}", 2) : text.hasPrefix("{") ? ("{", "}", 1) : text.hasPrefix("<") ? ("<", ">", 1) : (nil, ">", 0)
+        guard open != nil else {
+            if let bracket = characters.firstIndex(where: { "<>{}".contains($0) }) {
+                return .failure(SegmentProblem(
+                    offset: bracket,
+                    reason: "\"\(characters[bracket])\" inside a segment: a variable must be a whole segment, like <name>"
+                ))
+            }
+            return .success(.literal(text.contains("%") ? (text.removingPercentEncoding ?? text) : text))
+        }
+        guard let closeIndex = characters.firstIndex(of: close) else {
+            return .failure(SegmentProblem(
+                offset: nameStart - 1,
+                reason: "unbalanced \"\(characters[nameStart - 1])\": close the variable with \"\(close)\""
+            ))
+        }
+        guard closeIndex == characters.count - 1 else {
+            return .failure(SegmentProblem(
+                offset: closeIndex + 1,
+                reason: "text after \"\(close)\": a variable must be a whole segment"
+            ))
+        }
+        let name = String(characters[nameStart..<closeIndex])
+        if name.isEmpty {
+            return .failure(SegmentProblem(offset: nameStart, reason: "empty variable name: write a name between the brackets"))
+        }
+        if let bad = name.firstIndex(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }) {
+            let offset = nameStart + name.distance(from: name.startIndex, to: bad)
+            return .failure(SegmentProblem(
+                offset: offset,
+                reason: "\"\(name[bad])\" in variable name \"\(name)\": use letters, digits, \"_\", \"-\" or \".\""
+            ))
+        }
+        return .success(.variable(name))
+    }
+}
+
+/// A path pattern that could not be parsed: what is wrong, where, and what to do.
+///
+/// ```swift
+/// do { _ = try PathPattern(validating: "/users/<>") } catch let error as PathPatternError {
+///     print(error) // invalid path pattern "/users/<>" at column 9: empty variable name: ...
+/// }
+/// ```
+public struct PathPatternError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The pattern as written.
+    public let pattern: String
+    /// The 1-based column (in characters) of the mistake.
+    public let column: Int
+    /// What is wrong and how to fix it.
+    public let reason: String
+
+    public var description: String {
+        "invalid path pattern \"\(pattern)\" at column \(column): \(reason)"
+    }
+}
+
+extension PathPatternError: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,311 @@
+/// Which requests to answer, and the response to answer them with.
+///
+/// A filter holds conditions on the scheme, host, method and path (a ``PathPattern``), plus
+/// optional conditions on query items, header fields, the JSON body, or any predicate. All must
+/// hold for the filter to match. It also carries the ``MockResponse`` it answers with, as
+/// ANSRequestMocker's filters did, and the source line it was written on, which every
+/// diagnostic quotes.
+///
+/// ```swift
+/// registry.register(.get("/users/<id>"), respond: .json(["id": 1]))
+/// registry.register(
+///     .post("https://api.example.com/login")
+///         .header("Content-Type", "application/json")
+///         .jsonBody(["user": "ada", "password": "secret"]),
+///     respond: .json(["token": "t0k3n"])
+/// )
+/// registry.register(RequestFilter(host: "example.com", path: "/user/<userId>", method: .get)
+///     .respond(with: .string("hello")))
+/// ```
+///
+/// - `host`: compared case-insensitively; `nil` matches any host; `"example.com:8080"` also
+///   requires the port (default ports count: `"example.com:443"` matches `https://example.com`);
+///   `"*.example.com"` matches any subdomain (not `example.com` itself).
+/// - `method`: exact; `nil` matches any method.
+/// - `path`: see ``PathPattern``; `nil` matches any path.
+public struct RequestFilter: Sendable, CustomStringConvertible {
+    /// The scheme to require (`"https"`), or `nil` for any.
+    public var scheme: String?
+    /// The host to require, or `nil` for any (see the type's docs for ports and `*.`).
+    public var host: String?
+    /// The method to require, or `nil` for any.
+    public var method: HTTPMethod?
+    /// The path pattern, or `nil` for any path.
+    public var path: PathPattern?
+    /// The response this filter answers with; an empty `200` unless set.
+    public var response: MockResponse
+    /// Where the filter was written: `File.swift:12`.
+    public let location: String
+
+    var conditions: [Condition] = []
+
+    /// Creates a filter.
+    ///
+    /// - Parameters:
+    ///   - scheme: `"http"` or `"https"` to require one, `nil` for any.
+    ///   - host: the host to require, `nil` for any.
+    ///   - path: the path pattern, `nil` for any path.
+    ///   - method: the method to require, `nil` for any.
+    ///   - response: the response to answer with.
+    public init(
+        scheme: String? = nil,
+        host: String? = nil,
+        path: PathPattern? = nil,
+        method: HTTPMethod? = nil,
+        response: MockResponse = MockResponse(),
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        self.scheme = scheme?.lowercased()
+        self.host = host?.lowercased()
+        self.path = path
+        self.method = method
+        self.response = response
+        location = "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
+    }
+
+    /// A filter for `method` and a path pattern, or a whole URL pattern such as
+    /// `"https://api.example.com/users/<id>"` (scheme, host and port are then required too).
+    ///
+    /// ```swift
+    /// RequestFilter.matching(.get, "https://api.example.com/users/<id>")
+    /// ```
+    public static func matching(_ method: HTTPMethod?, _ pattern: String, fileID: String = #fileID, line: Int = #line) -> RequestFilter {
+        var scheme: String?, host: String?, path = pattern
+        if let separator = pattern.range(of: "://") {
+            scheme = String(pattern[..<separator.lowerBound])
+            let rest = pattern[separator.upperBound...]
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            host = String(rest[..<slash])
+            path = String(rest[slash...])
+        }
+        return RequestFilter(scheme: scheme, host: host, path: PathPattern(path), method: method, fileID: fileID, line: line)
+    }
+
+    /// A `GET` filter; `pattern` is a path pattern or a whole URL pattern.
+    public static func get(_ pattern: String, fileID: String = #fileID, line: Int = #line) -> RequestFilter {
+        matching(.get, pattern, fileID: fileID, line: line)
+    }
+
+    /// A `POST` filter; `pattern` is a path pattern or a whole URL pattern.
+    public static func post(_ pattern: String, fileID: String = #fileID, line: Int = #line) -> RequestFilter {
+        matching(.post, pattern, fileID: fileID, line: line)
+    }
+
+    /// A `PUT` filter; `pattern` is a path pattern or a whole URL pattern.
+    public static func put(_ pattern: String, fileID: String = #fileID, line: Int = #line) -> RequestFilter {
+        matching(.put, pattern, fileID: fileID, line: line)
+    }
+
+    /// A `PATCH` filter; `pattern` is a path pattern or a whole URL pattern.
+    public static func patch(_ pattern: String, fileID: String = #fileID, line: Int = #line) -> RequestFilter {
+        matching(.patch, pattern, fileID: fileID, line: line)
+    }
+
+    /// A `DELETE` filter; `pattern` is a path pattern or a whole URL pattern.
+    public static func delete(_ pattern: String, fileID: String = #fileID, line: Int = #line) -> RequestFilter {
+        matching(.delete, pattern, fileID: fileID, line: line)
+    }
+
+    /// A `HEAD` filter; `pattern` is a path pattern or a whole URL pattern.
+    public static func head(_ pattern: String, fileID: String = #fileID, line: Int = #line) -> RequestFilter {
+        matching(.head, pattern, fileID: fileID, line: line)
+    }
+
+    /// A filter for any method; `pattern` is a path pattern or a whole URL pattern.
+    public static func any(_ pattern: String = "**", fileID: String = #fileID, line: Int = #line) -> RequestFilter {
+        matching(nil, pattern, fileID: fileID, line: line)
+    }
+
+    // MARK: Conditions (each returns a copy)
+
+    /// Requires these query items to be present (others may be present too). A `nil` value
+    /// requires only the name. Values are compared percent-decoded.
+    ///
+    /// ```swift
+    /// .get("/search").query(["q": "swift", "page": nil])
+    /// ```
+    public func query(_ items: KeyValuePairs<String, String?>) -> RequestFilter {
+        adding(.query(items.map { QueryRequirement(name: $0.key, value: $0.value) }, exact: false))
+    }
+
+    /// Requires exactly these query items, no more and no fewer, in any order
+    /// (BOURLProtocol's `parameters:`). An empty list requires no query at all.
+    public func exactQuery(_ items: KeyValuePairs<String, String>) -> RequestFilter {
+        adding(.query(items.map { QueryRequirement(name: $0.key, value: $0.value) }, exact: true))
+    }
+
+    /// Requires a header field (name compared case-insensitively) with exactly `value`, or
+    /// just present when `value` is `nil`.
+    public func header(_ name: String, _ value: String? = nil) -> RequestFilter {
+        adding(.header(name: name, value: value))
+    }
+
+    /// Requires a body that parses as JSON equal to `value` (key order and number spelling
+    /// don't matter).
+    public func jsonBody(_ value: JSONValue) -> RequestFilter {
+        adding(.jsonBody(value))
+    }
+
+    /// Requires `predicate` to return `true`; `description` names it in diagnostics.
+    ///
+    /// ```swift
+    /// .post("/upload").when("body under 1 KiB") { ($0.body?.count ?? 0) < 1024 }
+    /// ```
+    public func when(_ description: String, _ predicate: @escaping @Sendable (MockRequest) -> Bool) -> RequestFilter {
+        adding(.predicate(description, predicate))
+    }
+
+    /// A copy that answers with `response`.
+    public func respond(with response: MockResponse) -> RequestFilter {
+        var copy = self
+        copy.response = response
+        return copy
+    }
+
+    private func adding(_ condition: Condition) -> RequestFilter {
+        var copy = self
+        copy.conditions.append(condition)
+        return copy
+    }
+
+    // MARK: Matching
+
+    /// Whether the filter matches, and the path variables it captures.
+    ///
+    /// ```swift
+    /// let filter = RequestFilter.get("/users/<id>")
+    /// filter.match(MockRequest(method: .get, url: URL(string: "https://x.test/users/7")!))?["id"] // "7"
+    /// ```
+    public func match(_ request: MockRequest) -> Captures? {
+        if let scheme, scheme != request.scheme { return nil }
+        if let method, method != request.method { return nil }
+        if let host, !Self.host(host, matches: request) { return nil }
+        var captures = Captures()
+        if let path {
+            guard let matched = path.match(segments: request.pathSegments) else { return nil }
+            captures = matched
+        }
+        for condition in conditions where condition.mismatch(request) != nil { return nil }
+        return captures
+    }
+
+    /// Every check, for diagnostics: a closeness score, and the first check that failed, in
+    /// words. A matching path counts double: a filter with the right path and the wrong method
+    /// is nearer than one with the right method and the wrong path.
+    func evaluate(_ request: MockRequest) -> (passed: Int, firstFailure: String?) {
+        var passed = 0
+        var firstFailure: String?
+        func check(_ failure: String?, weight: Int = 1) {
+            if let failure {
+                if firstFailure == nil { firstFailure = failure }
+            } else {
+                passed += weight
+            }
+        }
+        if let scheme { check(scheme == request.scheme ? nil : "scheme is \(request.scheme), filter wants \(scheme)") }
+        if let method { check(method == request.method ? nil : "method is \(request.method), filter wants \(method)") }
+        if let host {
+            check(Self.host(host, matches: request) ? nil : "host is \(request.host ?? "(none)")\(request.url.port.map { ":\($0)" } ?? ""), filter wants \(host)")
+        }
+        if let path { check(path.mismatch(segments: request.pathSegments), weight: 2) }
+        for condition in conditions { check(condition.mismatch(request)) }
+        return (passed, firstFailure)
+    }
+
+    static func host(_ wanted: String, matches request: MockRequest) -> Bool {
+        guard let actual = request.host else { return false }
+        var name = Substring(wanted)
+        if let colon = name.lastIndex(of: ":"), let port = Int(name[name.index(after: colon)...]) {
+            guard request.port == port else { return false }
+            name = name[..<colon]
+        }
+        if name.hasPrefix("*.") {
+            let suffix = name.dropFirst()
+            return actual.count > suffix.count && actual.hasSuffix(suffix)
+        }
+        return actual == name
+    }
+
+    /// `GET https://api.example.com/users/<id> ?page=2 (UserTests.swift:12)`.
+    public var description: String {
+        var text = method?.rawValue ?? "ANY"
+        text += " "
+        if let scheme { text += scheme + "://" }
+        if let host { text += host }
+        text += path.map { $0.rawValue.hasPrefix("/") ? $0.rawValue : "/" + $0.rawValue } ?? "/**"
+        for condition in conditions { text += " " + condition.description }
+        return text + " (\(location))"
+    }
+}
+
+/// One query item a filter asks for.
+struct QueryRequirement: Sendable, Hashable {
+    let name: String
+    let value: String?
+}
+
+/// The optional conditions of a ``RequestFilter`` beyond scheme, host, method and path.
+enum Condition: Sendable, CustomStringConvertible {
+    case query([QueryRequirement], exact: Bool)
+    case header(name: String, value: String?)
+    case jsonBody(JSONValue)
+    case predicate(String, @Sendable (MockRequest) -> Bool)
+
+    /// Why `request` fails this condition, or `nil` when it holds.
+    func mismatch(_ request: MockRequest) -> String? {
+        switch self {
+        case .query(let required, exact: false):
+            let items = request.queryItems
+            for requirement in required {
+                let present = items.contains { $0.name == requirement.name && (requirement.value == nil || $0.value == requirement.value) }
+                if !present {
+                    let actual = items.filter { $0.name == requirement.name }.map { $0.value ?? "" }
+                    let wanted = requirement.value.map { "\(requirement.name)=\($0)" } ?? requirement.name
+                    return actual.isEmpty
+                        ? "query has no \(requirement.name), filter wants \(wanted)"
+                        : "query has \(requirement.name)=\(actual.joined(separator: ",")), filter wants \(wanted)"
+                }
+            }
+            return nil
+        case .query(let required, exact: true):
+            let actual = request.queryItems.map { "\($0.name)=\($0.value ?? "")" }.sorted()
+            let wanted = required.map { "\($0.name)=\($0.value ?? "")" }.sorted()
+            guard actual != wanted else { return nil }
+            let shown = actual.isEmpty ? "no query" : "query \(actual.joined(separator: "&"))"
+            return "\(shown), filter wants exactly \(wanted.isEmpty ? "no query" : wanted.joined(separator: "&"))"
+        case .header(let name, let value):
+            let values = request.headers.values(for: name)
+            if values.isEmpty { return "header \(name) is missing" }
+            if let value, !values.contains(value) {
+                return "header \(name) is \"\(values.joined(separator: ", "))\", filter wants \"\(value)\""
+            }
+            return nil
+        case .jsonBody(let wanted):
+            guard let body = request.body, !body.isEmpty else {
+                return request.bodyHiddenByUploadTask
+                    ? "body is hidden: Linux does not show upload-task bodies to URL protocols; use data(for:) with httpBody"
+                    : "request has no body, filter wants JSON \(wanted)"
+            }
+            do {
+                let actual = try JSONValue(parsing: body)
+                return actual == wanted ? nil : "JSON body is \(actual), filter wants \(wanted)"
+            } catch {
+                return "body is not JSON (\(error)), filter wants \(wanted)"
+            }
+        case .predicate(let description, let predicate):
+            return predicate(request) ? nil : "predicate \"\(description)\" returned false"
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .query(let items, let exact):
+            let text = items.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.joined(separator: "&")
+            return exact ? "?=\(text)" : "?\(text)"
+        case .header(let name, let value): return "[\(name)\(value.map { ": \($0)" } ?? "")]"
+        case .jsonBody(let value): return "body \(value)"
+        case .predicate(let description, _): return "when \"\(description)\""
+        }
+    }
+}

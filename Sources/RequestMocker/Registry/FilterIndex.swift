@@ -1,0 +1,111 @@
+/// Where a filter is filed in the index, from its path pattern.
+enum FilterIndexKey: Hashable, Sendable {
+    /// Patterns without `**`: found by segment count and the literal segments' positions and
+    /// values. `/users/<id>/posts` is `(3, [0, 2], ["users", "posts"])`; an all-literal pattern
+    /// lists every position.
+    case shape(Shape)
+    /// Everything else (`**`, a lone `*`, no path, invalid patterns): tried for every request.
+    case general
+
+    struct Shape: Hashable, Sendable {
+        let count: Int
+        let literalPositions: [Int]
+        let literals: [String]
+    }
+}
+
+/// The registry's filters, in first-match order, filed so that a request only looks at the
+/// filters that could match it.
+///
+/// Order is a number per entry: appends count up, prepends count down. A lookup builds, for
+/// each literal-position layout in use at the request's segment count, the key the request
+/// would have, and merges those buckets and the general one by order. So the first match is
+/// the one a linear scan would find, at the cost of a few hash lookups and the candidates'
+/// checks instead of every filter's.
+struct FilterIndex: Sendable {
+    struct Entry: Sendable {
+        let id: Int
+        let order: Int
+        let filter: RequestFilter
+        let key: FilterIndexKey
+    }
+
+    private(set) var entries: [Int: Entry] = [:]
+    private var buckets: [FilterIndexKey.Shape: [Entry]] = [:]
+    /// For each segment count, the literal-position layouts in use and how many filters use each.
+    private var layouts: [Int: [[Int]: Int]] = [:]
+    private var general: [Entry] = []
+    private var lastOrder = 0
+    private var firstOrder = 0
+
+    var count: Int { entries.count }
+
+    mutating func insert(_ filter: RequestFilter, id: Int, atFront: Bool) {
+        let order: Int
+        if atFront {
+            firstOrder -= 1
+            order = firstOrder
+        } else {
+            lastOrder += 1
+            order = lastOrder
+        }
+        let key = filter.path?.indexKey ?? .general
+        let entry = Entry(id: id, order: order, filter: filter, key: key)
+        entries[id] = entry
+        switch key {
+        case .shape(let shape):
+            layouts[shape.count, default: [:]][shape.literalPositions, default: 0] += 1
+            if atFront { buckets[shape, default: []].insert(entry, at: 0) } else { buckets[shape, default: []].append(entry) }
+        case .general:
+            if atFront { general.insert(entry, at: 0) } else { general.append(entry) }
+        }
+    }
+
+    @discardableResult
+    mutating func remove(id: Int) -> Entry? {
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        switch entry.key {
+        case .shape(let shape):
+            buckets[shape]?.removeAll { $0.id == id }
+            if buckets[shape]?.isEmpty == true { buckets[shape] = nil }
+            layouts[shape.count]?[shape.literalPositions]? -= 1
+            if layouts[shape.count]?[shape.literalPositions] == 0 { layouts[shape.count]?[shape.literalPositions] = nil }
+        case .general:
+            general.removeAll { $0.id == id }
+        }
+        return entry
+    }
+
+    /// Every filter, in first-match order.
+    var ordered: [Entry] {
+        entries.values.sorted { $0.order < $1.order }
+    }
+
+    /// Calls `body` with each filter that could match `segments`, in first-match order, until
+    /// `body` returns a result.
+    func firstResult<Result>(forSegments segments: [String], _ body: (Entry) -> Result?) -> Result? {
+        var candidates: [ArraySlice<Entry>] = []
+        for positions in (layouts[segments.count] ?? [:]).keys {
+            let shape = FilterIndexKey.Shape(count: segments.count, literalPositions: positions, literals: positions.map { segments[$0] })
+            if let bucket = buckets[shape] { candidates.append(bucket[...]) }
+        }
+        if !general.isEmpty { candidates.append(general[...]) }
+        if candidates.count == 1 {
+            for entry in candidates[0] {
+                if let result = body(entry) { return result }
+            }
+            return nil
+        }
+        while true {
+            var nextBucket = -1, nextOrder = Int.max
+            for index in candidates.indices {
+                if let head = candidates[index].first, head.order < nextOrder {
+                    nextBucket = index
+                    nextOrder = head.order
+                }
+            }
+            guard nextBucket >= 0, let entry = candidates[nextBucket].popFirst() else { return nil }
+            if let result = body(entry) { return result }
+        }
+    }
+}

@@ -1,0 +1,249 @@
+/// An ordered, thread-safe set of filters that answers requests, with a journal of every
+/// request it saw.
+///
+/// Give each test its own registry and a session that routes to it; two registries never see
+/// each other's requests, even in tests that run in parallel:
+///
+/// ```swift
+/// let registry = MockRegistry()
+/// registry.register(.get("/users/<id>"), respond: .json(["id": 7]))
+/// let session = registry.makeSession()
+/// let (data, _) = try await session.data(from: URL(string: "https://api.test/users/7")!)
+/// #expect(registry.journal.count == 1)
+/// ```
+///
+/// Filters are tried in registration order and the first match wins, so register specific
+/// filters before general ones (or ``prepend(_:)`` them). Registration, removal and matching
+/// may happen from any thread. ``shared`` is the process-wide registry that
+/// ``MockURLProtocol`` itself serves, for code that registers globally.
+public final class MockRegistry: Sendable {
+    struct State: Sendable {
+        var index = FilterIndex()
+        var nextID = 0
+        var unmatchedPolicy: UnmatchedRequestPolicy
+        var followsRedirects = true
+        var journal = RequestJournal()
+        var protocolClass: MockURLProtocol.Type?
+        var routeSlot: Int?
+    }
+
+    let state: LockedState<State>
+
+    /// The process-wide registry behind ``MockURLProtocol`` and
+    /// ``MockURLProtocol/register(_:)``. Its unmatched policy is ``UnmatchedRequestPolicy/passThrough``.
+    ///
+    /// Tests that use it share it: Swift Testing runs tests in parallel, so prefer a registry per
+    /// test, or serialize the suites that use this one (`@Suite(.serialized)`).
+    public static let shared = MockRegistry(unmatchedPolicy: .passThrough, isShared: true)
+
+    /// Creates an empty registry.
+    ///
+    /// - Parameter unmatchedPolicy: what to do with requests no filter matches;
+    ///   ``UnmatchedRequestPolicy/fail`` by default.
+    public convenience init(unmatchedPolicy: UnmatchedRequestPolicy = .fail) {
+        self.init(unmatchedPolicy: unmatchedPolicy, isShared: false)
+    }
+
+    private init(unmatchedPolicy: UnmatchedRequestPolicy, isShared: Bool) {
+        var initial = State(unmatchedPolicy: unmatchedPolicy)
+        if isShared { initial.protocolClass = MockURLProtocol.self }
+        state = LockedState(initial)
+    }
+
+    deinit {
+        if let slot = state.withLock({ $0.routeSlot }) {
+            RouteTable.release(slot)
+        }
+    }
+
+    // MARK: Settings
+
+    /// What happens to requests no filter matches.
+    public var unmatchedPolicy: UnmatchedRequestPolicy {
+        get { state.withLock { $0.unmatchedPolicy } }
+        set { state.withLock { $0.unmatchedPolicy = newValue } }
+    }
+
+    /// Whether redirect responses (301, 302, 303, 307, 308 with a `Location`) are followed by
+    /// the library, up to ``maximumRedirects`` hops; `true` by default. When `false`, the caller
+    /// receives the 3xx response itself. FoundationNetworking crashes if a URL protocol reports
+    /// a redirect, so following happens here and the caller sees the final response and URL.
+    public var followsRedirects: Bool {
+        get { state.withLock { $0.followsRedirects } }
+        set { state.withLock { $0.followsRedirects = newValue } }
+    }
+
+    /// The most redirects followed in a row before the request fails.
+    public static let maximumRedirects = 16
+
+    // MARK: Registering
+
+    /// Adds a filter after every filter registered so far.
+    ///
+    /// - Returns: a handle that removes this one filter and tells how often it answered.
+    @discardableResult
+    public func register(_ filter: RequestFilter) -> FilterHandle {
+        insert(filter, atFront: false)
+    }
+
+    /// Adds a filter that answers with `response`.
+    ///
+    /// ```swift
+    /// registry.register(.get("/users/<id>"), respond: .json(["id": 1]))
+    /// ```
+    @discardableResult
+    public func register(_ filter: RequestFilter, respond response: MockResponse) -> FilterHandle {
+        insert(filter.respond(with: response), atFront: false)
+    }
+
+    /// Adds a filter whose response a block computes from the request and its path variables.
+    ///
+    /// ```swift
+    /// registry.register(.get("/users/<id>")) { request, captures in
+    ///     .json(["id": .string(captures["id"] ?? "")])
+    /// }
+    /// ```
+    @discardableResult
+    public func register(
+        _ filter: RequestFilter,
+        respond block: @escaping @Sendable (MockRequest, Captures) throws -> MockResponse
+    ) -> FilterHandle {
+        insert(filter.respond(with: .block(block)), atFront: false)
+    }
+
+    /// Adds a filter whose response an `async` block computes.
+    @discardableResult
+    public func register(
+        _ filter: RequestFilter,
+        respond block: @escaping @Sendable (MockRequest, Captures) async throws -> MockResponse
+    ) -> FilterHandle {
+        insert(filter.respond(with: .block(block)), atFront: false)
+    }
+
+    /// Adds a filter before every filter registered so far, so it is tried first.
+    @discardableResult
+    public func prepend(_ filter: RequestFilter) -> FilterHandle {
+        insert(filter, atFront: true)
+    }
+
+    /// Adds a filter that answers with `response`, before every filter registered so far.
+    @discardableResult
+    public func prepend(_ filter: RequestFilter, respond response: MockResponse) -> FilterHandle {
+        insert(filter.respond(with: response), atFront: true)
+    }
+
+    private func insert(_ filter: RequestFilter, atFront: Bool) -> FilterHandle {
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.index.insert(filter, id: state.nextID, atFront: atFront)
+            return state.nextID
+        }
+        return FilterHandle(id: id, registry: self)
+    }
+
+    /// Removes the filter behind `handle`; removing it twice does nothing.
+    public func remove(_ handle: FilterHandle) {
+        guard handle.registry === self else { return }
+        state.withLock { _ = $0.index.remove(id: handle.id) }
+    }
+
+    /// Removes every filter whose path pattern is `path` (BOURLProtocol's `removeStubForPath:`);
+    /// leading and trailing slashes don't matter.
+    ///
+    /// - Returns: how many filters were removed.
+    @discardableResult
+    public func removeFilters(forPath path: PathPattern) -> Int {
+        state.withLock { state in
+            let ids = state.index.ordered.filter { $0.filter.path?.segments == path.segments }.map(\.id)
+            for id in ids { state.index.remove(id: id) }
+            return ids.count
+        }
+    }
+
+    /// Removes every filter. The journal is kept; see ``clearJournal()``.
+    public func removeAll() {
+        state.withLock { $0.index = FilterIndex() }
+    }
+
+    /// The filters, in the order they are tried.
+    public var filters: [RequestFilter] {
+        state.withLock { $0.index.ordered.map(\.filter) }
+    }
+
+    // MARK: Answering
+
+    /// What the registry decided for one request.
+    enum Decision: Sendable {
+        case respond(Resolution)
+        case passThrough
+        case fail(any Error)
+    }
+
+    private enum Found {
+        case match(FilterIndex.Entry, Captures, MockResponse)
+        case invalid(FilterIndex.Entry, PathPatternError)
+    }
+
+    /// Finds the first filter that matches `request`, records the request in the journal, and
+    /// returns what to do.
+    ///
+    /// Matching runs on a copy of the index taken under the lock, so user predicates and block
+    /// responses never run while the registry is locked and may call back into it.
+    func decide(_ request: MockRequest) -> Decision {
+        let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
+        let found = snapshot.firstResult(forSegments: request.pathSegments) { entry -> Found? in
+            // An invalid filter ends the search: it is a mistake to report, not a miss.
+            if let error = entry.filter.path?.error { return .invalid(entry, error) }
+            guard let captures = entry.filter.match(request), let response = entry.filter.response.claimed() else { return nil }
+            return .match(entry, captures, response)
+        }
+        switch found {
+        case .match(let entry, let captures, let response):
+            record(JournalEntry(request: request, filter: entry.filter, filterID: entry.id, disposition: .answered))
+            let context = ResolutionContext(request: request, captures: captures, filter: entry.filter)
+            return .respond(response.resolve(context))
+        case .invalid(let entry, let error):
+            let failure = RequestMockerError.invalidPathPattern(error, filter: entry.filter.description)
+            record(JournalEntry(request: request, filter: entry.filter, filterID: entry.id, disposition: .failed(failure.description)))
+            return .fail(failure)
+        case nil:
+            switch policy.kind {
+            case .fail:
+                let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.map(\.filter))
+                record(JournalEntry(request: request, filter: nil, filterID: nil, disposition: .unmatched(report)))
+                return .fail(RequestMockerError.unmatched(report))
+            case .passThrough:
+                record(JournalEntry(request: request, filter: nil, filterID: nil, disposition: .passedThrough))
+                return .passThrough
+            case .respond(let response):
+                record(JournalEntry(request: request, filter: nil, filterID: nil, disposition: .answeredByPolicy))
+                let context = ResolutionContext(request: request, captures: Captures(), filter: nil)
+                return .respond((response.claimed() ?? MockResponse.status(404)).resolve(context))
+            }
+        }
+    }
+}
+
+extension UnmatchedRequestReport {
+    /// Ranks every filter by how many of its checks `request` passes (ties: registration
+    /// order) and keeps the closest few with the first check each failed.
+    init(request: MockRequest, filters: [RequestFilter]) {
+        let ranked = filters.enumerated()
+            .map { position, filter in (position: position, filter: filter, evaluation: filter.evaluate(request)) }
+            .sorted { ($0.evaluation.passed, -$0.position) > ($1.evaluation.passed, -$1.position) }
+            .prefix(Self.maximumCandidates)
+        var notes: [String] = []
+        if request.bodyHiddenByUploadTask {
+            notes.append("this came from an upload task: on Linux its body is invisible to URL protocols, "
+                + "so body conditions cannot match; send the body with data(for:) and httpBody instead")
+        }
+        self.init(
+            request: request.description,
+            candidates: ranked.map {
+                Candidate(filter: $0.filter.description, reason: $0.evaluation.firstFailure ?? "matched, but its response sequence is used up")
+            },
+            filterCount: filters.count,
+            notes: notes
+        )
+    }
+}

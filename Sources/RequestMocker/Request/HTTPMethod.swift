@@ -1,0 +1,37 @@
+/// An HTTP request method, always in upper case.
+///
+/// An open set modelled as a struct with static members, so any method a server understands
+/// can be named, and the common ones read well at the call site:
+///
+/// ```swift
+/// registry.register(RequestFilter(method: .post, path: "/users"), respond: .status(201))
+/// let purge: HTTPMethod = "PURGE"
+/// ```
+///
+/// Matching compares methods exactly; the initializer upper-cases its input, so `"get"` and
+/// `.get` are the same method.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The method's name, upper case.
+    public let rawValue: String
+
+    /// Creates a method from its name; the name is upper-cased.
+    public init(rawValue: String) {
+        self.rawValue = rawValue.uppercased()
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(rawValue: value)
+    }
+
+    public var description: String { rawValue }
+
+    public static let get: HTTPMethod = "GET"
+    public static let head: HTTPMethod = "HEAD"
+    public static let post: HTTPMethod = "POST"
+    public static let put: HTTPMethod = "PUT"
+    public static let patch: HTTPMethod = "PATCH"
+    public static let delete: HTTPMethod = "DELETE"
+    public static let options: HTTPMethod = "OPTIONS"
+    public static let trace: HTTPMethod = "TRACE"
+    public static let connect: HTTPMethod = "CONNECT"
+}

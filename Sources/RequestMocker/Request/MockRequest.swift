@@ -1,0 +1,153 @@
+/// A request as RequestMocker sees it: method, URL, header fields and body bytes.
+///
+/// Everything that matches or answers a request works on this one value, whether the request
+/// came through `MockURLProtocol` or, later, through the loopback server. It is captured once,
+/// when loading starts, so a block response can read it as often as it likes.
+///
+/// ```swift
+/// registry.register(.post("/users")) { request, _ in
+///     let user = try request.decodeJSON(NewUser.self)
+///     return try .json(encoding: User(id: 7, name: user.name), status: 201)
+/// }
+/// ```
+///
+/// ## Where the body comes from
+/// The body is read from `URLRequest.httpBody`, or else from `httpBodyStream` (read to the end,
+/// once). Apple platforms move a data task's body into the stream; Linux keeps it in
+/// `httpBody`; both end up here. **On Linux the body of an upload task**
+/// (`upload(for:from:)`, `uploadTask(with:from:)`, `upload(for:fromFile:)`) **is invisible to
+/// every URLProtocol**, so `body` is `nil` for those; set `httpBody` on the request and use
+/// `data(for:)` when a filter needs to see it. ``bodyHiddenByUploadTask`` says when this
+/// happened, and unmatched-request reports mention it.
+public struct MockRequest: Sendable, CustomStringConvertible {
+    /// The method, upper case.
+    public let method: HTTPMethod
+    /// The full URL.
+    public let url: URL
+    /// The header fields, in the order the request listed them.
+    public let headers: HTTPHeaders
+    /// The body bytes, or `nil` when the request had none.
+    public let body: Data?
+    /// The path's segments, percent-decoded, without empty leading or trailing segments:
+    /// `/users/a%20b/` gives `["users", "a b"]`, and both `""` and `/` give `[]`.
+    public let pathSegments: [String]
+    /// `true` when this came from an upload task on a platform that hides upload bodies from
+    /// URL protocols (Linux), so an empty ``body`` does not mean the request had none.
+    public let bodyHiddenByUploadTask: Bool
+
+    /// Creates a request value directly, for example from bytes a server parsed.
+    ///
+    /// - Parameters:
+    ///   - method: the request method.
+    ///   - url: the absolute URL, including scheme and host.
+    ///   - headers: the header fields.
+    ///   - body: the body bytes, `nil` for none.
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil) {
+        self.init(method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: false)
+    }
+
+    init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, bodyHiddenByUploadTask: Bool) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.bodyHiddenByUploadTask = bodyHiddenByUploadTask
+        pathSegments = PathPattern.segments(ofEncodedPath: url.percentEncodedPathString)
+    }
+
+    /// Captures a `URLRequest`, reading its body from `httpBody` or else its body stream.
+    ///
+    /// - Parameters:
+    ///   - request: the request to capture; a request without a URL gets `about:blank`.
+    ///   - isUploadTask: whether the request belongs to an upload task (see the type's docs).
+    public init(_ request: URLRequest, isUploadTask: Bool = false) {
+        let body = request.httpBody ?? request.httpBodyStream.map(Self.readAll)
+        self.init(
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            url: request.url ?? URL(fileURLWithPath: "/"),
+            headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
+            body: body,
+            bodyHiddenByUploadTask: isUploadTask && body == nil && MockRequest.platformHidesUploadBodies
+        )
+    }
+
+    /// The lower-cased host, or `nil` for URLs without one.
+    public var host: String? { url.host?.lowercased() }
+
+    /// The scheme, lower case (`http`, `https`).
+    public var scheme: String { url.scheme?.lowercased() ?? "" }
+
+    /// The port: the URL's explicit port, else 80 for `http` and 443 for `https`.
+    public var port: Int? {
+        if let port = url.port { return port }
+        switch scheme {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+
+    /// The path as it appears in the URL (percent-encoded); `/` when the URL has none.
+    public var path: String {
+        let path = url.percentEncodedPathString
+        return path.isEmpty ? "/" : path
+    }
+
+    /// The query items, percent-decoded, in order; empty when the URL has no query.
+    public var queryItems: [URLQueryItem] {
+        URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
+    }
+
+    /// The first value of a header field, by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        headers[name]
+    }
+
+    /// The body decoded as UTF-8, or `nil` when there is no body or it is not UTF-8.
+    public var bodyText: String? {
+        body.flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// The body parsed as JSON.
+    ///
+    /// - Throws: ``JSONValue/ParseError`` when the body is missing or is not JSON.
+    public func jsonBody() throws -> JSONValue {
+        try JSONValue(parsing: body ?? Data())
+    }
+
+    /// The body decoded from JSON into `type` with `decoder`.
+    public func decodeJSON<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: body ?? Data())
+    }
+
+    /// `METHOD URL`, the form used in every report.
+    public var description: String { "\(method) \(url.absoluteString)" }
+
+    static var platformHidesUploadBodies: Bool {
+        #if canImport(FoundationNetworking)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    private static func readAll(_ stream: InputStream) -> Data {
+        var data = Data()
+        stream.open()
+        defer { stream.close() }
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            guard count > 0 else { break }
+            data.append(buffer, count: count)
+        }
+        return data
+    }
+}
+
+extension URL {
+    /// The path exactly as written in the URL, still percent-encoded.
+    var percentEncodedPathString: String {
+        path(percentEncoded: true)
+    }
+}

@@ -1,0 +1,81 @@
+extension JSONValue {
+    /// A number JSON can't hold (`nan`, `inf`) found while serializing.
+    public struct SerializationError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The key path of the number, `$` being the root.
+        public let keyPath: String
+        public let value: Double
+
+        public var description: String {
+            "number at \(keyPath) is \(value), which JSON cannot hold; use a finite number or null"
+        }
+    }
+
+    /// Serializes to UTF-8 JSON text with keys sorted, so equal values give equal bytes.
+    ///
+    /// - Parameter pretty: indent with two spaces and put each member on its own line.
+    /// - Throws: ``SerializationError`` for `nan` and infinite numbers.
+    public func serialized(pretty: Bool = false) throws(SerializationError) -> Data {
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
+        try write(to: &output, pretty: pretty, indent: 0, path: "$")
+        return Data(output)
+    }
+
+    private func write(to output: inout [UInt8], pretty: Bool, indent: Int, path: String) throws(SerializationError) {
+        switch self {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): output.append(contentsOf: String(value).utf8)
+        case .double(let value):
+            guard value.isFinite else { throw SerializationError(keyPath: path, value: value) }
+            output.append(contentsOf: value.description.utf8)
+        case .string(let value): Self.writeString(value, to: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.newline(&output, pretty: pretty, indent: indent + 1)
+                try element.write(to: &output, pretty: pretty, indent: indent + 1, path: "\(path)[\(index)]")
+            }
+            if !elements.isEmpty { Self.newline(&output, pretty: pretty, indent: indent) }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (index, (key, member)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.newline(&output, pretty: pretty, indent: indent + 1)
+                Self.writeString(key, to: &output)
+                output.append(contentsOf: pretty ? Array(": ".utf8) : [UInt8(ascii: ":")])
+                try member.write(to: &output, pretty: pretty, indent: indent + 1, path: "\(path).\(key)")
+            }
+            if !members.isEmpty { Self.newline(&output, pretty: pretty, indent: indent) }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func newline(_ output: inout [UInt8], pretty: Bool, indent: Int) {
+        guard pretty else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    }
+
+    static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

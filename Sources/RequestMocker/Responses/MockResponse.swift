@@ -1,0 +1,273 @@
+/// What a filter answers with: a status, headers and a body, or an error, possibly computed
+/// per request, possibly after a delay.
+///
+/// Build one with a static factory and adjust it with modifiers; modifiers return copies, so a
+/// response can be written in one expression and shared between filters.
+///
+/// ```swift
+/// registry.register(.get("/users/<id>"), respond: .json(["id": 7, "name": "Ada"]))
+/// registry.register(.get("/avatar"), respond: .data(png, headers: ["Content-Type": "image/png"]))
+/// registry.register(.get("/slow"), respond: .string("late").delayed(by: .milliseconds(200)))
+/// registry.register(.get("/offline"), respond: .error(URLError(.notConnectedToInternet)))
+/// registry.register(.get("/old"), respond: .redirect(to: "https://example.com/new"))
+/// registry.register(.post("/echo")) { request, _ in .data(request.body ?? Data()) }
+/// ```
+///
+/// ## Defaults
+/// Status 200 and `HTTP/1.1` unless given; `Content-Type: application/json` for JSON bodies
+/// and `text/plain; charset=utf-8` for strings unless a `Content-Type` header is given;
+/// `Content-Length` is always the body's real length. Explicit status, version and headers
+/// win over defaults. Apple's and Linux's `HTTPURLResponse` drop the HTTP version, so only the
+/// loopback server shows it.
+public struct MockResponse: Sendable {
+    enum Content: Sendable {
+        case body(Data, defaultContentType: String?)
+        case file(URL, contentType: String?)
+        case handler(Handler)
+        case failure(any Error)
+        case sequence(ResponseSequence)
+    }
+
+    enum Handler: Sendable {
+        case sync(@Sendable (MockRequest, Captures) throws -> MockResponse)
+        case async(@Sendable (MockRequest, Captures) async throws -> MockResponse)
+    }
+
+    var content: Content
+    var statusOverride: Int?
+    var versionOverride: String?
+    var headerOverlay: HTTPHeaders
+    var extraDelay: Duration
+
+    init(content: Content, status: Int? = nil, headers: HTTPHeaders = [:]) {
+        self.content = content
+        statusOverride = status
+        versionOverride = nil
+        headerOverlay = headers
+        extraDelay = .zero
+    }
+
+    /// An empty `200 OK`.
+    public init() {
+        self.init(content: .body(Data(), defaultContentType: nil))
+    }
+
+    /// The status this response sets, or `nil` when it comes from a block or sequence.
+    public var status: Int? {
+        if let statusOverride { return statusOverride }
+        switch content {
+        case .body, .file: return 200
+        case .handler, .failure, .sequence: return nil
+        }
+    }
+
+    /// The headers this response adds on top of its defaults.
+    public var headers: HTTPHeaders { headerOverlay }
+
+    /// The delay before this response is delivered.
+    public var delay: Duration { extraDelay }
+
+    // MARK: Factories
+
+    /// Fixed bytes.
+    ///
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - status: the status code, 200 by default.
+    ///   - headers: header fields; a `Content-Type` here is sent as given.
+    public static func data(_ data: Data, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+        MockResponse(content: .body(data, defaultContentType: nil), status: status, headers: headers)
+    }
+
+    /// Text, sent as UTF-8 with `Content-Type: text/plain; charset=utf-8` unless given.
+    public static func string(_ text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+        MockResponse(
+            content: .body(Data(text.utf8), defaultContentType: "text/plain; charset=utf-8"),
+            status: status,
+            headers: headers
+        )
+    }
+
+    /// An empty body with the given status.
+    ///
+    /// ```swift
+    /// registry.register(.delete("/users/<id>"), respond: .status(204))
+    /// ```
+    public static func status(_ status: Int, headers: HTTPHeaders = [:]) -> MockResponse {
+        MockResponse(content: .body(Data(), defaultContentType: nil), status: status, headers: headers)
+    }
+
+    /// The contents of a file, read when a request is answered (so edits show up at once).
+    ///
+    /// BOURLProtocol's `stubPath:load:`. A missing file fails the request with
+    /// ``RequestMockerError/fileNotReadable(path:reason:)``. Without `contentType`, the type
+    /// follows the file's extension (`json`, `html`, `txt`, `xml`, `png`, `jpg`, `gif`, `pdf`),
+    /// else `application/octet-stream`.
+    ///
+    /// ```swift
+    /// registry.register(.get("/categories"), respond: .file(Bundle.module.url(forResource: "categories", withExtension: "json")!))
+    /// ```
+    public static func file(_ url: URL, contentType: String? = nil, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+        MockResponse(content: .file(url, contentType: contentType), status: status, headers: headers)
+    }
+
+    /// Fails the request with `error`, which reaches the caller unchanged (BOURLProtocol's
+    /// `stubPath:fail:`).
+    ///
+    /// ```swift
+    /// registry.register(.get("/feed"), respond: .error(URLError(.notConnectedToInternet)))
+    /// ```
+    public static func error(_ error: any Error) -> MockResponse {
+        MockResponse(content: .failure(error))
+    }
+
+    /// A redirect to `location`; the library follows it (see ``MockRegistry/followsRedirects``).
+    ///
+    /// - Parameters:
+    ///   - location: an absolute URL, or one relative to the request's URL.
+    ///   - status: 301, 302, 303, 307 or 308. 301–303 turn the next request into a `GET`
+    ///     without a body (except a `HEAD`); 307 and 308 keep the method and body.
+    public static func redirect(to location: String, status: Int = 302, headers: HTTPHeaders = [:]) -> MockResponse {
+        var headers = headers
+        headers.replace("Location", with: location)
+        return MockResponse(content: .body(Data(), defaultContentType: nil), status: status, headers: headers)
+    }
+
+    /// A redirect to `url`; see ``redirect(to:status:headers:)-(String,_,_)``.
+    public static func redirect(to url: URL, status: Int = 302, headers: HTTPHeaders = [:]) -> MockResponse {
+        redirect(to: url.absoluteString, status: status, headers: headers)
+    }
+
+    /// A response computed from the request and the captured path variables, delivered as
+    /// soon as the block returns.
+    ///
+    /// If the block throws a `URLError`, the request fails with it unchanged (a way to simulate
+    /// transport errors); any other error arrives wrapped in
+    /// ``RequestMockerError/blockFailed(filter:request:underlying:)``, which names the filter.
+    ///
+    /// ```swift
+    /// registry.register(.get("/users/<id>"), respond: .block { request, captures in
+    ///     .json(["id": .string(captures["id"] ?? "")])
+    /// })
+    /// ```
+    public static func block(_ block: @escaping @Sendable (MockRequest, Captures) throws -> MockResponse) -> MockResponse {
+        MockResponse(content: .handler(.sync(block)))
+    }
+
+    /// A response computed by an `async` block; the request waits for it (bounded by the
+    /// request's `timeoutInterval`), and cancelling the request cancels the block's task.
+    public static func block(_ block: @escaping @Sendable (MockRequest, Captures) async throws -> MockResponse) -> MockResponse {
+        MockResponse(content: .handler(.async(block)))
+    }
+
+    /// A `200` whose body a block computes (ANSRequestMocker's `dataBlock`).
+    ///
+    /// ```swift
+    /// registry.register(.get("/time"), respond: .dataBlock { _, _ in Data("\(Date())".utf8) })
+    /// ```
+    public static func dataBlock(_ block: @escaping @Sendable (MockRequest, Captures) async throws -> Data) -> MockResponse {
+        .block { request, captures in .data(try await block(request, captures)) }
+    }
+
+    // MARK: Modifiers
+
+    /// A copy with a different status code.
+    public func withStatus(_ status: Int) -> MockResponse {
+        var copy = self
+        copy.statusOverride = status
+        return copy
+    }
+
+    /// A copy with a different HTTP version (`"HTTP/1.0"`, `"HTTP/2"`); only the loopback
+    /// server can show it, because `HTTPURLResponse` discards it.
+    public func withHTTPVersion(_ version: String) -> MockResponse {
+        var copy = self
+        copy.versionOverride = version
+        return copy
+    }
+
+    /// A copy with a header field set, replacing any field of the same name.
+    public func withHeader(_ name: String, _ value: String) -> MockResponse {
+        var copy = self
+        copy.headerOverlay.replace(name, with: value)
+        return copy
+    }
+
+    /// A copy with several header fields set, each replacing any field of the same name.
+    public func withHeaders(_ headers: HTTPHeaders) -> MockResponse {
+        var copy = self
+        for field in headers { copy.headerOverlay.replace(field.name, with: field.value) }
+        return copy
+    }
+
+    /// A copy delivered after `delay` more (delays add up). A delay past the request's
+    /// `timeoutInterval` fails the request with `URLError(.timedOut)`.
+    ///
+    /// ```swift
+    /// .json(["ok": true]).delayed(by: .milliseconds(300))
+    /// ```
+    public func delayed(by delay: Duration) -> MockResponse {
+        var copy = self
+        copy.extraDelay += delay
+        return copy
+    }
+
+    /// A response that answers the first `count` requests and then lets its filter stop
+    /// matching, so later requests go on to the next filter (or the unmatched policy).
+    ///
+    /// ```swift
+    /// registry.register(.get("/flaky"), respond: .status(503).times(2))
+    /// registry.register(.get("/flaky"), respond: .json(["ok": true]))
+    /// ```
+    public func times(_ count: Int) -> MockResponse {
+        .sequence(Array(repeating: self, count: max(count, 0)), afterLast: .stopMatching)
+    }
+
+    /// Answers the first request with the first response, the second with the second, and so
+    /// on; after the last, `afterLast` decides.
+    ///
+    /// The position is shared by copies of the returned value.
+    ///
+    /// ```swift
+    /// registry.register(.get("/job"), respond: .sequence([.json(["state": "queued"]), .json(["state": "done"])]))
+    /// ```
+    public static func sequence(_ responses: [MockResponse], afterLast: SequenceEnd = .repeatLast) -> MockResponse {
+        MockResponse(content: .sequence(ResponseSequence(responses, afterLast: afterLast)))
+    }
+
+    /// What a sequence does once every response was used.
+    public struct SequenceEnd: Hashable, Sendable {
+        let stops: Bool
+
+        /// Keep answering with the last response.
+        public static let repeatLast = SequenceEnd(stops: false)
+        /// Stop matching: the registry moves on to its next filter.
+        public static let stopMatching = SequenceEnd(stops: true)
+    }
+}
+
+/// The shared position of a ``MockResponse/sequence(_:afterLast:)``.
+final class ResponseSequence: Sendable {
+    let responses: [MockResponse]
+    let afterLast: MockResponse.SequenceEnd
+    private let position = LockedState(0)
+
+    init(_ responses: [MockResponse], afterLast: MockResponse.SequenceEnd) {
+        self.responses = responses
+        self.afterLast = afterLast
+    }
+
+    /// Takes the next response, or `nil` when the sequence is used up.
+    func next() -> MockResponse? {
+        position.withLock { position in
+            if position < responses.count {
+                position += 1
+                return responses[position - 1]
+            }
+            return afterLast.stops ? nil : responses.last
+        }
+    }
+
+    /// How many requests the sequence answered.
+    var used: Int { position.withLock { $0 } }
+}

@@ -1,0 +1,52 @@
+// Everything in MockURLProtocol that differs between FoundationNetworking (Linux) and Apple's
+// Foundation lives here, because it leans on how each one schedules URL protocols.
+
+extension MockURLProtocol {
+    #if canImport(FoundationNetworking)
+    /// Linux: the client may only be called on the task's own queue. Resuming a running task
+    /// makes FoundationNetworking call `startLoading` again there, and the state machine then
+    /// delivers the answer that is ready. `resume()` on a cancelled or finished task does nothing.
+    func makeWake() -> @Sendable () -> Void {
+        let task = task
+        return { task?.resume() }
+    }
+
+    /// FoundationNetworking force-unwraps a temporary file only its own HTTP protocol can set.
+    static let failsDownloadTasks = true
+
+    /// A 401 whose `WWW-Authenticate` holds a Basic challenge sends FoundationNetworking (up to
+    /// Swift 6.3.1) into its authentication path, which hangs without a credential and goes to
+    /// the real network with one. The header is kept under another name.
+    static func adjustForPlatform(status: Int, headers: inout HTTPHeaders) {
+        guard status == 401 else { return }
+        let challenges = headers.values(for: "WWW-Authenticate")
+        guard challenges.contains(where: { $0.range(of: "basic", options: .caseInsensitive) != nil }) else { return }
+        headers.remove("WWW-Authenticate")
+        for challenge in challenges { headers.add(renamedAuthenticateHeader, challenge) }
+    }
+    #else
+    /// Apple platforms: the client may be called from any thread, so the answer is delivered
+    /// right where it became ready.
+    func makeWake() -> @Sendable () -> Void {
+        let instance = UncheckedProtocol(self)
+        return { instance.value.startLoading() }
+    }
+
+    static let failsDownloadTasks = false
+
+    static func adjustForPlatform(status: Int, headers: inout HTTPHeaders) {}
+    #endif
+
+    /// The name a 401's Basic challenge is delivered under on Linux.
+    public static let renamedAuthenticateHeader = "X-RequestMocker-WWW-Authenticate"
+}
+
+#if !canImport(FoundationNetworking)
+/// Carries the protocol instance to the thread its answer becomes ready on (Apple only).
+private struct UncheckedProtocol: @unchecked Sendable {
+    // @unchecked Sendable: only `startLoading()` is called through it, and that touches nothing
+    // but `DeliveryState` (locked) and the client, which Apple's Foundation lets any thread call.
+    let value: MockURLProtocol
+    init(_ value: MockURLProtocol) { self.value = value }
+}
+#endif

@@ -1,0 +1,172 @@
+/// The `URLProtocol` that answers requests from a ``MockRegistry``.
+///
+/// Put a registry's class first in a session configuration's `protocolClasses` (FoundationNetworking
+/// asks the classes in order, and its own HTTP class claims every http(s) URL):
+///
+/// ```swift
+/// let registry = MockRegistry()
+/// registry.register(.get("/ping"), respond: .string("pong"))
+/// let configuration = URLSessionConfiguration.ephemeral
+/// configuration.protocolClasses = [registry.protocolClass] + (configuration.protocolClasses ?? [])
+/// let session = URLSession(configuration: configuration)   // or: registry.makeSession()
+/// ```
+///
+/// `MockURLProtocol` itself serves ``MockRegistry/shared``, for code written the
+/// ANSRequestMocker way: `MockURLProtocol.register(...)` plus `[MockURLProtocol.self]` in
+/// `protocolClasses`, or ``registerGlobally()``.
+///
+/// ## Delivery
+/// A stub without a delay is answered inside `startLoading`. On Linux, calling the
+/// URL-loading client from any other thread races FoundationNetworking's task registry and
+/// crashes under load, so delayed answers, `async` blocks and pass-through are computed
+/// elsewhere and then the task is resumed; FoundationNetworking answers that by calling
+/// `startLoading` again on the task's own queue, where the answer is delivered.
+///
+/// ## Limits on Linux
+/// - Redirects are followed by the library (FoundationNetworking traps when a protocol reports
+///   one); the caller sees the final response and URL.
+/// - Download tasks fail with ``RequestMockerError/downloadTaskUnsupported(request:)``.
+/// - Upload-task bodies are invisible to URL protocols (see ``MockRequest``).
+/// - A `401` with a `Basic` challenge in `WWW-Authenticate` would hang the task (fixed in
+///   swift-corelibs-foundation after Swift 6.3.1), so that header is delivered as
+///   `X-RequestMocker-WWW-Authenticate`.
+/// - `request.timeoutInterval` is enforced here, because FoundationNetworking enforces no
+///   timeout for custom protocols.
+open class MockURLProtocol: URLProtocol {
+    private let delivery = DeliveryState()
+
+    /// The registry this class answers from; `nil` when it was released.
+    class var routedRegistry: MockRegistry? { .shared }
+
+    override open class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    override open class func canonicalRequest(for request: URLRequest) -> URLRequest {
+        request
+    }
+
+    override open func startLoading() {
+        switch delivery.start() {
+        case .none:
+            return
+        case .deliver(let answer):
+            deliver(answer)
+        case .begin(let generation, let remembered):
+            let request = remembered ?? MockRequest(self.request, isUploadTask: task is URLSessionUploadTask)
+            delivery.remember(request)
+            begin(request, generation: generation)
+        }
+    }
+
+    override open func stopLoading() {
+        delivery.stop()
+    }
+
+    private func begin(_ request: MockRequest, generation: Int) {
+        if Self.failsDownloadTasks, task is URLSessionDownloadTask {
+            return finishNow(.failure(RequestMockerError.downloadTaskUnsupported(request: request.description)))
+        }
+        guard let registry = Self.routedRegistry else {
+            return finishNow(.failure(RequestMockerError.registryReleased(request: request.description)))
+        }
+        let timeout = Self.effectiveTimeout(self.request.timeoutInterval)
+        switch Exchange(registry: registry, timeout: timeout).start(request) {
+        case .finished(let answer):
+            finishNow(answer)
+        case .deferred(let work):
+            let delivery = delivery
+            let wake = makeWake()
+            let worker = Task {
+                let answer = await work()
+                if delivery.complete(generation: generation, with: answer) { wake() }
+            }
+            let timer = Task {
+                guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return }
+                let error = URLError(.timedOut, userInfo: [
+                    NSLocalizedDescriptionKey: "The request timed out.",
+                    NSURLErrorFailingURLErrorKey: request.url,
+                ])
+                if delivery.complete(generation: generation, with: .failure(error)) { wake() }
+            }
+            delivery.track(generation: generation, work: worker, timer: timer)
+        }
+    }
+
+    private func finishNow(_ answer: Delivery) {
+        delivery.finishNow()
+        deliver(answer)
+    }
+
+    /// Hands the answer to the client, on the thread `startLoading` runs on.
+    private func deliver(_ answer: Delivery) {
+        guard let client else { return }
+        switch answer {
+        case .failure(let error):
+            client.urlProtocol(self, didFailWithError: error)
+        case .response(let resolved, let url):
+            var headers = resolved.headers
+            Self.adjustForPlatform(status: resolved.status, headers: &headers)
+            guard let response = HTTPURLResponse(
+                url: url,
+                statusCode: resolved.status,
+                httpVersion: resolved.httpVersion,
+                headerFields: headers.dictionary
+            ) else {
+                client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+                return
+            }
+            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if request.httpMethod?.uppercased() != "HEAD", !resolved.body.isEmpty {
+                client.urlProtocol(self, didLoad: resolved.body)
+            }
+            client.urlProtocolDidFinishLoading(self)
+        }
+    }
+
+    /// `timeoutInterval` in the range a timer can take; 0 or less means FoundationNetworking's
+    /// default of 60 seconds.
+    static func effectiveTimeout(_ interval: TimeInterval) -> TimeInterval {
+        guard interval > 0, interval.isFinite else { return 60 }
+        return min(interval, 365 * 24 * 3600)
+    }
+
+    // MARK: Registering globally (ANSRequestMocker style)
+
+    /// Adds a filter to ``MockRegistry/shared``.
+    ///
+    /// ```swift
+    /// MockURLProtocol.register(RequestFilter(host: "example.com", path: "/user/<id>", method: .get,
+    ///                                        response: .json(["id": 1])))
+    /// ```
+    @discardableResult
+    public static func register(_ filter: RequestFilter) -> FilterHandle {
+        MockRegistry.shared.register(filter)
+    }
+
+    /// Adds filters to ``MockRegistry/shared``, in order.
+    @discardableResult
+    public static func register(_ filters: [RequestFilter]) -> [FilterHandle] {
+        filters.map { MockRegistry.shared.register($0) }
+    }
+
+    /// Removes every filter from ``MockRegistry/shared``.
+    public static func removeAll() {
+        MockRegistry.shared.removeAll()
+    }
+
+    /// Registers `MockURLProtocol` with `URLProtocol.registerClass`, for `URLSession.shared`.
+    ///
+    /// On Linux this reaches **only** `URLSession.shared`, and only when it runs before the
+    /// process creates its first `URLSession` (FoundationNetworking snapshots the list then).
+    /// Sessions you create yourself need `protocolClasses` (see ``MockRegistry/makeSession(configuration:delegate:delegateQueue:)``).
+    public static func registerGlobally() {
+        _ = URLProtocol.registerClass(MockURLProtocol.self)
+    }
+
+    /// Undoes ``registerGlobally()``.
+    public static func unregisterGlobally() {
+        URLProtocol.unregisterClass(MockURLProtocol.self)
+    }
+}

@@ -1,0 +1,104 @@
+/// Gives every registry a `URLProtocol` class of its own, so a session's requests reach the
+/// registry the session was made for.
+///
+/// On Linux nothing attached to a session reaches its URL protocol: `httpAdditionalHeaders`
+/// and `URLProtocol.setProperty` are dropped, and task-locals are gone by `startLoading`. The
+/// class is the one thing a configuration carries to the protocol. Swift can't create classes
+/// at run time, but it can instantiate a generic class with a new type argument, so each
+/// registry's slot number is spelled in types (`RoutedMockURLProtocol<Bit1<Bit0<Bit1<End>>>>` is
+/// slot 5) and the class reads its number back from its type. Slots are never reused, so a
+/// session that outlives its registry can't reach a newer one.
+///
+/// Swift registers generic `NSObject` subclasses with the Objective-C runtime as well, so the
+/// same should hold on Apple platforms; that is not something this Linux machine can run, which
+/// is why the whole trick stays in this one file.
+enum RouteTable {
+    private struct Slots: Sendable {
+        var lastSlot = 0
+        var registries: [Int: WeakRegistry] = [:]
+    }
+
+    private struct WeakRegistry: Sendable {
+        weak var registry: MockRegistry?
+    }
+
+    private static let slots = LockedState(Slots())
+
+    /// A new slot and its protocol class, routed to `registry`.
+    static func assign(_ registry: MockRegistry) -> (slot: Int, protocolClass: MockURLProtocol.Type) {
+        let slot = slots.withLock { slots in
+            slots.lastSlot += 1
+            slots.registries[slots.lastSlot] = WeakRegistry(registry: registry)
+            return slots.lastSlot
+        }
+        var type: any RouteSlot.Type = SlotEnd.self
+        for bit in stride(from: Int.bitWidth - slot.leadingZeroBitCount - 1, through: 0, by: -1) {
+            type = appending(slot >> bit & 1 == 1, to: type)
+        }
+        return (slot, protocolClass(for: type))
+    }
+
+    static func registry(forSlot slot: Int) -> MockRegistry? {
+        slots.withLock { $0.registries[slot]?.registry }
+    }
+
+    static func release(_ slot: Int) {
+        slots.withLock { _ = $0.registries.removeValue(forKey: slot) }
+    }
+
+    private static func appending<Rest: RouteSlot>(_ bit: Bool, to _: Rest.Type) -> any RouteSlot.Type {
+        bit ? SlotBit1<Rest>.self : SlotBit0<Rest>.self
+    }
+
+    private static func protocolClass<Slot: RouteSlot>(for _: Slot.Type) -> MockURLProtocol.Type {
+        RoutedMockURLProtocol<Slot>.self
+    }
+}
+
+/// A slot number spelled as a type, least significant bit outermost; see
+/// ``RouteTable``.
+protocol RouteSlot {
+    static var number: Int { get }
+}
+
+enum SlotEnd: RouteSlot {
+    static var number: Int { 0 }
+}
+
+enum SlotBit0<Rest: RouteSlot>: RouteSlot {
+    static var number: Int { Rest.number << 1 }
+}
+
+enum SlotBit1<Rest: RouteSlot>: RouteSlot {
+    static var number: Int { Rest.number << 1 | 1 }
+}
+
+/// The protocol class of one registry's slot.
+final class RoutedMockURLProtocol<Slot: RouteSlot>: MockURLProtocol {
+    override class var routedRegistry: MockRegistry? {
+        RouteTable.registry(forSlot: Slot.number)
+    }
+}
+
+extension MockRegistry {
+    /// This registry's own `URLProtocol` subclass, to put first in a configuration's
+    /// `protocolClasses`; requests through it are answered by this registry only.
+    ///
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.ephemeral
+    /// configuration.protocolClasses = [registry.protocolClass] + (configuration.protocolClasses ?? [])
+    /// ```
+    ///
+    /// ``makeSession(configuration:delegate:delegateQueue:)`` and
+    /// `URLSessionConfiguration.mocking(_:)` do this for you. For ``shared`` it is
+    /// ``MockURLProtocol`` itself.
+    public var protocolClass: AnyClass {
+        state.withLock { state in
+            if let existing = state.protocolClass { return existing }
+            let (slot, protocolClass) = RouteTable.assign(self)
+            state.routeSlot = slot
+            state.protocolClass = protocolClass
+            return protocolClass
+        }
+    }
+}

@@ -1,0 +1,45 @@
+extension URLSessionConfiguration {
+    /// A copy of `base` whose requests are answered by `registry`.
+    ///
+    /// ```swift
+    /// let session = URLSession(configuration: .mocking(registry))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - registry: the registry to answer from.
+    ///   - base: the configuration to copy; `.ephemeral` by default, which keeps cookies from
+    ///     `HTTPCookieStorage.shared` out of mocked requests.
+    public static func mocking(_ registry: MockRegistry, basedOn base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        let configuration = (base.copy() as? URLSessionConfiguration) ?? base
+        configuration.insertMocking(registry)
+        return configuration
+    }
+
+    /// Puts `registry`'s protocol class first in `protocolClasses`, replacing any other
+    /// registry's class. Do this before creating the session: a session copies its configuration.
+    public func insertMocking(_ registry: MockRegistry) {
+        let others = (protocolClasses ?? []).filter { !($0 is MockURLProtocol.Type) }
+        protocolClasses = [registry.protocolClass] + others
+    }
+}
+
+extension MockRegistry {
+    /// A new session whose requests this registry answers.
+    ///
+    /// ```swift
+    /// let registry = MockRegistry()
+    /// let session = registry.makeSession()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: the configuration to copy; `.ephemeral` by default.
+    ///   - delegate: the session delegate, if any.
+    ///   - delegateQueue: the queue for delegate calls and completion handlers.
+    public func makeSession(
+        configuration: URLSessionConfiguration = .ephemeral,
+        delegate: (any URLSessionDelegate)? = nil,
+        delegateQueue: OperationQueue? = nil
+    ) -> URLSession {
+        URLSession(configuration: .mocking(self, basedOn: configuration), delegate: delegate, delegateQueue: delegateQueue)
+    }
+}

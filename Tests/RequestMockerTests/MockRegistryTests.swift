@@ -1,0 +1,258 @@
+import Foundation
+import RequestMocker
+import Testing
+
+@Suite("MockRegistry")
+struct MockRegistryTests {
+    let registry = MockRegistry()
+    var session: URLSession { registry.makeSession() }
+
+    func body(_ path: String, in session: URLSession) async throws -> String {
+        String(decoding: try await session.data(from: url(path)).0, as: UTF8.self)
+    }
+
+    @Test("first match in registration order wins; prepend goes first")
+    func order() async throws {
+        registry.register(.get("/users/<id>"), respond: .string("variable"))
+        registry.register(.get("/users/me"), respond: .string("literal, registered later"))
+        registry.register(.any("**"), respond: .string("catch-all"))
+        #expect(try await body("/users/me", in: session) == "variable")
+        #expect(try await body("/elsewhere", in: session) == "catch-all")
+        registry.prepend(.get("/users/me"), respond: .string("prepended"))
+        #expect(try await body("/users/me", in: session) == "prepended")
+        #expect(registry.filters.map(\.path?.rawValue) == ["/users/me", "/users/<id>", "/users/me", "**"])
+    }
+
+    @Test("order holds across the index's buckets (exact, shaped, general), appended or prepended")
+    func orderAcrossBuckets() async throws {
+        let request = MockRequest(method: .get, url: url("/a/b"))
+        let filters: [RequestFilter] = [.get("/a/<x>"), .get("/a/b"), .get("/**"), .get("/<y>/b"), .get("*"), .get("/a/c")]
+        for first in filters.indices {
+            for prepending in [false, true] {
+                let registry = MockRegistry()
+                let chosen = Array(filters.enumerated().dropFirst(first))
+                for (index, filter) in prepending ? chosen.reversed() : chosen {
+                    if prepending {
+                        registry.prepend(filter, respond: .string("\(index)"))
+                    } else {
+                        registry.register(filter, respond: .string("\(index)"))
+                    }
+                }
+                let expected = chosen.first { $0.element.match(request) != nil }.map { "\($0.offset)" }
+                let answer = try? await body("/a/b", in: registry.makeSession())
+                #expect(answer == expected, "first filter \(first), prepending \(prepending)")
+            }
+        }
+    }
+
+    @Test("a handle removes its one filter and counts its requests")
+    func handles() async throws {
+        let first = registry.register(.get("/x"), respond: .string("first"))
+        registry.register(.get("/x"), respond: .string("second"))
+        #expect(try await body("/x", in: session) == "first")
+        #expect(first.requestCount == 1)
+        #expect(first.requests.map(\.url) == [url("/x")])
+        first.remove()
+        first.remove()
+        #expect(try await body("/x", in: session) == "second")
+        #expect(registry.filters.count == 1)
+    }
+
+    @Test("removeFilters(forPath:) and removeAll (BOURLProtocol's removeStubForPath: and unregister)")
+    func removal() {
+        registry.register(.get("/categories.json"))
+        registry.register(.post("categories.json/"))
+        registry.register(.get("/other"))
+        #expect(registry.removeFilters(forPath: "categories.json") == 2)
+        #expect(registry.filters.map(\.path?.rawValue) == ["/other"])
+        registry.removeAll()
+        #expect(registry.filters.isEmpty)
+    }
+
+    @Test("unmatched requests fail with the nearest filters and the first condition each missed")
+    func unmatchedReport() async throws {
+        registry.register(.get("/users/<id>"), respond: .string("user"))
+        registry.register(.post("/users/<id>/posts"), respond: .string("post"))
+        registry.register(.get("/users/<id>/posts").header("Authorization"), respond: .string("posts"))
+        registry.register(.get("/health"))
+        do {
+            _ = try await session.data(from: url("/users/42/posts"))
+            Issue.record("expected the request to fail")
+        } catch let error as RequestMockerError {
+            guard case .unmatched(let report) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(report.request == "GET https://api.test/users/42/posts")
+            #expect(report.filterCount == 4)
+            #expect(report.candidates.map(\.reason) == [
+                "header Authorization is missing",
+                "method is GET, filter wants POST",
+                "path /users/42/posts has 3 segments, pattern /users/<id> has 2",
+            ])
+            #expect(report.candidates[0].filter.hasPrefix("GET /users/<id>/posts [Authorization] (MockRegistryTests.swift:"))
+            #expect(error.description.hasPrefix("no filter matched GET https://api.test/users/42/posts\n  nearest filters, closest first:\n"))
+        }
+        #expect(registry.unmatchedRequests.map(\.url) == [url("/users/42/posts")])
+    }
+
+    @Test("an empty registry says how to add a filter")
+    func emptyReport() async throws {
+        await #expect {
+            _ = try await session.data(from: url("/x"))
+        } throws: { error in
+            "\(error)" == "no filter matched GET https://api.test/x\n  the registry has no filters; register one with registry.register(...)"
+        }
+    }
+
+    @Test("an invalid pattern fails the requests that reach it, and the next request still works")
+    func invalidPatternDelivered() async throws {
+        registry.register(.get("/ok"), respond: .string("ok"))
+        registry.register(.get("/users/<id"), respond: .string("never"))
+        await #expect {
+            _ = try await session.data(from: url("/users/1"))
+        } throws: { error in
+            guard case .invalidPathPattern(let patternError, let filter) = error as? RequestMockerError else { return false }
+            return patternError.column == 8 && filter.hasPrefix("GET /users/<id (MockRegistryTests.swift:")
+        }
+        #expect(try await body("/ok", in: session) == "ok")
+    }
+
+    @Test("the unmatched policy can answer with a fixed response (VOKMockUrlProtocol's 404)")
+    func respondPolicy() async throws {
+        let registry = MockRegistry(unmatchedPolicy: .respond(.status(404)))
+        let (_, response) = try await registry.makeSession().data(from: url("/nothing"))
+        #expect(response.status == 404)
+        #expect(registry.journal.first?.isUnmatched == true)
+    }
+
+    @Test("the journal records every request with the filter that answered")
+    func journal() async throws {
+        registry.register(.get("/a"), respond: .string("a"))
+        _ = try await session.data(from: url("/a"))
+        _ = try? await session.data(from: url("/b"))
+        let entries = registry.journal
+        #expect(entries.map(\.request.url) == [url("/a"), url("/b")])
+        #expect(entries[0].filter?.path == "/a")
+        #expect(entries[1].filter == nil)
+        #expect(entries[1].isUnmatched)
+        #expect(registry.requests(matching: .get("/a")).count == 1)
+        registry.clearJournal()
+        #expect(registry.journal.isEmpty)
+    }
+
+    @Test("waitForRequests returns once enough requests arrived, and times out with a count")
+    func waiting() async throws {
+        registry.register(.post("/events"), respond: .status(202))
+        let session = session
+        Task {
+            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<2 {
+                var request = URLRequest(url: url("/events"))
+                request.httpMethod = "POST"
+                _ = try await session.data(for: request)
+            }
+        }
+        let requests = try await registry.waitForRequests(count: 2, matching: .post("/events"), timeout: .seconds(10))
+        #expect(requests.count == 2)
+        await #expect {
+            _ = try await registry.waitForRequests(count: 3, timeout: .milliseconds(100))
+        } throws: { error in
+            guard case .waitTimedOut(3, 2, nil) = error as? RequestMockerError else { return false }
+            return true
+        }
+    }
+
+    @Test("two registries in parallel never see each other's requests")
+    func isolation() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    let registry = MockRegistry()
+                    registry.register(.get("/same/url"), respond: .string("answer \(index)"))
+                    let session = registry.makeSession()
+                    for _ in 0..<5 {
+                        let (data, _) = try await session.data(from: url("/same/url"))
+                        #expect(String(decoding: data, as: UTF8.self) == "answer \(index)")
+                    }
+                    #expect(registry.journal.count == 5)
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    @Test("a session that outlives its registry gets a typed error, not a crash")
+    func releasedRegistry() async throws {
+        var registry: MockRegistry? = MockRegistry()
+        let session = try #require(registry).makeSession()
+        registry = nil
+        await #expect {
+            _ = try await session.data(from: url("/x"))
+        } throws: { error in
+            guard case .registryReleased = error as? RequestMockerError else { return false }
+            return true
+        }
+    }
+
+    @Test("registering 10,000 filters, then matching the last one")
+    func manyFilters() async throws {
+        for index in 0..<10_000 {
+            registry.register(.get("/items/\(index)"), respond: .string("\(index)"))
+        }
+        #expect(registry.filters.count == 10_000)
+        #expect(try await body("/items/9999", in: session) == "9999")
+    }
+}
+
+/// `MockRegistry.shared` is process-wide, so its tests run one at a time.
+@Suite("MockRegistry.shared", .serialized)
+struct SharedRegistryTests {
+    @Test("MockURLProtocol.self in protocolClasses serves the shared registry (ANS style)")
+    func sharedRegistry() async throws {
+        let handle = MockURLProtocol.register(RequestFilter(host: "shared.test", path: "/user/<id>", method: .get, response: .json(["ok": true])))
+        defer { handle.remove() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [MockURLProtocol.self] + (configuration.protocolClasses ?? [])
+        let (data, _) = try await URLSession(configuration: configuration).data(from: url("https://shared.test/user/1"))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
+        #expect(ObjectIdentifier(MockRegistry.shared.protocolClass) == ObjectIdentifier(MockURLProtocol.self))
+    }
+
+    @Test("the shared registry passes unmatched requests through to a real server")
+    func passThrough() async throws {
+        let server = try PythonEchoServer()
+        defer { server.stop() }
+        let session = URLSession(configuration: .mocking(.shared))
+        var request = URLRequest(url: URL(string: server.baseURL + "/echo/path?q=1")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data("sent body".utf8)
+        request.setValue("from-test", forHTTPHeaderField: "X-Test")
+        let (data, response) = try await session.data(for: request)
+        #expect(try JSONValue(parsing: data) == ["method": "POST", "path": "/echo/path?q=1", "body": "sent body", "header": "from-test"])
+        #expect(response.status == 200)
+        #expect(response.header("X-Served-By") == "python")
+        #expect(MockRegistry.shared.journal.last?.request.url == request.url)
+        guard case .passedThrough = MockRegistry.shared.journal.last?.disposition else {
+            Issue.record("expected a pass-through journal entry")
+            return
+        }
+
+        // The inner session follows the real server's redirects; the caller sees the final URL.
+        let (redirected, redirectedResponse) = try await session.data(from: URL(string: server.baseURL + "/redirect")!)
+        #expect(try JSONValue(parsing: redirected)["path"] == "/echo/after-redirect")
+        #expect(redirectedResponse.url?.path == "/echo/after-redirect")
+    }
+
+    @Test("a per-session registry can pass through too")
+    func passThroughOptIn() async throws {
+        let server = try PythonEchoServer()
+        defer { server.stop() }
+        let registry = MockRegistry(unmatchedPolicy: .passThrough)
+        registry.register(.get("/mocked"), respond: .string("mocked"))
+        let session = registry.makeSession()
+        #expect(String(decoding: try await session.data(from: URL(string: server.baseURL + "/mocked")!).0, as: UTF8.self) == "mocked")
+        let (data, _) = try await session.data(from: URL(string: server.baseURL + "/real")!)
+        #expect(try JSONValue(parsing: data)["path"] == "/real")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import RequestMocker
+import Testing
+
+@Suite("PathPattern")
+struct PathPatternTests {
+    // The wildcard examples of ANSRequestMocker's README, exactly as written there.
+    @Test("ANS wildcard examples", arguments: [
+        ("*", "/anything/at/all", true),
+        ("*", "/", true),
+        ("/some/path/*", "/some/path/resource", true),
+        ("/some/path/*", "/some/path/to/resource", false),
+        ("/*/path", "/some/path", true),
+        ("/*/path", "/some/path/to/resouce", false),
+        ("/*/path/*", "/some/path/resouce", true),
+        ("/*/path/*", "/some/path", false),
+    ])
+    func ansWildcards(pattern: String, path: String, matches: Bool) {
+        #expect((PathPattern(pattern).match(path) != nil) == matches)
+    }
+
+    @Test("ANS variable examples capture per request", arguments: ["<userId>", "{userId}", "${userId}"])
+    func ansVariables(spelling: String) throws {
+        let single = PathPattern("/user/\(spelling)")
+        #expect(single.match("/user/12345")?.dictionary == ["userId": "12345"])
+
+        let operation = spelling.replacingOccurrences(of: "userId", with: "operation")
+        let double = PathPattern("/user/\(spelling)/\(operation)")
+        #expect(double.match("/user/12345/delete")?.dictionary == ["userId": "12345", "operation": "delete"])
+        #expect(double.match("/user/12345") == nil)
+    }
+
+    /// ANSRequestMocker's README says `/user/{userId}/delete` matches `/user/12345` with
+    /// `userId = 12345`. Its code never did (3 segments against 2), and neither do we.
+    @Test("the ANS README's /user/{userId}/delete example is a documentation bug")
+    func ansDocumentationBug() {
+        let pattern = PathPattern("/user/{userId}/delete")
+        #expect(pattern.match("/user/12345") == nil)
+        #expect(pattern.match("/user/12345/delete")?.dictionary == ["userId": "12345"])
+    }
+
+    @Test("** matches zero or more segments")
+    func anyDepth() {
+        let pattern = PathPattern("/files/**/<name>")
+        #expect(pattern.match("/files/a.txt")?["name"] == "a.txt")
+        #expect(pattern.match("/files/x/y/z/a.txt")?["name"] == "a.txt")
+        #expect(pattern.match("/other/a.txt") == nil)
+        #expect(PathPattern("**").match("/") != nil)
+        #expect(PathPattern("/api/**").match("/api") != nil)
+        #expect(PathPattern("/api/**").match("/api/v1/users") != nil)
+        #expect(PathPattern("/api/**").match("/apiv1") == nil)
+    }
+
+    @Test("leading and trailing slashes are ignored; an empty path is /")
+    func slashes() {
+        #expect(PathPattern("user/x").match("/user/x") != nil)
+        #expect(PathPattern("/user/x/").match("/user/x") != nil)
+        #expect(PathPattern("/user/x").match("/user/x/") != nil)
+        #expect(PathPattern("/").match("") != nil)
+        #expect(PathPattern("").match("/") != nil)
+        #expect(PathPattern("/a/*").match("/a/") == nil)
+    }
+
+    @Test("literals are case-sensitive; segments are percent-decoded after splitting")
+    func decoding() {
+        #expect(PathPattern("/A").match("/a") == nil)
+        #expect(PathPattern("/files/a b").match("/files/a%20b") != nil)
+        #expect(PathPattern("/files/a%20b").match("/files/a%20b") != nil)
+        // An encoded slash stays inside its segment.
+        #expect(PathPattern("/files/<name>").match("/files/a%2Fb")?["name"] == "a/b")
+        #expect(PathPattern("/files/<name>").match("/files/a/b") == nil)
+    }
+
+    @Test("invalid patterns quote the pattern and the column", arguments: [
+        ("/users/<id", 8, "unbalanced \"<\""),
+        ("/users/<>", 9, "empty variable name"),
+        ("/users/{id}/{id}", 13, "appears twice"),
+        ("/users/id-<x>", 11, "a variable must be a whole segment"),
+        ("/users/<id>x", 12, "text after \">\""),
+        ("/users/${id", 9, "unbalanced \"{\""),
+        ("/users/a*b", 9, "must be a whole segment"),
+        ("/users/<i d>", 10, "in variable name"),
+    ])
+    func invalid(pattern: String, column: Int, reason: String) {
+        #expect(throws: PathPatternError.self) { try PathPattern(validating: pattern) }
+        let error = PathPattern(pattern).error
+        #expect(error?.column == column)
+        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+        #expect(error?.description.hasPrefix("invalid path pattern \"\(pattern)\" at column \(column): ") == true)
+        #expect(PathPattern(pattern).match("/users/1") == nil)
+    }
+
+    @Test("variable names are listed in order")
+    func variableNames() throws {
+        #expect(try PathPattern(validating: "/a/<x>/*/{y}/${z}").variableNames == ["x", "y", "z"])
+    }
+}

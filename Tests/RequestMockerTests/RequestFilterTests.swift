@@ -1,0 +1,91 @@
+import Foundation
+import RequestMocker
+import Testing
+
+@Suite("RequestFilter")
+struct RequestFilterTests {
+    func request(_ method: HTTPMethod = .get, _ string: String, headers: HTTPHeaders = [:], body: String? = nil) -> MockRequest {
+        MockRequest(method: method, url: url(string), headers: headers, body: body.map { Data($0.utf8) })
+    }
+
+    @Test("host: case-insensitive, optional port, default ports, subdomain wildcard")
+    func host() {
+        let plain = RequestFilter(host: "API.Example.com")
+        #expect(plain.match(request(.get, "https://api.example.COM/x")) != nil)
+        #expect(plain.match(request(.get, "https://api.example.com:8443/x")) != nil)
+        #expect(plain.match(request(.get, "https://example.com/x")) == nil)
+
+        let withPort = RequestFilter(host: "example.com:8080")
+        #expect(withPort.match(request(.get, "http://example.com:8080/")) != nil)
+        #expect(withPort.match(request(.get, "http://example.com/")) == nil)
+        #expect(RequestFilter(host: "example.com:443").match(request(.get, "https://example.com/")) != nil)
+
+        let subdomains = RequestFilter(host: "*.example.com")
+        #expect(subdomains.match(request(.get, "https://a.b.example.com/")) != nil)
+        #expect(subdomains.match(request(.get, "https://example.com/")) == nil)
+        #expect(subdomains.match(request(.get, "https://badexample.com/")) == nil)
+    }
+
+    @Test("method is exact; nil means any")
+    func method() {
+        #expect(RequestFilter.get("/x").match(request(.post, "/x")) == nil)
+        #expect(RequestFilter.any("/x").match(request(.post, "/x")) != nil)
+        #expect(RequestFilter(path: "/x", method: "get").match(request(.get, "/x")) != nil)
+    }
+
+    @Test("a whole URL pattern requires scheme, host and port")
+    func urlPattern() {
+        let filter = RequestFilter.get("https://api.example.com:8443/users/<id>")
+        #expect(filter.match(request(.get, "https://api.example.com:8443/users/7"))?["id"] == "7")
+        #expect(filter.match(request(.get, "http://api.example.com:8443/users/7")) == nil)
+        #expect(filter.match(request(.get, "https://api.example.com/users/7")) == nil)
+    }
+
+    @Test("query: present subset, or exact set (BOURLProtocol's parameters)")
+    func query() {
+        let subset = RequestFilter.get("/search").query(["q": "swift", "page": nil])
+        #expect(subset.match(request(.get, "/search?page=2&q=swift&extra=1")) != nil)
+        #expect(subset.match(request(.get, "/search?q=swift")) == nil)
+        #expect(subset.match(request(.get, "/search?q=rust&page=1")) == nil)
+        #expect(RequestFilter.get("/s").query(["q": "a b"]).match(request(.get, "/s?q=a%20b")) != nil)
+
+        let exact = RequestFilter.get("/categories").exactQuery(["page": "1", "authentication_token": "TEST"])
+        #expect(exact.match(request(.get, "/categories?authentication_token=TEST&page=1")) != nil)
+        #expect(exact.match(request(.get, "/categories?authentication_token=TEST&page=1&x=2")) == nil)
+        #expect(exact.match(request(.get, "/categories?page=1")) == nil)
+        #expect(RequestFilter.get("/c").exactQuery([:]).match(request(.get, "/c")) != nil)
+        #expect(RequestFilter.get("/c").exactQuery([:]).match(request(.get, "/c?a=1")) == nil)
+    }
+
+    @Test("headers: case-insensitive names, exact values, or presence")
+    func headers() {
+        let filter = RequestFilter.get("/me").header("authorization", "Bearer t")
+        #expect(filter.match(request(.get, "/me", headers: ["Authorization": "Bearer t"])) != nil)
+        #expect(filter.match(request(.get, "/me", headers: ["Authorization": "Bearer u"])) == nil)
+        #expect(filter.match(request(.get, "/me")) == nil)
+        #expect(RequestFilter.get("/me").header("X-Id").match(request(.get, "/me", headers: ["x-id": "1"])) != nil)
+    }
+
+    @Test("JSON body equal to a value, whatever the key order and spacing")
+    func jsonBody() {
+        let filter = RequestFilter.post("/login").jsonBody(["user": "ada", "remember": true, "n": 1])
+        #expect(filter.match(request(.post, "/login", body: #"{ "remember": true, "n": 1.0, "user": "ada" }"#)) != nil)
+        #expect(filter.match(request(.post, "/login", body: #"{"user": "bob", "remember": true, "n": 1}"#)) == nil)
+        #expect(filter.match(request(.post, "/login", body: "not json")) == nil)
+        #expect(filter.match(request(.post, "/login")) == nil)
+    }
+
+    @Test("any @Sendable predicate")
+    func predicate() {
+        let filter = RequestFilter.post("/upload").when("small body") { ($0.body?.count ?? 0) < 4 }
+        #expect(filter.match(request(.post, "/upload", body: "abc")) != nil)
+        #expect(filter.match(request(.post, "/upload", body: "abcd")) == nil)
+    }
+
+    @Test("description shows conditions and the line it was written on")
+    func description() {
+        let filter = RequestFilter.get("https://api.test/users/<id>").query(["page": "2"]).header("X-Id")
+        #expect(filter.description == "GET https://api.test/users/<id> ?page=2 [X-Id] (RequestFilterTests.swift:\(#line - 1))")
+        #expect(RequestFilter(host: "h.test").description.hasPrefix("ANY h.test/** ("))
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import RequestMocker
+import Testing
+
+/// A URL on a host no network can reach, so a request that escapes the mock fails loudly.
+func url(_ string: String) -> URL {
+    guard let url = URL(string: string.hasPrefix("http") ? string : "https://api.test" + string) else {
+        preconditionFailure("bad test URL \(string)")
+    }
+    return url
+}
+
+struct TimedOut: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "gave up after \(seconds) s" }
+}
+
+/// Runs `body`, failing with `TimedOut` if it takes longer than `seconds` (guards tests of
+/// code paths that used to hang).
+func withDeadline<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw TimedOut(seconds: seconds)
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw TimedOut(seconds: seconds) }
+        return first
+    }
+}
+
+extension URLResponse {
+    var status: Int { (self as? HTTPURLResponse)?.statusCode ?? -1 }
+    func header(_ name: String) -> String? { (self as? HTTPURLResponse)?.value(forHTTPHeaderField: name) }
+}
+
+/// A data-task delegate that records every callback, for the delegate-based tests.
+final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is guarded by `lock`.
+    typealias Outcome = (response: URLResponse?, data: Data, error: (any Error)?)
+    private let lock = NSLock()
+    private var responses: [URLResponse] = []
+    private var chunks: [Data] = []
+    private var continuation: CheckedContinuation<Outcome, Never>?
+    private var result: Outcome?
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.withLock { responses.append(response) }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { chunks.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, value) = lock.withLock { () -> (CheckedContinuation<Outcome, Never>?, Outcome) in
+            let value: Outcome = (responses.last, chunks.reduce(Data(), +), error)
+            result = value
+            defer { self.continuation = nil }
+            return (self.continuation, value)
+        }
+        continuation?.resume(returning: value)
+    }
+
+    /// Waits for `didCompleteWithError`.
+    func completion() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> Outcome? in
+                if let result { return result }
+                self.continuation = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    var responseCount: Int { lock.withLock { responses.count } }
+}
+
+/// A real HTTP server no one here wrote: Python's `http.server`, with a handler that echoes
+/// what it received as JSON. Started per test on a free loopback port.
+final class PythonEchoServer: Sendable {
+    let process: Process
+    let port: Int
+
+    static let script = #"""
+    import json, os, sys, threading, time
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    def exit_with_parent(parent=os.getppid()):
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=exit_with_parent, daemon=True).start()
+
+    class Echo(BaseHTTPRequestHandler):
+        def answer(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length).decode("utf-8") if length else ""
+            if self.path.startswith("/redirect"):
+                self.send_response(302)
+                self.send_header("Location", "/echo/after-redirect")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            payload = json.dumps({"method": self.command, "path": self.path, "body": body,
+                                  "header": self.headers.get("X-Test", "")}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("X-Served-By", "python")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+        do_GET = do_POST = do_PUT = answer
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Echo)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+    """#
+
+    init() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += chunk
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw ServerDidNotStart(output: String(decoding: line, as: UTF8.self))
+        }
+        self.process = process
+        self.port = port
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Stops the server. Does not wait: `waitUntilExit()` spins forever when called from a
+    /// Swift concurrency thread on Linux (starving the pool), and `isRunning` is not updated
+    /// there either. The script exits on SIGTERM, and also when its parent goes away.
+    func stop() {
+        process.terminate()
+    }
+
+    struct ServerDidNotStart: Error {
+        let output: String
+    }
+}
+
+/// Whether `error` is a `URLError` with `code` (URLError equality also compares `userInfo`).
+func isURLError(_ error: any Error, _ code: URLError.Code) -> Bool {
+    (error as? URLError)?.code == code
+}
