@@ -129,12 +129,27 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
     /// Splits a percent-encoded path into decoded segments, ignoring leading and trailing
     /// slashes. A segment with an invalid escape is kept as written.
     static func segments(ofEncodedPath path: String) -> [String] {
-        var trimmed = Substring(path)
-        while trimmed.first == "/" { trimmed = trimmed.dropFirst() }
-        while trimmed.last == "/" { trimmed = trimmed.dropLast() }
-        guard !trimmed.isEmpty else { return [] }
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.contains("%") ? (segment.removingPercentEncoding ?? String(segment)) : String(segment)
+        // Runs for every request, so it walks the UTF-8 bytes instead of splitting Substrings.
+        let bytes = path.utf8
+        var lower = bytes.startIndex, upper = bytes.endIndex
+        while lower < upper, bytes[lower] == UInt8(ascii: "/") { lower = bytes.index(after: lower) }
+        while upper > lower, bytes[bytes.index(before: upper)] == UInt8(ascii: "/") { upper = bytes.index(before: upper) }
+        guard lower < upper else { return [] }
+        var segments: [String] = []
+        var start = lower
+        var hasEscape = false
+        var index = lower
+        while true {
+            if index == upper || bytes[index] == UInt8(ascii: "/") {
+                let segment = String(Substring(path.utf8[start..<index]))
+                segments.append(hasEscape ? (segment.removingPercentEncoding ?? segment) : segment)
+                guard index < upper else { return segments }
+                start = bytes.index(after: index)
+                hasEscape = false
+            } else if bytes[index] == UInt8(ascii: "%") {
+                hasEscape = true
+            }
+            index = bytes.index(after: index)
         }
     }
 

@@ -23,11 +23,20 @@ enum FilterIndexKey: Hashable, Sendable {
 /// the one a linear scan would find, at the cost of a few hash lookups and the candidates'
 /// checks instead of every filter's.
 struct FilterIndex: Sendable {
-    struct Entry: Sendable {
+    /// A registered filter. A class, so the buckets, lookups and journal entries that hold it
+    /// share one reference instead of copying the filter.
+    final class Entry: Sendable {
         let id: Int
         let order: Int
         let filter: RequestFilter
         let key: FilterIndexKey
+
+        init(id: Int, order: Int, filter: RequestFilter, key: FilterIndexKey) {
+            self.id = id
+            self.order = order
+            self.filter = filter
+            self.key = key
+        }
     }
 
     private(set) var entries: [Int: Entry] = [:]
@@ -86,12 +95,14 @@ struct FilterIndex: Sendable {
     func firstResult<Result>(forSegments segments: [String], _ body: (Entry) -> Result?) -> Result? {
         var candidates: [ArraySlice<Entry>] = []
         for positions in (layouts[segments.count] ?? [:]).keys {
-            let shape = FilterIndexKey.Shape(count: segments.count, literalPositions: positions, literals: positions.map { segments[$0] })
+            // An all-literal layout's literals are the request's segments: no new array.
+            let literals = positions.count == segments.count ? segments : positions.map { segments[$0] }
+            let shape = FilterIndexKey.Shape(count: segments.count, literalPositions: positions, literals: literals)
             if let bucket = buckets[shape] { candidates.append(bucket[...]) }
         }
         if !general.isEmpty { candidates.append(general[...]) }
-        if candidates.count == 1 {
-            for entry in candidates[0] {
+        if candidates.count <= 1 {
+            for entry in candidates.first ?? [] {
                 if let result = body(entry) { return result }
             }
             return nil

@@ -199,24 +199,24 @@ public final class MockRegistry: Sendable {
         }
         switch found {
         case .match(let entry, let captures, let response):
-            record(JournalEntry(request: request, filter: entry.filter, filterID: entry.id, disposition: .answered))
+            record(JournalEntry(request: request, entry: entry, disposition: .answered))
             let context = ResolutionContext(request: request, captures: captures, filter: entry.filter)
             return .respond(response.resolve(context))
         case .invalid(let entry, let error):
             let failure = RequestMockerError.invalidPathPattern(error, filter: entry.filter.description)
-            record(JournalEntry(request: request, filter: entry.filter, filterID: entry.id, disposition: .failed(failure.description)))
+            record(JournalEntry(request: request, entry: entry, disposition: .failed(failure.description)))
             return .fail(failure)
         case nil:
             switch policy.kind {
             case .fail:
                 let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.map(\.filter))
-                record(JournalEntry(request: request, filter: nil, filterID: nil, disposition: .unmatched(report)))
+                record(JournalEntry(request: request, entry: nil, disposition: .unmatched(report)))
                 return .fail(RequestMockerError.unmatched(report))
             case .passThrough:
-                record(JournalEntry(request: request, filter: nil, filterID: nil, disposition: .passedThrough))
+                record(JournalEntry(request: request, entry: nil, disposition: .passedThrough))
                 return .passThrough
             case .respond(let response):
-                record(JournalEntry(request: request, filter: nil, filterID: nil, disposition: .answeredByPolicy))
+                record(JournalEntry(request: request, entry: nil, disposition: .answeredByPolicy))
                 let context = ResolutionContext(request: request, captures: Captures(), filter: nil)
                 return .respond((response.claimed() ?? MockResponse.status(404)).resolve(context))
             }

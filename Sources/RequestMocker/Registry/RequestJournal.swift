@@ -16,20 +16,22 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
     /// The request as captured.
     public let request: MockRequest
-    /// The filter that matched it, if any.
-    public let filter: RequestFilter?
     /// What became of it.
     public let disposition: Disposition
     /// When it arrived.
     public let date = Date()
-    let filterID: Int?
+    let entry: FilterIndex.Entry?
 
-    init(request: MockRequest, filter: RequestFilter?, filterID: Int?, disposition: Disposition) {
+    init(request: MockRequest, entry: FilterIndex.Entry?, disposition: Disposition) {
         self.request = request
-        self.filter = filter
-        self.filterID = filterID
+        self.entry = entry
         self.disposition = disposition
     }
+
+    /// The filter that matched it, if any.
+    public var filter: RequestFilter? { entry?.filter }
+
+    var filterID: Int? { entry?.id }
 
     /// Whether no filter matched the request.
     public var isUnmatched: Bool {

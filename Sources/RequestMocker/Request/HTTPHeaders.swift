@@ -93,6 +93,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
     /// The fields as a dictionary for `HTTPURLResponse`: repeated names are joined with `", "`,
     /// and the first spelling of a name is kept.
     public var dictionary: [String: String] {
+        if fields.count == 1 { return [fields[0].name: fields[0].value] }
         var result: [String: String] = [:]
         var spelling: [String: String] = [:]
         for field in fields {

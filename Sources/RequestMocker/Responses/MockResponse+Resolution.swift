@@ -1,9 +1,19 @@
 /// A response with everything decided: what the delivery layer writes.
 struct ResolvedResponse: Sendable {
-    var status: Int
-    var httpVersion: String
-    var headers: HTTPHeaders
-    var body: Data
+    let status: Int
+    let httpVersion: String
+    let headers: HTTPHeaders
+    let body: Data
+    /// `headers` as `HTTPURLResponse` takes them, built once.
+    let headerDictionary: [String: String]
+
+    init(status: Int, httpVersion: String, headers: HTTPHeaders, body: Data) {
+        self.status = status
+        self.httpVersion = httpVersion
+        self.headers = headers
+        self.body = body
+        headerDictionary = headers.dictionary
+    }
 }
 
 /// The end of resolving a ``MockResponse``: a response or an error, and how long to wait first.
@@ -43,6 +53,7 @@ extension MockResponse {
     func resolve(_ context: ResolutionContext, nesting: Int = 0) -> Resolution {
         switch content {
         case .body(let data, let contentType):
+            if let prepared { return .ready(ResolvedOutcome(result: .success(prepared), delay: extraDelay)) }
             return .ready(outcome(body: data, defaultContentType: contentType))
         case .file(let url, let contentType):
             do {
@@ -109,19 +120,20 @@ extension MockResponse {
     }
 
     private func outcome(body: Data, defaultContentType: String?) -> ResolvedOutcome {
+        let response = Self.finished(body: body, defaultContentType: defaultContentType, status: statusOverride, version: versionOverride, overlay: headerOverlay)
+        return ResolvedOutcome(result: .success(response), delay: extraDelay)
+    }
+
+    /// Applies the defaults: status 200, `HTTP/1.1`, the default `Content-Type` unless the
+    /// overlay sets one, the overlay's headers, and the real `Content-Length`.
+    static func finished(body: Data, defaultContentType: String?, status: Int?, version: String?, overlay: HTTPHeaders) -> ResolvedResponse {
         var headers = HTTPHeaders()
-        if let defaultContentType, !headerOverlay.contains("Content-Type") {
+        if let defaultContentType, !overlay.contains("Content-Type") {
             headers.add("Content-Type", defaultContentType)
         }
-        for field in headerOverlay { headers.add(field.name, field.value) }
+        for field in overlay { headers.add(field.name, field.value) }
         headers.replace("Content-Length", with: String(body.count))
-        let response = ResolvedResponse(
-            status: statusOverride ?? 200,
-            httpVersion: versionOverride ?? "HTTP/1.1",
-            headers: headers,
-            body: body
-        )
-        return ResolvedOutcome(result: .success(response), delay: extraDelay)
+        return ResolvedResponse(status: status ?? 200, httpVersion: version ?? "HTTP/1.1", headers: headers, body: body)
     }
 
     /// URLErrors pass unchanged (blocks use them to simulate the network); our own errors are

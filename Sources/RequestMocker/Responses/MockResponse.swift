@@ -33,11 +33,14 @@ public struct MockResponse: Sendable {
         case async(@Sendable (MockRequest, Captures) async throws -> MockResponse)
     }
 
-    var content: Content
-    var statusOverride: Int?
-    var versionOverride: String?
-    var headerOverlay: HTTPHeaders
+    var content: Content { didSet { prepareIfNeeded() } }
+    var statusOverride: Int? { didSet { prepareIfNeeded() } }
+    var versionOverride: String? { didSet { prepareIfNeeded() } }
+    var headerOverlay: HTTPHeaders { didSet { prepareIfNeeded() } }
     var extraDelay: Duration
+    /// For fixed bodies, the response exactly as it will be delivered, rebuilt whenever the
+    /// value changes, so answering a request builds no headers.
+    private(set) var prepared: ResolvedResponse?
 
     init(content: Content, status: Int? = nil, headers: HTTPHeaders = [:]) {
         self.content = content
@@ -45,6 +48,15 @@ public struct MockResponse: Sendable {
         versionOverride = nil
         headerOverlay = headers
         extraDelay = .zero
+        prepareIfNeeded()
+    }
+
+    private mutating func prepareIfNeeded() {
+        guard case .body(let data, let contentType) = content else {
+            prepared = nil
+            return
+        }
+        prepared = Self.finished(body: data, defaultContentType: contentType, status: statusOverride, version: versionOverride, overlay: headerOverlay)
     }
 
     /// An empty `200 OK`.

@@ -4,16 +4,19 @@
 /// first).
 ///
 /// ```text
-/// idle ──start──▶ waiting(g) ──complete(g)──▶ ready(g) ──start──▶ finished
-///   │                │  ▲                                          ▲
-///   │                │  └──────start (restart after suspend)──┐    │
-///   │                └──stop──▶ stopped ──────────────────────┘    │
-///   └──start, answered at once─────────────────────────────────────┘
+/// idle ──start──▶ waiting(g) ──complete(g)──▶ ready ──start──▶ finished
+///   │                │  ▲                                        ▲
+///   │                │  └───────start (restart after suspend)─┐  │
+///   │                └──stop──▶ stopped ──────────────────────┘  │
+///   └──start, answered at once───────────────────────────────────┘
 /// ```
 ///
 /// Each start of the work gets a new generation `g`; a completion from an older generation
-/// (work that was stopped) is dropped.
-final class DeliveryState: Sendable {
+/// (work that was stopped) is dropped. It is one `LockedState`, so a protocol instance costs
+/// one allocation for it.
+typealias DeliveryState = LockedState<DeliveryMachine>
+
+struct DeliveryMachine: Sendable {
     enum Phase: Sendable {
         case idle
         case waiting(generation: Int)
@@ -22,15 +25,19 @@ final class DeliveryState: Sendable {
         case finished
     }
 
-    private struct State: Sendable {
-        var phase: Phase = .idle
-        var generation = 0
-        var request: MockRequest?
-        var work: Task<Void, Never>?
-        var timer: Task<Void, Never>?
-    }
+    var phase: Phase = .idle
+    var generation = 0
+    /// The request captured at the first start, kept so a restart doesn't read a consumed body
+    /// stream again.
+    var request: MockRequest?
+    /// The work and the timeout of the current generation, cancelled by `stop()` or completion.
+    var tasks: [Task<Void, Never>] = []
+}
 
-    private let state = LockedState(State())
+extension LockedState where State == DeliveryMachine {
+    convenience init() {
+        self.init(DeliveryMachine())
+    }
 
     /// What `startLoading` should do.
     enum StartAction {
@@ -43,14 +50,14 @@ final class DeliveryState: Sendable {
     }
 
     func start() -> StartAction {
-        state.withLock { state in
-            switch state.phase {
+        withLock { machine in
+            switch machine.phase {
             case .idle, .stopped:
-                state.generation += 1
-                state.phase = .waiting(generation: state.generation)
-                return .begin(generation: state.generation, request: state.request)
+                machine.generation += 1
+                machine.phase = .waiting(generation: machine.generation)
+                return .begin(generation: machine.generation, request: machine.request)
             case .ready(let delivery):
-                state.phase = .finished
+                machine.phase = .finished
                 return .deliver(delivery)
             case .waiting, .finished:
                 return .none
@@ -58,52 +65,43 @@ final class DeliveryState: Sendable {
         }
     }
 
-    /// Remembers the captured request, so a restart doesn't read a consumed body stream again.
-    func remember(_ request: MockRequest) {
-        state.withLock { $0.request = request }
-    }
-
     /// Marks an answer that was delivered at once.
     func finishNow() {
-        state.withLock { $0.phase = .finished }
+        withLock { $0.phase = .finished }
     }
 
-    /// Keeps the handles that `stop()` must cancel; if the state moved on meanwhile, cancels them.
-    func track(generation: Int, work: Task<Void, Never>?, timer: Task<Void, Never>?) {
-        let stale = state.withLock { state -> Bool in
-            guard case .waiting(generation) = state.phase else { return true }
-            state.work = work
-            state.timer = timer
+    /// Remembers the request and the tasks that `stop()` must cancel; if the state moved on
+    /// meanwhile, cancels them at once.
+    func track(generation: Int, request: MockRequest, tasks: [Task<Void, Never>]) {
+        let stale = withLock { machine -> Bool in
+            machine.request = request
+            guard case .waiting(generation) = machine.phase else { return true }
+            machine.tasks = tasks
             return false
         }
-        if stale {
-            work?.cancel()
-            timer?.cancel()
-        }
+        if stale { tasks.forEach { $0.cancel() } }
     }
 
     /// Offers the answer of generation `generation`; returns `true` if it was taken, in which
     /// case the caller must bring the instance back to `start()` to deliver it.
     func complete(generation: Int, with delivery: Delivery) -> Bool {
-        let (taken, work, timer) = state.withLock { state -> (Bool, Task<Void, Never>?, Task<Void, Never>?) in
-            guard case .waiting(generation) = state.phase else { return (false, nil, nil) }
-            state.phase = .ready(delivery)
-            defer { state.work = nil; state.timer = nil }
-            return (true, state.work, state.timer)
+        let (taken, tasks) = withLock { machine -> (Bool, [Task<Void, Never>]) in
+            guard case .waiting(generation) = machine.phase else { return (false, []) }
+            machine.phase = .ready(delivery)
+            defer { machine.tasks = [] }
+            return (true, machine.tasks)
         }
-        work?.cancel()
-        timer?.cancel()
+        tasks.forEach { $0.cancel() }
         return taken
     }
 
     /// `stopLoading`: nothing may be delivered from now on (until a restart).
     func stop() {
-        let (work, timer) = state.withLock { state -> (Task<Void, Never>?, Task<Void, Never>?) in
-            if case .finished = state.phase {} else { state.phase = .stopped }
-            defer { state.work = nil; state.timer = nil }
-            return (state.work, state.timer)
+        let tasks = withLock { machine -> [Task<Void, Never>] in
+            if case .finished = machine.phase {} else { machine.phase = .stopped }
+            defer { machine.tasks = [] }
+            return machine.tasks
         }
-        work?.cancel()
-        timer?.cancel()
+        tasks.forEach { $0.cancel() }
     }
 }

@@ -27,17 +27,19 @@ struct Exchange: Sendable {
         followsRedirects = registry.followsRedirects
     }
 
-    /// Where a request stands in a chain of redirects: the requests so far, first to current.
+    /// Where a request stands in a chain of redirects: the current request and the ones that
+    /// led to it (none, for nearly every request, which then allocates no array).
     struct Hop: Sendable {
-        var chain: [MockRequest]
+        var request: MockRequest
+        var earlier: [MockRequest] = []
 
-        var request: MockRequest { chain[chain.count - 1] }
+        var chain: [MockRequest] { earlier + [request] }
 
         var described: [String] { chain.map(\.description) }
     }
 
     func start(_ request: MockRequest) -> Step {
-        advance(Hop(chain: [request]))
+        advance(Hop(request: request))
     }
 
     private func advance(_ start: Hop) -> Step {
@@ -112,7 +114,7 @@ struct Exchange: Sendable {
         }
         let request = Self.redirected(hop.request, to: url, status: response.status)
         let isLoop = hop.chain.contains { $0.method == request.method && $0.url == request.url }
-        let nextHop = Hop(chain: hop.chain + [request])
+        let nextHop = Hop(request: request, earlier: hop.chain)
         guard nextHop.chain.count <= MockRegistry.maximumRedirects + 1 else {
             return .done(.failure(RequestMockerError.tooManyRedirects(limit: MockRegistry.maximumRedirects, chain: nextHop.described)))
         }

@@ -17,12 +17,16 @@ extension MockURLProtocol {
     /// A 401 whose `WWW-Authenticate` holds a Basic challenge sends FoundationNetworking (up to
     /// Swift 6.3.1) into its authentication path, which hangs without a credential and goes to
     /// the real network with one. The header is kept under another name.
-    static func adjustForPlatform(status: Int, headers: inout HTTPHeaders) {
-        guard status == 401 else { return }
+    static func platformHeaders(of response: ResolvedResponse) -> [String: String] {
+        guard response.status == 401 else { return response.headerDictionary }
+        var headers = response.headers
         let challenges = headers.values(for: "WWW-Authenticate")
-        guard challenges.contains(where: { $0.range(of: "basic", options: .caseInsensitive) != nil }) else { return }
+        guard challenges.contains(where: { $0.range(of: "basic", options: .caseInsensitive) != nil }) else {
+            return response.headerDictionary
+        }
         headers.remove("WWW-Authenticate")
         for challenge in challenges { headers.add(renamedAuthenticateHeader, challenge) }
+        return headers.dictionary
     }
     #else
     /// Apple platforms: the client may be called from any thread, so the answer is delivered
@@ -34,7 +38,9 @@ extension MockURLProtocol {
 
     static let failsDownloadTasks = false
 
-    static func adjustForPlatform(status: Int, headers: inout HTTPHeaders) {}
+    static func platformHeaders(of response: ResolvedResponse) -> [String: String] {
+        response.headerDictionary
+    }
     #endif
 
     /// The name a 401's Basic challenge is delivered under on Linux.

@@ -54,9 +54,7 @@ open class MockURLProtocol: URLProtocol {
         case .deliver(let answer):
             deliver(answer)
         case .begin(let generation, let remembered):
-            let request = remembered ?? MockRequest(self.request, isUploadTask: task is URLSessionUploadTask)
-            delivery.remember(request)
-            begin(request, generation: generation)
+            begin(remembered ?? MockRequest(self.request, isUploadTask: task is URLSessionUploadTask), generation: generation)
         }
     }
 
@@ -90,13 +88,17 @@ open class MockURLProtocol: URLProtocol {
                 ])
                 if delivery.complete(generation: generation, with: .failure(error)) { wake() }
             }
-            delivery.track(generation: generation, work: worker, timer: timer)
+            delivery.track(generation: generation, request: request, tasks: [worker, timer])
         }
     }
 
     private func finishNow(_ answer: Delivery) {
         delivery.finishNow()
         deliver(answer)
+    }
+
+    private var isHead: Bool {
+        request.httpMethod?.caseInsensitiveEquals("HEAD") == true
     }
 
     /// Hands the answer to the client, on the thread `startLoading` runs on.
@@ -106,19 +108,17 @@ open class MockURLProtocol: URLProtocol {
         case .failure(let error):
             client.urlProtocol(self, didFailWithError: error)
         case .response(let resolved, let url):
-            var headers = resolved.headers
-            Self.adjustForPlatform(status: resolved.status, headers: &headers)
             guard let response = HTTPURLResponse(
                 url: url,
                 statusCode: resolved.status,
                 httpVersion: resolved.httpVersion,
-                headerFields: headers.dictionary
+                headerFields: Self.platformHeaders(of: resolved)
             ) else {
                 client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
                 return
             }
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            if request.httpMethod?.uppercased() != "HEAD", !resolved.body.isEmpty {
+            if !isHead, !resolved.body.isEmpty {
                 client.urlProtocol(self, didLoad: resolved.body)
             }
             client.urlProtocolDidFinishLoading(self)
