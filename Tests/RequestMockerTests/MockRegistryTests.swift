@@ -63,8 +63,11 @@ struct MockRegistryTests {
         registry.register(.get("/categories.json"))
         registry.register(.post("categories.json/"))
         registry.register(.get("/other"))
+        registry.register(.get("/bad/<id"))
         #expect(registry.removeFilters(forPath: "categories.json") == 2)
-        #expect(registry.filters.map(\.path?.rawValue) == ["/other"])
+        #expect(registry.removeFilters(forPath: "/") == 0)
+        #expect(registry.filters.map(\.path?.rawValue) == ["/other", "/bad/<id"])
+        #expect(registry.removeFilters(forPath: "/bad/<id") == 1)
         registry.removeAll()
         #expect(registry.filters.isEmpty)
     }
@@ -161,6 +164,33 @@ struct MockRegistryTests {
             guard case .waitTimedOut(3, 2, nil) = error as? RequestMockerError else { return false }
             return true
         }
+    }
+
+    @Test("waiting: an already-cancelled task, a zero timeout, and a predicate that reads the registry")
+    func waitingEdges() async throws {
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await registry.waitForRequests(count: 1, timeout: .seconds(30))
+        }
+        await #expect(throws: CancellationError.self) { try await withDeadline(5) { try await cancelled.value } }
+
+        await #expect {
+            _ = try await withDeadline(5) { try await registry.waitForRequests(count: 1, timeout: .zero) }
+        } throws: { error in
+            guard case .waitTimedOut(1, 0, nil) = error as? RequestMockerError else { return false }
+            return true
+        }
+
+        // The filter's predicate calls back into the registry: it must not run under its lock.
+        let shared = registry
+        let ping = shared.register(.get("/ping"), respond: .status(204))
+        let pingSession = session
+        let waiter = Task {
+            try await shared.waitForRequests(count: 1, matching: .any().when("after a ping") { _ in ping.requestCount > 0 }, timeout: .seconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        _ = try await withDeadline(10) { try await pingSession.data(from: url("/ping")) }
+        #expect(try await withDeadline(10) { try await waiter.value }.count == 1)
     }
 
     @Test("two registries in parallel never see each other's requests")

@@ -115,9 +115,9 @@ struct MockURLProtocolTests {
         await #expect { _ = try await call.value } throws: { isURLError($0, .cancelled) }
     }
 
-    @Test("suspend then resume restarts a delayed answer")
+    @Test("suspend then resume delivers the delayed answer, decided once")
     func suspendResume() async throws {
-        registry.register(.get("/s"), respond: .string("resumed").delayed(by: .milliseconds(100)))
+        let handle = registry.register(.get("/s"), respond: .sequence([.string("resumed"), .string("second turn")]).delayed(by: .milliseconds(100)))
         let recorder = RecordingDelegate()
         let session = registry.makeSession(delegate: recorder)
         let task = session.dataTask(with: url("/s"))
@@ -130,6 +130,16 @@ struct MockURLProtocolTests {
         let (_, data, error) = try await withDeadline(10) { await recorder.completion() }
         #expect(error == nil)
         #expect(data == Data("resumed".utf8))
+        // The registry saw one request: resuming reran its work, not its matching.
+        #expect(handle.requestCount == 1)
+        #expect(registry.journal.count == 1)
+    }
+
+    @Test("a delay too long for any clock is capped, and the timeout answers")
+    func hugeDelay() async throws {
+        registry.register(.get("/never"), respond: .string("never").delayed(by: .seconds(Int64.max)).delayed(by: .seconds(Int64.max)))
+        let request = URLRequest(url: url("/never"), timeoutInterval: 0.2)
+        await #expect { _ = try await registry.makeSession().data(for: request) } throws: { isURLError($0, .timedOut) }
     }
 
     @Test("a 401 with WWW-Authenticate completes instead of hanging")

@@ -20,6 +20,13 @@ struct RequestFilterTests {
         #expect(withPort.match(request(.get, "http://example.com/")) == nil)
         #expect(RequestFilter(host: "example.com:443").match(request(.get, "https://example.com/")) != nil)
 
+        var mutated = RequestFilter(host: "a.test")
+        mutated.host = "API.Example.com"
+        #expect(mutated.match(request(.get, "https://api.example.com/x")) != nil)
+        #expect(RequestFilter(host: "[::1]:8080").match(request(.get, "http://[::1]:8080/x")) != nil)
+        #expect(RequestFilter(host: "[::1]:8080").match(request(.get, "http://[::1]:9090/x")) == nil)
+        #expect(RequestFilter(host: "::1").match(request(.get, "http://[::1]/x")) != nil)
+
         let subdomains = RequestFilter(host: "*.example.com")
         #expect(subdomains.match(request(.get, "https://a.b.example.com/")) != nil)
         #expect(subdomains.match(request(.get, "https://example.com/")) == nil)

@@ -62,6 +62,13 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
 
     public var description: String { rawValue }
 
+    /// Whether two patterns match the same paths by the same rules: equal segments, whatever
+    /// the slashes around them; invalid patterns are the same only when written the same.
+    func isSame(as other: PathPattern) -> Bool {
+        if error != nil || other.error != nil { return rawValue == other.rawValue }
+        return segments == other.segments
+    }
+
     /// The names of the variables, in order.
     public var variableNames: [String] {
         segments.compactMap { if case .variable(let name) = $0 { name } else { nil } }

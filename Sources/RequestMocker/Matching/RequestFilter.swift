@@ -178,7 +178,7 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// filter.match(MockRequest(method: .get, url: URL(string: "https://x.test/users/7")!))?["id"] // "7"
     /// ```
     public func match(_ request: MockRequest) -> Captures? {
-        if let scheme, scheme != request.scheme { return nil }
+        if let scheme, !scheme.caseInsensitiveEquals(request.scheme) { return nil }
         if let method, method != request.method { return nil }
         if let host, !Self.host(host, matches: request) { return nil }
         var captures = Captures()
@@ -203,7 +203,7 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
                 passed += weight
             }
         }
-        if let scheme { check(scheme == request.scheme ? nil : "scheme is \(request.scheme), filter wants \(scheme)") }
+        if let scheme { check(scheme.caseInsensitiveEquals(request.scheme) ? nil : "scheme is \(request.scheme), filter wants \(scheme)") }
         if let method { check(method == request.method ? nil : "method is \(request.method), filter wants \(method)") }
         if let host {
             check(Self.host(host, matches: request) ? nil : "host is \(request.host ?? "(none)")\(request.url.port.map { ":\($0)" } ?? ""), filter wants \(host)")
@@ -214,17 +214,33 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     }
 
     static func host(_ wanted: String, matches request: MockRequest) -> Bool {
-        guard let actual = request.host else { return false }
-        var name = Substring(wanted)
-        if let colon = name.lastIndex(of: ":"), let port = Int(name[name.index(after: colon)...]) {
-            guard request.port == port else { return false }
-            name = name[..<colon]
-        }
+        guard let actual = request.host.map(Self.unbracketed) else { return false }
+        let (name, port) = Self.splitHost(wanted.lowercased())
+        if let port, request.port != port { return false }
         if name.hasPrefix("*.") {
             let suffix = name.dropFirst()
             return actual.count > suffix.count && actual.hasSuffix(suffix)
         }
         return actual == name
+    }
+
+    /// `"example.com:8080"` → (`example.com`, 8080); `"[::1]:8080"` → (`::1`, 8080); an IPv6
+    /// address without brackets has no port.
+    static func splitHost(_ host: String) -> (name: String, port: Int?) {
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            let name = String(host[host.index(after: host.startIndex)..<close])
+            let rest = host[host.index(after: close)...]
+            return (name, rest.hasPrefix(":") ? Int(rest.dropFirst()) : nil)
+        }
+        let colons = host.filter { $0 == ":" }.count
+        if colons == 1, let colon = host.firstIndex(of: ":"), let port = Int(host[host.index(after: colon)...]) {
+            return (String(host[..<colon]), port)
+        }
+        return (host, nil)
+    }
+
+    private static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 
     /// `GET https://api.example.com/users/<id> ?page=2 (UserTests.swift:12)`.

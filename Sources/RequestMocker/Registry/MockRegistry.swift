@@ -154,7 +154,7 @@ public final class MockRegistry: Sendable {
     @discardableResult
     public func removeFilters(forPath path: PathPattern) -> Int {
         state.withLock { state in
-            let ids = state.index.ordered.filter { $0.filter.path?.segments == path.segments }.map(\.id)
+            let ids = state.index.ordered.filter { $0.filter.path.map { $0.isSame(as: path) } ?? false }.map(\.id)
             for id in ids { state.index.remove(id: id) }
             return ids.count
         }

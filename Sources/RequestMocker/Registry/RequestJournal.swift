@@ -53,47 +53,58 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 }
 
 /// The journal's entries and the tasks waiting for more.
+///
+/// Waiters hold filters whose predicates are user code, so nothing here matches requests: the
+/// registry copies entries and waiters out of its lock, matches, and comes back to remove the
+/// waiters it satisfied.
 struct RequestJournal: Sendable {
     struct Waiter: Sendable {
         let id: Int
         let count: Int
         let filter: RequestFilter?
         let continuation: CheckedContinuation<[MockRequest], any Error>
+        var timer: Task<Void, Never>?
     }
 
     var entries: [JournalEntry] = []
+    /// How many entries were ever appended (clearing doesn't lower it), so a waiter can tell
+    /// whether it missed one between checking and registering.
+    var appended = 0
     var waiters: [Waiter] = []
     var nextWaiterID = 0
 
-    func requests(matching filter: RequestFilter?) -> [MockRequest] {
-        guard let filter else { return entries.map(\.request) }
-        return entries.compactMap { filter.match($0.request) != nil ? $0.request : nil }
+    mutating func append(_ entry: JournalEntry) {
+        entries.append(entry)
+        appended += 1
     }
 
-    /// Appends an entry and hands back the waiters it satisfied, with their requests; the caller
-    /// resumes them after unlocking.
-    mutating func append(_ entry: JournalEntry) -> [(Waiter, [MockRequest])] {
-        entries.append(entry)
-        var satisfied: [(Waiter, [MockRequest])] = []
-        var remaining: [Waiter] = []
-        for waiter in waiters {
-            let requests = requests(matching: waiter.filter)
-            if requests.count >= waiter.count {
-                satisfied.append((waiter, requests))
-            } else {
-                remaining.append(waiter)
-            }
-        }
-        waiters = remaining
-        return satisfied
+    /// Removes and returns the waiter `id`, if it is still waiting.
+    mutating func removeWaiter(_ id: Int) -> Waiter? {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.remove(at: index)
     }
+}
+
+/// The requests of `entries` that `filter` matches (all of them without a filter). Runs user
+/// predicates, so never under the registry's lock.
+private func matchingRequests(in entries: [JournalEntry], _ filter: RequestFilter?) -> [MockRequest] {
+    guard let filter else { return entries.map(\.request) }
+    return entries.compactMap { filter.match($0.request) != nil ? $0.request : nil }
 }
 
 extension MockRegistry {
     func record(_ entry: JournalEntry) {
-        let satisfied = state.withLock { $0.journal.append(entry) }
-        for (waiter, requests) in satisfied {
-            waiter.continuation.resume(returning: requests)
+        let (entries, waiters) = state.withLock { state -> ([JournalEntry], [RequestJournal.Waiter]) in
+            state.journal.append(entry)
+            return state.journal.waiters.isEmpty ? ([], []) : (state.journal.entries, state.journal.waiters)
+        }
+        for waiter in waiters {
+            let matched = matchingRequests(in: entries, waiter.filter)
+            guard matched.count >= waiter.count,
+                  let removed = state.withLock({ $0.journal.removeWaiter(waiter.id) })
+            else { continue }
+            removed.timer?.cancel()
+            removed.continuation.resume(returning: matched)
         }
     }
 
@@ -108,12 +119,12 @@ extension MockRegistry {
     /// #expect(registry.requests(matching: .post("/events")).count == 3)
     /// ```
     public func requests(matching filter: RequestFilter) -> [MockRequest] {
-        state.withLock { $0.journal.requests(matching: filter) }
+        matchingRequests(in: journal, filter)
     }
 
     /// The requests no filter matched, oldest first.
     public var unmatchedRequests: [MockRequest] {
-        state.withLock { $0.journal.entries.filter(\.isUnmatched).map(\.request) }
+        journal.filter(\.isUnmatched).map(\.request)
     }
 
     /// Forgets every journal entry (filters stay).
@@ -137,20 +148,33 @@ extension MockRegistry {
             state.journal.nextWaiterID += 1
             return state.journal.nextWaiterID
         }
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            self?.endWait(id, throwing: nil, filter: filter, count: count)
-        }
-        defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock { state -> [MockRequest]? in
-                    let requests = state.journal.requests(matching: filter)
-                    if requests.count >= count { return requests }
-                    state.journal.waiters.append(.init(id: id, count: count, filter: filter, continuation: continuation))
-                    return nil
+                while true {
+                    // Match outside the lock; register only if nothing arrived meanwhile.
+                    let (entries, seen) = state.withLock { ($0.journal.entries, $0.journal.appended) }
+                    let matched = matchingRequests(in: entries, filter)
+                    if matched.count >= count { return continuation.resume(returning: matched) }
+                    let registered = state.withLock { state -> Bool? in
+                        // Checked under the lock that `onCancel` takes too: no cancellation is missed.
+                        if Task.isCancelled { return nil }
+                        guard state.journal.appended == seen else { return false }
+                        state.journal.waiters.append(.init(id: id, count: count, filter: filter, continuation: continuation))
+                        return true
+                    }
+                    guard let registered else { return continuation.resume(throwing: CancellationError()) }
+                    if registered { break }
                 }
-                if let ready { continuation.resume(returning: ready) }
+                let timer = Task { [weak self] in
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    self?.endWait(id, throwing: nil, filter: filter, count: count)
+                }
+                let stillWaiting = state.withLock { state -> Bool in
+                    guard let index = state.journal.waiters.firstIndex(where: { $0.id == id }) else { return false }
+                    state.journal.waiters[index].timer = timer
+                    return true
+                }
+                if !stillWaiting { timer.cancel() }
             }
         } onCancel: {
             endWait(id, throwing: CancellationError(), filter: filter, count: count)
@@ -158,15 +182,11 @@ extension MockRegistry {
     }
 
     private func endWait(_ id: Int, throwing error: (any Error)?, filter: RequestFilter?, count: Int) {
-        let ended = state.withLock { state -> (RequestJournal.Waiter, Int)? in
-            guard let index = state.journal.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            let waiter = state.journal.waiters.remove(at: index)
-            return (waiter, state.journal.requests(matching: filter).count)
-        }
-        guard let (waiter, received) = ended else { return }
+        guard let waiter = state.withLock({ $0.journal.removeWaiter(id) }) else { return }
+        waiter.timer?.cancel()
         waiter.continuation.resume(throwing: error ?? RequestMockerError.waitTimedOut(
             expected: count,
-            received: received,
+            received: matchingRequests(in: journal, filter).count,
             filter: filter?.description
         ))
     }

@@ -115,8 +115,7 @@ extension MockResponse {
         if let statusOverride { result.statusOverride = statusOverride }
         if let versionOverride { result.versionOverride = versionOverride }
         for field in headerOverlay { result.headerOverlay.replace(field.name, with: field.value) }
-        result.extraDelay += extraDelay
-        return result
+        return result.delayed(by: extraDelay)
     }
 
     private func outcome(body: Data, defaultContentType: String?) -> ResolvedOutcome {

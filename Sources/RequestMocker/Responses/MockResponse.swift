@@ -220,9 +220,12 @@ public struct MockResponse: Sendable {
     /// ```
     public func delayed(by delay: Duration) -> MockResponse {
         var copy = self
-        copy.extraDelay += delay
+        copy.extraDelay = min(max(extraDelay + max(delay, .zero), .zero), Self.longestDelay)
         return copy
     }
+
+    /// Delays are capped here (a year): far past any timeout, and far from overflowing a clock.
+    static let longestDelay: Duration = .seconds(365 * 24 * 3600)
 
     /// A response that answers the first `count` requests and then lets its filter stop
     /// matching, so later requests go on to the next filter (or the unmatched policy).

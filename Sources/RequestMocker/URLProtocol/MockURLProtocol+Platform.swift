@@ -8,7 +8,12 @@ extension MockURLProtocol {
     /// delivers the answer that is ready. `resume()` on a cancelled or finished task does nothing.
     func makeWake() -> @Sendable () -> Void {
         let task = task
-        return { task?.resume() }
+        return {
+            // A task the user suspended meanwhile is left alone: its `stopLoading` keeps the
+            // answer, and the user's own `resume()` delivers it.
+            guard let task, task.state == .running else { return }
+            task.resume()
+        }
     }
 
     /// FoundationNetworking force-unwraps a temporary file only its own HTTP protocol can set.
@@ -33,7 +38,7 @@ extension MockURLProtocol {
     /// right where it became ready.
     func makeWake() -> @Sendable () -> Void {
         let instance = UncheckedProtocol(self)
-        return { instance.value.startLoading() }
+        return { instance.value.deliverReady() }
     }
 
     static let failsDownloadTasks = false
@@ -50,8 +55,8 @@ extension MockURLProtocol {
 #if !canImport(FoundationNetworking)
 /// Carries the protocol instance to the thread its answer becomes ready on (Apple only).
 private struct UncheckedProtocol: @unchecked Sendable {
-    // @unchecked Sendable: only `startLoading()` is called through it, and that touches nothing
-    // but `DeliveryState` (locked) and the client, which Apple's Foundation lets any thread call.
+    // @unchecked Sendable: only `deliverReady()` is called through it, which touches nothing but
+    // `DeliveryState` (locked) and the client, which Apple's Foundation lets any thread call.
     let value: MockURLProtocol
     init(_ value: MockURLProtocol) { self.value = value }
 }

@@ -53,8 +53,10 @@ open class MockURLProtocol: URLProtocol {
             return
         case .deliver(let answer):
             deliver(answer)
-        case .begin(let generation, let remembered):
-            begin(remembered ?? MockRequest(self.request, isUploadTask: task is URLSessionUploadTask), generation: generation)
+        case .begin(let generation):
+            begin(MockRequest(request, isUploadTask: task is URLSessionUploadTask), generation: generation)
+        case .rerun(let generation, let work):
+            run(work, generation: generation)
         }
     }
 
@@ -69,27 +71,42 @@ open class MockURLProtocol: URLProtocol {
         guard let registry = Self.routedRegistry else {
             return finishNow(.failure(RequestMockerError.registryReleased(request: request.description)))
         }
-        let timeout = Self.effectiveTimeout(self.request.timeoutInterval)
         switch Exchange(registry: registry, timeout: timeout).start(request) {
         case .finished(let answer):
             finishNow(answer)
         case .deferred(let work):
-            let delivery = delivery
-            let wake = makeWake()
-            let worker = Task {
-                let answer = await work()
-                if delivery.complete(generation: generation, with: answer) { wake() }
-            }
-            let timer = Task {
-                guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return }
-                let error = URLError(.timedOut, userInfo: [
-                    NSLocalizedDescriptionKey: "The request timed out.",
-                    NSURLErrorFailingURLErrorKey: request.url,
-                ])
-                if delivery.complete(generation: generation, with: .failure(error)) { wake() }
-            }
-            delivery.track(generation: generation, request: request, tasks: [worker, timer])
+            run(work, generation: generation)
         }
+    }
+
+    /// Runs deferred work off this thread, racing the request's timeout, and brings the answer
+    /// back through the platform's wake.
+    private func run(_ work: @escaping DeferredWork, generation: Int) {
+        let delivery = delivery
+        let wake = makeWake()
+        let url = request.url
+        let worker = Task {
+            let answer = await work()
+            if delivery.complete(generation: generation, with: answer) { wake() }
+        }
+        let timer = Task { [timeout] in
+            guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return }
+            var info: [String: any Sendable] = [NSLocalizedDescriptionKey: "The request timed out."]
+            if let url { info[NSURLErrorFailingURLErrorKey] = url }
+            if delivery.complete(generation: generation, with: .failure(URLError(.timedOut, userInfo: info))) { wake() }
+        }
+        delivery.track(generation: generation, work: work, tasks: [worker, timer])
+    }
+
+    /// `timeoutInterval` in the range a timer can take; 0 or less means FoundationNetworking's
+    /// default of 60 seconds.
+    private var timeout: TimeInterval {
+        Self.effectiveTimeout(request.timeoutInterval)
+    }
+
+    /// Delivers an answer that became ready, if it still may be (Apple platforms' wake).
+    func deliverReady() {
+        if let answer = delivery.takeReady() { deliver(answer) }
     }
 
     private func finishNow(_ answer: Delivery) {
