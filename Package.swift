@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "RequestMocker",
+    // Duration, Task.sleep(for:) and URL.path(percentEncoded:) set the floor on Apple platforms.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "RequestMocker", targets: ["RequestMocker"]),
         .executable(name: "request-mocker-bench", targets: ["request-mocker-bench"]),

@@ -1,4 +1,11 @@
 /// One request a registry saw, and what became of it.
+///
+/// ```swift
+/// for entry in registry.journal where entry.isUnmatched {
+///     print(entry)   // GET https://api.test/missing -> unmatched
+/// }
+/// #expect(registry.journal.last?.filter?.path == "/users/<id>")
+/// ```
 public struct JournalEntry: Sendable, CustomStringConvertible {
     /// What became of a request.
     public enum Disposition: Sendable {
