@@ -1,0 +1,67 @@
+/// Bencoding of JSON values, as VOKMockUrlProtocol applied it to JSON request bodies so that key
+/// order and whitespace don't change a mock-data file name.
+///
+/// - strings: `<UTF-8 byte count>:<bytes>`
+/// - numbers: `i<integer>e`, with fractions truncated toward zero (`2.7` → `i2e`), as VOK's
+///   `longValue` did; a number outside `Int`'s range can't be encoded
+/// - Booleans: `i1e` and `i0e`
+/// - arrays: `l…e`; objects: `d…e` with keys sorted by their UTF-8 bytes
+/// - `null` can't be encoded, anywhere in the value
+enum Bencode {
+    /// The encoding of `value`, or `nil` when it holds a `null` or an out-of-range number (VOK
+    /// then named the file by the body's hash alone).
+    static func encode(_ value: JSONValue) -> [UInt8]? {
+        var output: [UInt8] = []
+        return encode(value, into: &output) ? output : nil
+    }
+
+    private static func encode(_ value: JSONValue, into output: inout [UInt8]) -> Bool {
+        switch value {
+        case .null:
+            return false
+        case .bool(let flag):
+            output.append(contentsOf: (flag ? "i1e" : "i0e").utf8)
+        case .int(let number):
+            output.append(contentsOf: "i\(number)e".utf8)
+        case .double(let number):
+            guard let integer = Int(exactly: number.rounded(.towardZero)) else { return false }
+            output.append(contentsOf: "i\(integer)e".utf8)
+        case .string(let string):
+            output.append(contentsOf: "\(string.utf8.count):".utf8)
+            output.append(contentsOf: string.utf8)
+        case .array(let elements):
+            output.append(UInt8(ascii: "l"))
+            for element in elements {
+                guard encode(element, into: &output) else { return false }
+            }
+            output.append(UInt8(ascii: "e"))
+        case .object(let members):
+            output.append(UInt8(ascii: "d"))
+            for (key, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                guard encode(.string(key), into: &output), encode(member, into: &output) else { return false }
+            }
+            output.append(UInt8(ascii: "e"))
+        }
+        return true
+    }
+}
+
+extension String {
+    /// Percent-encodes every byte outside the characters a URL query allows unescaped
+    /// (RFC 3986's unreserved set plus `! $ & ' ( ) * + , ; = : @ / ?`), which is the set
+    /// VOKMockUrlProtocol used. Ours, so Linux and Apple platforms agree byte for byte.
+    var queryAllowedPercentEncoded: String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count)
+        for byte in utf8 {
+            if allowed.contains(byte) {
+                output.append(byte)
+            } else {
+                output.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
