@@ -85,6 +85,12 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
         }
     }
 
+    /// Appends `text` to the last field's value, after a space (an obsolete folded header line).
+    mutating func continueLastValue(_ text: String) {
+        guard !fields.isEmpty else { return }
+        fields[fields.count - 1].value += " " + text
+    }
+
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
