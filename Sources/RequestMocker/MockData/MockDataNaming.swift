@@ -1,0 +1,68 @@
+/// The file names a request looks for in a mock-data folder, in lookup order, without
+/// extension (VOKMockUrlProtocol's convention; MockDataNaming.md states every rule).
+///
+/// 1. `METHOD|path`: the path is percent-decoded segment by segment, with leading and trailing
+///    slashes dropped and one `/` in front (so `/foo/` and `/foo` give `|/foo`, and an empty path
+///    gives `|/`).
+/// 2. With a query (even an empty one): `…?query` with the raw, still-encoded query, then
+///    `…?<SHA-256 of the query>`.
+/// 3. For `POST`, `PUT` and `PATCH`: each name above gets `|body` for a form body
+///    (`application/x-www-form-urlencoded`, as sent) or a JSON body (`application/json`, bencoded
+///    then percent-encoded), and always `|<SHA-256 of the body bytes>`; query first, then body.
+/// 4. With wildcards allowed: wildcard names after all exact names, so an exact name wins.
+/// 5. Names over 250 characters are dropped; then every `:` and `/` becomes `-`.
+struct MockDataNaming: Sendable {
+    /// Whether names with `*` for the whole query and/or body are looked for too.
+    var allowsWildcards = false
+
+    /// The longest name kept: a file-name limit of 255 bytes less room for `.http` / `.json`.
+    static let maximumNameLength = 250
+
+    static let methodsWithBodyInName: Set<HTTPMethod> = [.post, .put, .patch]
+
+    func candidates(for request: MockRequest) -> [String] {
+        let base = request.method.rawValue + "|/" + request.pathSegments.joined(separator: "/")
+        let query = request.url.query(percentEncoded: true)
+        let withoutBody = query.map { [base + "?" + $0, base + "?" + SHA256.hex(Array($0.utf8))] } ?? [base]
+
+        var names = withoutBody
+        var bodyParts: [String] = []
+        if Self.methodsWithBodyInName.contains(request.method) {
+            bodyParts = Self.bodyParts(of: request)
+            names = withoutBody.flatMap { name in bodyParts.map { name + "|" + $0 } }
+        }
+        if allowsWildcards {
+            switch (query != nil, !bodyParts.isEmpty) {
+            case (true, true):
+                names += withoutBody.map { $0 + "|*" }
+                names += (bodyParts + ["*"]).map { base + "?*|" + $0 }
+            case (true, false):
+                names.append(base + "?*")
+            case (false, true):
+                names.append(base + "|*")
+            case (false, false):
+                break
+            }
+        }
+        return names
+            .filter { $0.utf16.count <= Self.maximumNameLength }
+            .map { $0.replacingOccurrences(of: ":", with: "-").replacingOccurrences(of: "/", with: "-") }
+    }
+
+    /// The body's text form, if its content type has one, then its hash.
+    private static func bodyParts(of request: MockRequest) -> [String] {
+        let body = request.body ?? Data()
+        var parts: [String] = []
+        let contentType = request.header("Content-Type")?.lowercased() ?? ""
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            if let text = String(data: body, encoding: .utf8) { parts.append(text) }
+        } else if contentType.hasPrefix("application/json"),
+                  let value = try? JSONValue(parsing: body),
+                  let encoded = Bencode.encode(value),
+                  let text = String(validating: encoded, as: UTF8.self) {
+            parts.append(text.queryAllowedPercentEncoded)
+        }
+        parts.append(SHA256.hex(body))
+        return parts
+    }
+}
