@@ -32,6 +32,10 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case downloadTaskUnsupported(request: String)
     /// A request reached the protocol class of a registry that no longer exists.
     case registryReleased(request: String)
+    /// A ``MockDataDirectory`` was given something that is not a folder.
+    case mockDataFolderNotFound(path: String)
+    /// A mock-data file that would answer is not a valid `.http` or `.json` file.
+    case invalidMockDataFile(path: String, reason: String)
     /// ``MockRegistry/waitForRequests(count:matching:timeout:)`` ran out of time.
     case waitTimedOut(expected: Int, received: Int, filter: String?)
 
@@ -60,6 +64,11 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
         case .registryReleased(let request):
             return "\(request) was sent through the protocol class of a MockRegistry that has been released; "
                 + "keep the registry alive as long as its sessions (store it in the test case)"
+        case .mockDataFolderNotFound(let path):
+            return "mock-data folder \(path) does not exist or is not a folder; for package resources, "
+                + "add resources: [.copy(\"MockData\")] to the target and use MockDataDirectory(Bundle.module, subdirectory: \"MockData\")"
+        case .invalidMockDataFile(let path, let reason):
+            return "mock-data file \(path) is not valid: \(reason)"
         case .waitTimedOut(let expected, let received, let filter):
             let which = filter.map { " matching \($0)" } ?? ""
             return "timed out waiting for \(expected) request\(expected == 1 ? "" : "s")\(which); \(received) arrived"
@@ -105,7 +114,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public var description: String {
         var lines = ["no filter matched \(request)"]
         if candidates.isEmpty {
-            lines.append("  the registry has no filters; register one with registry.register(...)")
+            if notes.isEmpty { lines.append("  the registry has no filters; register one with registry.register(...)") }
         } else {
             lines.append("  nearest filters, closest first:")
             lines += candidates.map { "    \($0.filter): \($0.reason)" }

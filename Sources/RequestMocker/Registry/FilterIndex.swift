@@ -28,15 +28,26 @@ struct FilterIndex: Sendable {
     final class Entry: Sendable {
         let id: Int
         let order: Int
-        let filter: RequestFilter
+        let source: Source
         let key: FilterIndexKey
 
-        init(id: Int, order: Int, filter: RequestFilter, key: FilterIndexKey) {
+        init(id: Int, order: Int, source: Source, key: FilterIndexKey) {
             self.id = id
             self.order = order
-            self.filter = filter
+            self.source = source
             self.key = key
         }
+
+        /// The filter, when this entry is one.
+        var filter: RequestFilter? {
+            if case .filter(let filter) = source { filter } else { nil }
+        }
+    }
+
+    /// What answers requests: a filter, or a folder of response files.
+    enum Source: Sendable {
+        case filter(RequestFilter)
+        case directory(MockDataDirectory)
     }
 
     private(set) var entries: [Int: Entry] = [:]
@@ -49,7 +60,7 @@ struct FilterIndex: Sendable {
 
     var count: Int { entries.count }
 
-    mutating func insert(_ filter: RequestFilter, id: Int, atFront: Bool) {
+    mutating func insert(_ source: Source, id: Int, atFront: Bool) {
         let order: Int
         if atFront {
             firstOrder -= 1
@@ -58,8 +69,12 @@ struct FilterIndex: Sendable {
             lastOrder += 1
             order = lastOrder
         }
-        let key = filter.path?.indexKey ?? .general
-        let entry = Entry(id: id, order: order, filter: filter, key: key)
+        let key: FilterIndexKey
+        switch source {
+        case .filter(let filter): key = filter.path?.indexKey ?? .general
+        case .directory: key = .general
+        }
+        let entry = Entry(id: id, order: order, source: source, key: key)
         entries[id] = entry
         switch key {
         case .shape(let shape):

@@ -83,7 +83,7 @@ public final class MockRegistry: Sendable {
     /// - Returns: a handle that removes this one filter and tells how often it answered.
     @discardableResult
     public func register(_ filter: RequestFilter) -> FilterHandle {
-        insert(filter, atFront: false)
+        insert(.filter(filter), atFront: false)
     }
 
     /// Adds a filter that answers with `response`.
@@ -93,7 +93,7 @@ public final class MockRegistry: Sendable {
     /// ```
     @discardableResult
     public func register(_ filter: RequestFilter, respond response: MockResponse) -> FilterHandle {
-        insert(filter.respond(with: response), atFront: false)
+        insert(.filter(filter.respond(with: response)), atFront: false)
     }
 
     /// Adds a filter whose response a block computes from the request and its path variables.
@@ -108,7 +108,7 @@ public final class MockRegistry: Sendable {
         _ filter: RequestFilter,
         respond block: @escaping @Sendable (MockRequest, Captures) throws -> MockResponse
     ) -> FilterHandle {
-        insert(filter.respond(with: .block(block)), atFront: false)
+        insert(.filter(filter.respond(with: .block(block))), atFront: false)
     }
 
     /// Adds a filter whose response an `async` block computes.
@@ -117,25 +117,44 @@ public final class MockRegistry: Sendable {
         _ filter: RequestFilter,
         respond block: @escaping @Sendable (MockRequest, Captures) async throws -> MockResponse
     ) -> FilterHandle {
-        insert(filter.respond(with: .block(block)), atFront: false)
+        insert(.filter(filter.respond(with: .block(block))), atFront: false)
     }
 
     /// Adds a filter before every filter registered so far, so it is tried first.
     @discardableResult
     public func prepend(_ filter: RequestFilter) -> FilterHandle {
-        insert(filter, atFront: true)
+        insert(.filter(filter), atFront: true)
     }
 
     /// Adds a filter that answers with `response`, before every filter registered so far.
     @discardableResult
     public func prepend(_ filter: RequestFilter, respond response: MockResponse) -> FilterHandle {
-        insert(filter.respond(with: response), atFront: true)
+        insert(.filter(filter.respond(with: response)), atFront: true)
     }
 
-    private func insert(_ filter: RequestFilter, atFront: Bool) -> FilterHandle {
+    /// Adds a folder of response files after everything registered so far; requests that no
+    /// earlier filter or folder answers look for their files there.
+    ///
+    /// ```swift
+    /// try registry.register(MockDataDirectory(URL(fileURLWithPath: "Tests/MockData")))
+    /// ```
+    ///
+    /// - Returns: a handle that removes the folder again.
+    @discardableResult
+    public func register(_ directory: MockDataDirectory) -> FilterHandle {
+        insert(.directory(directory), atFront: false)
+    }
+
+    /// Adds a folder of response files before everything registered so far: an override folder.
+    @discardableResult
+    public func prepend(_ directory: MockDataDirectory) -> FilterHandle {
+        insert(.directory(directory), atFront: true)
+    }
+
+    private func insert(_ source: FilterIndex.Source, atFront: Bool) -> FilterHandle {
         let id = state.withLock { state in
             state.nextID += 1
-            state.index.insert(filter, id: state.nextID, atFront: atFront)
+            state.index.insert(source, id: state.nextID, atFront: atFront)
             return state.nextID
         }
         return FilterHandle(id: id, registry: self)
@@ -154,7 +173,7 @@ public final class MockRegistry: Sendable {
     @discardableResult
     public func removeFilters(forPath path: PathPattern) -> Int {
         state.withLock { state in
-            let ids = state.index.ordered.filter { $0.filter.path.map { $0.isSame(as: path) } ?? false }.map(\.id)
+            let ids = state.index.ordered.filter { $0.filter?.path.map { $0.isSame(as: path) } ?? false }.map(\.id)
             for id in ids { state.index.remove(id: id) }
             return ids.count
         }
@@ -165,9 +184,9 @@ public final class MockRegistry: Sendable {
         state.withLock { $0.index = FilterIndex() }
     }
 
-    /// The filters, in the order they are tried.
+    /// The filters, in the order they are tried (folders not included).
     public var filters: [RequestFilter] {
-        state.withLock { $0.index.ordered.map(\.filter) }
+        state.withLock { $0.index.ordered.compactMap(\.filter) }
     }
 
     // MARK: Answering
@@ -180,36 +199,49 @@ public final class MockRegistry: Sendable {
     }
 
     private enum Found {
-        case match(FilterIndex.Entry, Captures, MockResponse)
-        case invalid(FilterIndex.Entry, PathPatternError)
+        case match(FilterIndex.Entry, Captures, MockResponse, file: URL?)
+        case failure(FilterIndex.Entry, any Error)
     }
 
-    /// Finds the first filter that matches `request`, records the request in the journal, and
-    /// returns what to do.
+    /// Finds the first filter or folder that answers `request`, records the request in the
+    /// journal, and returns what to do.
     ///
     /// Matching runs on a copy of the index taken under the lock, so user predicates and block
     /// responses never run while the registry is locked and may call back into it.
     func decide(_ request: MockRequest) -> Decision {
         let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
+        var folderMisses: [(folder: MockDataDirectory, names: [String])] = []
         let found = snapshot.firstResult(forSegments: request.pathSegments) { entry -> Found? in
-            // An invalid filter ends the search: it is a mistake to report, not a miss.
-            if let error = entry.filter.path?.error { return .invalid(entry, error) }
-            guard let captures = entry.filter.match(request), let response = entry.filter.response.claimed() else { return nil }
-            return .match(entry, captures, response)
+            switch entry.source {
+            case .filter(let filter):
+                // An invalid filter ends the search: it is a mistake to report, not a miss.
+                if let error = filter.path?.error {
+                    return .failure(entry, RequestMockerError.invalidPathPattern(error, filter: filter.description))
+                }
+                guard let captures = filter.match(request), let response = filter.response.claimed() else { return nil }
+                return .match(entry, captures, response, file: nil)
+            case .directory(let folder):
+                switch folder.lookup(request) {
+                case .found(let response, let file): return .match(entry, Captures(), response, file: file)
+                case .missed(let names):
+                    folderMisses.append((folder, names))
+                    return nil
+                case .failed(let error): return .failure(entry, error)
+                }
+            }
         }
         switch found {
-        case .match(let entry, let captures, let response):
-            record(JournalEntry(request: request, entry: entry, disposition: .answered))
+        case .match(let entry, let captures, let response, let file):
+            record(JournalEntry(request: request, entry: entry, file: file, disposition: .answered))
             let context = ResolutionContext(request: request, captures: captures, filter: entry.filter)
             return .respond(response.resolve(context))
-        case .invalid(let entry, let error):
-            let failure = RequestMockerError.invalidPathPattern(error, filter: entry.filter.description)
-            record(JournalEntry(request: request, entry: entry, disposition: .failed(failure.description)))
-            return .fail(failure)
+        case .failure(let entry, let error):
+            record(JournalEntry(request: request, entry: entry, disposition: .failed("\(error)")))
+            return .fail(error)
         case nil:
             switch policy.kind {
             case .fail:
-                let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.map(\.filter))
+                let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.compactMap(\.filter), folderMisses: folderMisses)
                 record(JournalEntry(request: request, entry: nil, disposition: .unmatched(report)))
                 return .fail(RequestMockerError.unmatched(report))
             case .passThrough:
@@ -227,12 +259,14 @@ public final class MockRegistry: Sendable {
 extension UnmatchedRequestReport {
     /// Ranks every filter by how many of its checks `request` passes (ties: registration
     /// order) and keeps the closest few with the first check each failed.
-    init(request: MockRequest, filters: [RequestFilter]) {
+    init(request: MockRequest, filters: [RequestFilter], folderMisses: [(folder: MockDataDirectory, names: [String])] = []) {
         let ranked = filters.enumerated()
             .map { position, filter in (position: position, filter: filter, evaluation: filter.evaluate(request)) }
             .sorted { ($0.evaluation.passed, -$0.position) > ($1.evaluation.passed, -$1.position) }
             .prefix(Self.maximumCandidates)
-        var notes: [String] = []
+        var notes = folderMisses.map { miss in
+            "\(miss.folder) has none of, in lookup order: \(miss.names.joined(separator: ", "))"
+        }
         if request.bodyHiddenByUploadTask {
             notes.append("this came from an upload task: on Linux its body is invisible to URL protocols, "
                 + "so body conditions cannot match; send the body with data(for:) and httpBody instead")

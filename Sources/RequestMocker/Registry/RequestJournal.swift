@@ -27,11 +27,14 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let disposition: Disposition
     /// When it arrived.
     public let date = Date()
+    /// The mock-data file that answered, if a folder answered.
+    public let file: URL?
     let entry: FilterIndex.Entry?
 
-    init(request: MockRequest, entry: FilterIndex.Entry?, disposition: Disposition) {
+    init(request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, disposition: Disposition) {
         self.request = request
         self.entry = entry
+        self.file = file
         self.disposition = disposition
     }
 
@@ -50,7 +53,7 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
     public var description: String {
         switch disposition {
-        case .answered: "\(request) -> \(filter.map(\.description) ?? "?")"
+        case .answered: "\(request) -> \(file.map { "file \($0.path)" } ?? filter.map(\.description) ?? "?")"
         case .passedThrough: "\(request) -> passed through to the network"
         case .unmatched: "\(request) -> unmatched"
         case .answeredByPolicy: "\(request) -> unmatched-request policy"

@@ -1,0 +1,149 @@
+/// A folder of response files that a ``MockRegistry`` answers from, found by name.
+///
+/// Each request looks for the file names of the naming convention (MockDataNaming.md beside
+/// the package), in order, trying `name.http` then `name.json` for each name. A `.http` file is
+/// a whole response (status line, headers, blank line, body); a `.json` file is a body served as
+/// `200` with `Content-Type: application/json`.
+///
+/// ```swift
+/// let registry = MockRegistry()
+/// registry.register(.post("/login"), respond: .json(["token": "t"]))     // filters and folders mix,
+/// try registry.register(MockDataDirectory(Bundle.module, subdirectory: "MockData"))  // in order
+/// ```
+///
+/// When no file matches, the registry moves on to its next filter or folder; the unmatched
+/// report lists every file name that was looked for, in order — the quickest way to learn the
+/// right name for a new file. Use ``UnmatchedRequestPolicy/respond(_:)`` with `.status(404)`
+/// for VOKMockUrlProtocol's behaviour.
+///
+/// The folder is listed once and listed again when its modification date changes (a file was
+/// added, removed or renamed); a file's contents are read when it answers, so edits show at
+/// once. Only regular files directly in the folder answer (symbolic links only if they point
+/// inside it); request data never becomes a path, so no request can read outside the folder.
+public final class MockDataDirectory: Sendable, CustomStringConvertible {
+    /// The folder, as given.
+    public let folder: URL
+    /// Whether wildcard names (`*` for the whole query and/or body) are looked for too.
+    public let allowsWildcards: Bool
+
+    private let root: String
+    private let listing = LockedState(Listing())
+
+    private struct Listing: Sendable {
+        var modified: Date?
+        var names: Set<String> = []
+    }
+
+    /// Answers from the files in `folder`.
+    ///
+    /// - Parameters:
+    ///   - folder: the folder's file URL.
+    ///   - allowsWildcards: look for `*` names after the exact ones.
+    /// - Throws: ``RequestMockerError/mockDataFolderNotFound(path:)`` when `folder` is not a folder.
+    public init(_ folder: URL, allowsWildcards: Bool = false) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw RequestMockerError.mockDataFolderNotFound(path: folder.path)
+        }
+        self.folder = folder
+        self.allowsWildcards = allowsWildcards
+        root = folder.resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    /// Answers from a resource folder of a bundle, such as `Bundle.module` of a test target
+    /// that copies `MockData` with `resources: [.copy("MockData")]`.
+    ///
+    /// - Throws: ``RequestMockerError/mockDataFolderNotFound(path:)`` when the bundle has no
+    ///   such folder.
+    public convenience init(_ bundle: Bundle, subdirectory: String, allowsWildcards: Bool = false) throws {
+        guard let folder = bundle.url(forResource: subdirectory, withExtension: nil) else {
+            throw RequestMockerError.mockDataFolderNotFound(path: bundle.bundleURL.appendingPathComponent(subdirectory).path)
+        }
+        try self.init(folder, allowsWildcards: allowsWildcards)
+    }
+
+    public var description: String { "mock-data folder \(folder.path)" }
+
+    /// The file names `request` looks for, in lookup order.
+    ///
+    /// ```swift
+    /// directory.candidateFileNames(for: MockRequest(method: .get, url: URL(string: "https://x.test/users?page=2")!))
+    /// // ["GET|-users?page=2.http", "GET|-users?page=2.json", "GET|-users?3a3a…http", "GET|-users?3a3a….json"]
+    /// ```
+    public func candidateFileNames(for request: MockRequest) -> [String] {
+        MockDataNaming(allowsWildcards: allowsWildcards).candidates(for: request).flatMap { [$0 + ".http", $0 + ".json"] }
+    }
+
+    /// The outcome of looking a request up.
+    enum Lookup {
+        case found(MockResponse, file: URL)
+        case missed(triedNames: [String])
+        case failed(any Error)
+    }
+
+    func lookup(_ request: MockRequest) -> Lookup {
+        let candidates = candidateFileNames(for: request)
+        let names = currentNames()
+        guard let name = candidates.first(where: names.contains) else { return .missed(triedNames: candidates) }
+        let file = URL(fileURLWithPath: root).appendingPathComponent(name)
+        do {
+            return .found(try Self.response(from: file), file: file)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// The folder's file names, listed again only when the folder changed.
+    private func currentNames() -> Set<String> {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: root))?[.modificationDate] as? Date
+        if let cached = listing.withLock({ $0.modified != nil && $0.modified == modified ? $0.names : nil }) {
+            return cached
+        }
+        let names = Self.servableFiles(in: root)
+        listing.withLock { $0 = Listing(modified: modified, names: names) }
+        return names
+    }
+
+    /// Regular files directly in `root`, and links that resolve to regular files inside it.
+    private static func servableFiles(in root: String) -> Set<String> {
+        let manager = FileManager.default
+        var names: Set<String> = []
+        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where name.hasSuffix(".http") || name.hasSuffix(".json") {
+            let path = root + "/" + name
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+            var isDirectory: ObjCBool = false
+            guard resolved.hasPrefix(root + "/"), manager.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            names.insert(name)
+        }
+        return names
+    }
+
+    /// Reads and checks a file: a `.http` file parses into a response; a `.json` file must be JSON.
+    static func response(from file: URL) throws -> MockResponse {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw RequestMockerError.fileNotReadable(path: file.path, reason: (error as NSError).localizedDescription)
+        }
+        if file.pathExtension == "json" {
+            do {
+                _ = try JSONValue(parsing: data)
+            } catch {
+                throw RequestMockerError.invalidMockDataFile(path: file.path, reason: error.description)
+            }
+            return .data(data, headers: ["Content-Type": MockResponse.jsonContentType])
+        }
+        do {
+            let parsed = try HTTPResponseFile(parsing: data)
+            var headers = parsed.headers
+            // The body is served as it is in the file, not chunked: these would describe it wrongly.
+            headers.remove("Transfer-Encoding")
+            headers.remove("Content-Length")
+            return MockResponse.data(parsed.body, status: parsed.status, headers: headers).withHTTPVersion(parsed.httpVersion)
+        } catch {
+            throw RequestMockerError.invalidMockDataFile(path: file.path, reason: error.description)
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import RequestMocker
+import Testing
+
+/// A fresh folder under the temporary directory, removed when the value goes away.
+final class TemporaryFolder: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("RequestMockerTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> URL {
+        try write(name, Data(text.utf8))
+    }
+
+    @discardableResult
+    func write(_ name: String, _ data: Data) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try data.write(to: file)
+        return file
+    }
+}
+
+@Suite("MockDataDirectory")
+struct MockDataDirectoryTests {
+    let folder: TemporaryFolder
+    let registry = MockRegistry()
+    var session: URLSession { registry.makeSession() }
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    func text(_ path: String) async throws -> (String, URLResponse) {
+        let (data, response) = try await session.data(from: url(path))
+        return (String(decoding: data, as: UTF8.self), response)
+    }
+
+    @Test(".json files: 200 with application/json; .http files: the whole response")
+    func kinds() async throws {
+        try folder.write("GET|-users-42.json", #"{"id": 42}"#)
+        try folder.write("POST|-users|d4-name3-Adae.http", "HTTP/1.1 201 Created\r\nLocation: /users/43\r\nTransfer-Encoding: chunked\r\n\r\n{\"id\": 43}")
+        registry.register(try MockDataDirectory(folder.url))
+
+        let (json, jsonResponse) = try await text("/users/42")
+        #expect(json == #"{"id": 42}"#)
+        #expect(jsonResponse.status == 200)
+        #expect(jsonResponse.header("Content-Type") == "application/json")
+
+        var post = URLRequest(url: url("/users"))
+        post.httpMethod = "POST"
+        post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data(#"{ "name": "Ada" }"#.utf8)
+        let (created, createdResponse) = try await session.data(for: post)
+        #expect(String(decoding: created, as: UTF8.self) == #"{"id": 43}"#)
+        #expect(createdResponse.status == 201)
+        #expect(createdResponse.header("Location") == "/users/43")
+        #expect(createdResponse.header("Transfer-Encoding") == nil)
+        #expect(createdResponse.header("Content-Length") == "10")
+        #expect(registry.journal.last?.file?.lastPathComponent == "POST|-users|d4-name3-Adae.http")
+    }
+
+    @Test("per name, .http before .json; exact names before wildcards; a binary body is served exactly")
+    func lookupOrder() async throws {
+        try folder.write("GET|-a.json", "[1]")
+        try folder.write("GET|-a.http", "HTTP/1.1 200 OK\n\nfrom http")
+        try folder.write("GET|-search?q=1.json", #""exact""#)
+        try folder.write("GET|-search?*.http", "HTTP/1.1 200 OK\n\nwildcard")
+        var bytes = Data("HTTP/1.1 200 OK\nContent-Type: application/octet-stream\n\n".utf8)
+        bytes.append(contentsOf: [0, 255, 10, 10, 13])
+        try folder.write("GET|-bin.http", bytes)
+        registry.register(try MockDataDirectory(folder.url, allowsWildcards: true))
+        #expect(try await text("/a").0 == "from http")
+        #expect(try await text("/search?q=1").0 == #""exact""#)
+        #expect(try await text("/search?q=2").0 == "wildcard")
+        #expect(try await session.data(from: url("/bin")).0 == Data([0, 255, 10, 10, 13]))
+    }
+
+    @Test("a miss lists every file name tried, in order, and the registry moves on")
+    func misses() async throws {
+        let directory = try MockDataDirectory(folder.url)
+        registry.register(directory)
+        registry.register(.get("/fallback"), respond: .string("filter"))
+        #expect(try await text("/fallback").0 == "filter")
+        let probe = MockRequest(method: .get, url: url("/users?page=2"))
+        #expect(directory.candidateFileNames(for: probe) == [
+            "GET|-users?page=2.http", "GET|-users?page=2.json",
+            "GET|-users?\(sha256("page=2")).http", "GET|-users?\(sha256("page=2")).json",
+        ])
+        await #expect {
+            _ = try await text("/users?page=2")
+        } throws: { error in
+            guard case .unmatched(let report) = error as? RequestMockerError else { return false }
+            return report.notes == ["mock-data folder \(folder.url.path) has none of, in lookup order: "
+                + directory.candidateFileNames(for: probe).joined(separator: ", ")]
+        }
+    }
+
+    @Test("VOKMockUrlProtocol's 404 for misses, through the unmatched policy")
+    func notFound() async throws {
+        let registry = MockRegistry(unmatchedPolicy: .respond(.status(404)))
+        registry.register(try MockDataDirectory(folder.url))
+        #expect(try await registry.makeSession().data(from: url("/nothing")).1.status == 404)
+    }
+
+    @Test("files added later are found; edits show at once")
+    func noticesChanges() async throws {
+        registry.register(try MockDataDirectory(folder.url))
+        await #expect(throws: RequestMockerError.self) { try await text("/late") }
+        try folder.write("GET|-late.json", "1")
+        #expect(try await text("/late").0 == "1")
+        try folder.write("GET|-late.json", "2")
+        #expect(try await text("/late").0 == "2")
+    }
+
+    @Test("an override folder is searched first")
+    func layering() async throws {
+        let override = try TemporaryFolder()
+        try folder.write("GET|-users.json", #"["default"]"#)
+        try folder.write("GET|-health.json", #""ok""#)
+        try override.write("GET|-users.http", "HTTP/1.1 500 Internal Server Error\n\n")
+        registry.register(try MockDataDirectory(folder.url))
+        registry.prepend(try MockDataDirectory(override.url))
+        #expect(try await text("/users").1.status == 500)
+        #expect(try await text("/health").0 == #""ok""#)
+    }
+
+    @Test("bad files are typed errors naming the file; the next request works")
+    func badFiles() async throws {
+        try folder.write("GET|-broken.json", "{not json")
+        try folder.write("GET|-broken-http.http", "HTTP/1.1 200 OK\nno colon here\n\nbody")
+        try folder.write("GET|-fine.json", "true")
+        registry.register(try MockDataDirectory(folder.url))
+        await #expect {
+            _ = try await text("/broken")
+        } throws: { error in
+            guard case .invalidMockDataFile(let path, let reason) = error as? RequestMockerError else { return false }
+            return path.hasSuffix("GET|-broken.json") && reason.hasPrefix("invalid JSON at byte 1")
+        }
+        await #expect {
+            _ = try await text("/broken-http")
+        } throws: { error in
+            guard case .invalidMockDataFile(let path, let reason) = error as? RequestMockerError else { return false }
+            return path.hasSuffix("GET|-broken-http.http") && reason.hasPrefix("line 2:")
+        }
+        #expect(try await text("/fine").0 == "true")
+    }
+
+    @Test("a missing folder is an error at once; a bundle's resource folder works")
+    func folders() throws {
+        #expect {
+            _ = try MockDataDirectory(URL(fileURLWithPath: "/nonexistent/MockData"))
+        } throws: { error in
+            guard case .mockDataFolderNotFound("/nonexistent/MockData") = error as? RequestMockerError else { return false }
+            return "\(error)".contains("Bundle.module")
+        }
+        let bundled = try MockDataDirectory(Bundle.module, subdirectory: "Fixtures/MockData")
+        #expect(bundled.candidateFileNames(for: MockRequest(method: .get, url: url("/bundled"))).first == "GET|-bundled.http")
+    }
+
+    @Test("no request reads outside the folder", arguments: [
+        "/%2E%2E/%2E%2E/etc/hostname", "/..%2F..%2Fetc%2Fhostname", "//etc/hostname", "/secret%00.json", "/outside",
+    ])
+    func confinement(path: String) async throws {
+        let outside = try TemporaryFolder()
+        let secret = try outside.write("secret.json", #""secret""#)
+        try FileManager.default.createSymbolicLink(at: folder.url.appendingPathComponent("GET|-outside.json"), withDestinationURL: secret)
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent("GET|-..-..-etc-hostname.json"),
+            withDestinationURL: URL(fileURLWithPath: "/etc/hostname")
+        )
+        registry.register(try MockDataDirectory(folder.url))
+        let target = try #require(URL(string: "https://api.test" + path))
+        await #expect(throws: RequestMockerError.self) { try await session.data(from: target) }
+    }
+
+    @Test("a link to a file inside the folder answers")
+    func linkInside() async throws {
+        let real = try folder.write("real.json", #""linked""#)
+        try FileManager.default.createSymbolicLink(at: folder.url.appendingPathComponent("GET|-alias.json"), withDestinationURL: real)
+        registry.register(try MockDataDirectory(folder.url))
+        #expect(try await text("/alias").0 == #""linked""#)
+    }
+
+    func sha256(_ text: String) -> String {
+        // Known digest, computed independently (Python's hashlib).
+        ["page=2": "bc7c7eb0ad0afdec22a98aee6437c21ba68cc9e60eee16268ee946ffabbeaf51"][text] ?? ""
+    }
+}
