@@ -25,6 +25,9 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     public let folder: URL
     /// Whether wildcard names (`*` for the whole query and/or body) are looked for too.
     public let allowsWildcards: Bool
+    /// Request headers whose values are part of the file names, so that, for example, a
+    /// request with the wrong `Authorization` token maps to a different file.
+    public let headersInName: [String]
 
     private let root: String
     private let listing = LockedState(Listing())
@@ -39,14 +42,17 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - folder: the folder's file URL.
     ///   - allowsWildcards: look for `*` names after the exact ones.
+    ///   - headersInName: request headers whose values become part of the names, in order
+    ///     (`["Authorization"]` gives `GET|-me|Authorization=Token%20abc.json`).
     /// - Throws: ``RequestMockerError/mockDataFolderNotFound(path:)`` when `folder` is not a folder.
-    public init(_ folder: URL, allowsWildcards: Bool = false) throws {
+    public init(_ folder: URL, allowsWildcards: Bool = false, headersInName: [String] = []) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw RequestMockerError.mockDataFolderNotFound(path: folder.path)
         }
         self.folder = folder
         self.allowsWildcards = allowsWildcards
+        self.headersInName = headersInName
         root = folder.resolvingSymlinksInPath().standardizedFileURL.path
     }
 
@@ -55,11 +61,11 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``RequestMockerError/mockDataFolderNotFound(path:)`` when the bundle has no
     ///   such folder.
-    public convenience init(_ bundle: Bundle, subdirectory: String, allowsWildcards: Bool = false) throws {
+    public convenience init(_ bundle: Bundle, subdirectory: String, allowsWildcards: Bool = false, headersInName: [String] = []) throws {
         guard let folder = bundle.url(forResource: subdirectory, withExtension: nil) else {
             throw RequestMockerError.mockDataFolderNotFound(path: bundle.bundleURL.appendingPathComponent(subdirectory).path)
         }
-        try self.init(folder, allowsWildcards: allowsWildcards)
+        try self.init(folder, allowsWildcards: allowsWildcards, headersInName: headersInName)
     }
 
     public var description: String { "mock-data folder \(folder.path)" }
@@ -71,7 +77,7 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     /// // ["GET|-users?page=2.http", "GET|-users?page=2.json", "GET|-users?3a3a…http", "GET|-users?3a3a….json"]
     /// ```
     public func candidateFileNames(for request: MockRequest) -> [String] {
-        MockDataNaming(allowsWildcards: allowsWildcards).candidates(for: request).flatMap { [$0 + ".http", $0 + ".json"] }
+        MockDataNaming(allowsWildcards: allowsWildcards, headersInName: headersInName).candidates(for: request).flatMap { [$0 + ".http", $0 + ".json"] }
     }
 
     /// The outcome of looking a request up.

@@ -6,14 +6,18 @@
 ///    gives `|/`).
 /// 2. With a query (even an empty one): `…?query` with the raw, still-encoded query, then
 ///    `…?<SHA-256 of the query>`.
-/// 3. For `POST`, `PUT` and `PATCH`: each name above gets `|body` for a form body
+/// 3. With header names configured, the ones the request has become `|Name=value&Name=value`
+///    (percent-encoded), then `|<SHA-256 of that>`; no wildcard ever stands in for them.
+/// 4. For `POST`, `PUT` and `PATCH`: each name above gets `|body` for a form body
 ///    (`application/x-www-form-urlencoded`, as sent) or a JSON body (`application/json`, bencoded
 ///    then percent-encoded), and always `|<SHA-256 of the body bytes>`; query first, then body.
-/// 4. With wildcards allowed: wildcard names after all exact names, so an exact name wins.
-/// 5. Names over 250 characters are dropped; then every `:` and `/` becomes `-`.
+/// 5. With wildcards allowed: wildcard names after all exact names, so an exact name wins.
+/// 6. Names over 250 characters are dropped; then every `:` and `/` becomes `-`.
 struct MockDataNaming: Sendable {
     /// Whether names with `*` for the whole query and/or body are looked for too.
     var allowsWildcards = false
+    /// Request headers whose values become part of the name, in this order.
+    var headersInName: [String] = []
 
     /// The longest name kept: a file-name limit of 255 bytes less room for `.http` / `.json`.
     static let maximumNameLength = 250
@@ -23,7 +27,11 @@ struct MockDataNaming: Sendable {
     func candidates(for request: MockRequest) -> [String] {
         let base = request.method.rawValue + "|/" + request.pathSegments.joined(separator: "/")
         let query = request.url.query(percentEncoded: true)
-        let withoutBody = query.map { [base + "?" + $0, base + "?" + SHA256.hex(Array($0.utf8))] } ?? [base]
+        let headerParts = headerParts(of: request)
+        func withHeaders(_ names: [String]) -> [String] {
+            headerParts.isEmpty ? names : names.flatMap { name in headerParts.map { name + "|" + $0 } }
+        }
+        let withoutBody = withHeaders(query.map { [base + "?" + $0, base + "?" + SHA256.hex(Array($0.utf8))] } ?? [base])
 
         var names = withoutBody
         var bodyParts: [String] = []
@@ -35,11 +43,11 @@ struct MockDataNaming: Sendable {
             switch (query != nil, !bodyParts.isEmpty) {
             case (true, true):
                 names += withoutBody.map { $0 + "|*" }
-                names += (bodyParts + ["*"]).map { base + "?*|" + $0 }
+                names += withHeaders([base + "?*"]).flatMap { name in (bodyParts + ["*"]).map { name + "|" + $0 } }
             case (true, false):
-                names.append(base + "?*")
+                names += withHeaders([base + "?*"])
             case (false, true):
-                names.append(base + "|*")
+                names += withoutBody.map { $0 + "|*" }
             case (false, false):
                 break
             }
@@ -47,6 +55,15 @@ struct MockDataNaming: Sendable {
         return names
             .filter { $0.utf16.count <= Self.maximumNameLength }
             .map { $0.replacingOccurrences(of: ":", with: "-").replacingOccurrences(of: "/", with: "-") }
+    }
+
+    /// `Name=value&…` for the configured headers the request has, then its hash; none when it
+    /// has none of them.
+    private func headerParts(of request: MockRequest) -> [String] {
+        let pairs = headersInName.compactMap { name in request.header(name).map { "\(name)=\($0)" } }
+        guard !pairs.isEmpty else { return [] }
+        let encoded = pairs.joined(separator: "&").queryAllowedPercentEncoded
+        return [encoded, SHA256.hex(Array(encoded.utf8))]
     }
 
     /// The body's text form, if its content type has one, then its hash.
