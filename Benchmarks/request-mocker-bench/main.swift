@@ -93,18 +93,36 @@ for index in 0..<10_000 {
     manyPatterned.register(.get("/bench/<id>/v\(index)"), respond: .data(FloorProtocol.body))
 }
 
+// Mock-data folders of 10 and 10,000 files; the request's file is among them.
+func mockDataFolder(files: Int) throws -> (MockRegistry, URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("request-mocker-bench-\(files)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for index in 0..<files {
+        try Data("ok".utf8).write(to: folder.appendingPathComponent("GET|-bench-file-\(index).http"))
+    }
+    try Data("HTTP/1.1 200 OK\n\nok".utf8).write(to: folder.appendingPathComponent("GET|-bench-file.http"))
+    let registry = MockRegistry()
+    registry.register(try MockDataDirectory(folder))
+    return (registry, folder)
+}
+let (smallFolder, smallPath) = try mockDataFolder(files: 10)
+let (largeFolder, largePath) = try mockDataFolder(files: 10_000)
+
 var modes = [
     Mode("floor: hand-written URLProtocol", URLSession(configuration: floorConfiguration), "/bench/item"),
     Mode("MockURLProtocol, 1 filter", one.makeSession(), "/bench/item"),
     Mode("10,000 literal filters, last matches", manyLiteral.makeSession(), "/bench/item/9999"),
     Mode("10,000 <var> filters, last matches", manyPatterned.makeSession(), "/bench/7/v9999"),
+    Mode("mock-data folder of 10 files", smallFolder.makeSession(), "/bench/file"),
+    Mode("mock-data folder of 10,000 files", largeFolder.makeSession(), "/bench/file"),
 ]
+let journaled = [one, manyLiteral, manyPatterned, smallFolder, largeFolder]
 
 // Warm up, then interleave rounds of sequential requests.
 for index in modes.indices {
     for _ in 0..<200 { _ = try await modes[index].session.data(for: modes[index].request) }
 }
-for registry in [one, manyLiteral, manyPatterned] { registry.clearJournal() }
+for registry in journaled { registry.clearJournal() }
 for _ in 0..<rounds {
     for index in modes.indices {
         let roundStart = clock.now
@@ -117,7 +135,7 @@ for _ in 0..<rounds {
         modes[index].elapsed += clock.now - roundStart
         modes[index].count += perRound
     }
-    for registry in [one, manyLiteral, manyPatterned] { registry.clearJournal() }
+    for registry in journaled { registry.clearJournal() }
 }
 
 // Concurrent throughput: 2,000 requests in flight at once.
@@ -147,9 +165,13 @@ print("RequestMocker benchmark: \(rounds) rounds × \(perRound) sequential reque
 print("")
 print("mode".padding(toLength: 40, withPad: " ", startingAt: 0) + "   req/s   median µs   ratio")
 for mode in modes {
-    let comparedTo = mode.name == floor.name ? "" : mode.name == single.name
-        ? String(format: "%.2f× floor", ratio(mode.median, floor.median))
-        : String(format: "%.2f× 1 filter", ratio(mode.median, single.median))
+    let comparedTo = switch mode.name {
+    case floor.name: ""
+    case single.name: String(format: "%.2f× floor", ratio(mode.median, floor.median))
+    case modes[5].name: String(format: "%.2f× 10 files", ratio(mode.median, modes[4].median))
+    case modes[4].name: ""
+    default: String(format: "%.2f× 1 filter", ratio(mode.median, single.median))
+    }
     print(mode.name.padding(toLength: 40, withPad: " ", startingAt: 0)
         + String(format: "%8.0f", mode.perSecond)
         + microseconds(mode.median).leftPadded(12) + "   " + comparedTo)
@@ -168,10 +190,16 @@ print("  10,000 filters vs 1 filter, median latency: " + String(format: "%.2f  "
     + verdict(ratio(modes[2].median, single.median), 1.5))
 print("  10,000 <var> filters vs 1 filter:           " + String(format: "%.2f  ", ratio(modes[3].median, single.median))
     + verdict(ratio(modes[3].median, single.median), 1.5))
+print("  folder of 10,000 files vs 10 files:        " + String(format: "%.2f  ", ratio(modes[5].median, modes[4].median))
+    + verdict(ratio(modes[5].median, modes[4].median), 1.5))
 print("  register 10,000 filters:                    " + (seconds(bestRegistration) < 1 ? "ok (well under 1 s)" : "OVER BUDGET"))
 
 extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
+}
+
+for folder in [smallPath, largePath] {
+    try? FileManager.default.removeItem(at: folder)
 }
