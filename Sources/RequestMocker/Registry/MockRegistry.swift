@@ -179,7 +179,7 @@ public final class MockRegistry: Sendable {
         }
     }
 
-    /// Removes every filter. The journal is kept; see ``clearJournal()``.
+    /// Removes every filter and mock-data folder. The journal is kept; see ``clearJournal()``.
     public func removeAll() {
         state.withLock { $0.index = FilterIndex() }
     }
