@@ -58,8 +58,6 @@ struct FilterIndex: Sendable {
     private var lastOrder = 0
     private var firstOrder = 0
 
-    var count: Int { entries.count }
-
     mutating func insert(_ source: Source, id: Int, atFront: Bool) {
         let order: Int
         if atFront {

@@ -282,7 +282,4 @@ final class ResponseSequence: Sendable {
             return afterLast.stops ? nil : responses.last
         }
     }
-
-    /// How many requests the sequence answered.
-    var used: Int { position.withLock { $0 } }
 }
