@@ -38,6 +38,14 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case invalidMockDataFile(path: String, reason: String)
     /// ``MockRegistry/waitForRequests(count:matching:timeout:)`` ran out of time.
     case waitTimedOut(expected: Int, received: Int, filter: String?)
+    /// A cassette file is not valid HAR: the file, the JSON path that failed, and why.
+    case invalidCassette(path: String, jsonPath: String, reason: String)
+    /// A cassette file exists but could not be read.
+    case cassetteNotReadable(path: String, reason: String)
+    /// A cassette or a recorded mock-data file could not be written.
+    case recordingNotWritable(path: String, reason: String)
+    /// `REQUEST_MOCKER_RECORD_MODE` holds something that is not a record mode.
+    case invalidRecordMode(value: String, variable: String)
 
     public var description: String {
         switch self {
@@ -72,6 +80,16 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
         case .waitTimedOut(let expected, let received, let filter):
             let which = filter.map { " matching \($0)" } ?? ""
             return "timed out waiting for \(expected) request\(expected == 1 ? "" : "s")\(which); \(received) arrived"
+        case .invalidCassette(let path, let jsonPath, let reason):
+            return "cassette \(path) is not a valid HAR file: at \(jsonPath): \(reason); fix the file, "
+                + "or delete it to record it again"
+        case .cassetteNotReadable(let path, let reason):
+            return "cannot read cassette \(path): \(reason)"
+        case .recordingNotWritable(let path, let reason):
+            return "cannot write recording \(path): \(reason); check that its folder is writable"
+        case .invalidRecordMode(let value, let variable):
+            let names = RecordMode.builtIn.map(\.name).joined(separator: ", ")
+            return "\(variable)=\(value) is not a record mode; use one of \(names), or unset it"
         }
     }
 }

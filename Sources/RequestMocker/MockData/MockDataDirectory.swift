@@ -29,8 +29,19 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     /// request with the wrong `Authorization` token maps to a different file.
     public let headersInName: [String]
 
-    private let root: String
+    /// When this folder records, how; `nil` for a folder that only answers.
+    let recording: FolderRecording?
+    let root: String
     private let listing = LockedState(Listing())
+
+    /// How a recording folder records: the mode in effect, whether the folder is new, what
+    /// is hidden, and which hosts it records.
+    struct FolderRecording: Sendable {
+        let mode: RecordMode
+        let isNew: Bool
+        let redaction: Redaction
+        let hosts: HostFilter
+    }
 
     private struct Listing: Sendable {
         var modified: Date?
@@ -45,7 +56,66 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     ///   - headersInName: request headers whose values become part of the names, in order
     ///     (`["Authorization"]` gives `GET|-me|Authorization=Token%20abc.json`).
     /// - Throws: ``RequestMockerError/mockDataFolderNotFound(path:)`` when `folder` is not a folder.
-    public init(_ folder: URL, allowsWildcards: Bool = false, headersInName: [String] = []) throws {
+    public convenience init(_ folder: URL, allowsWildcards: Bool = false, headersInName: [String] = []) throws {
+        try self.init(folder, allowsWildcards: allowsWildcards, headersInName: headersInName, recording: nil)
+    }
+
+    /// A folder that also records: requests without a file are sent to the network, and each
+    /// response is written as a `.http` file under the first name the request looks for, so
+    /// the next run finds it (the feature VOKMockUrlProtocol's users asked for).
+    ///
+    /// ```swift
+    /// let folder = try MockDataDirectory(URL(fileURLWithPath: "Tests/MockData"), record: .newEpisodes)
+    /// registry.register(folder)
+    /// ```
+    ///
+    /// Files are written at once, each atomically; existing files are never changed except in
+    /// mode `all`, which records every request and overwrites. A transport error is not
+    /// written (a `.http` file can't hold one); the request fails with it. Names come from
+    /// the request after ``Redaction`` of its query, path and body (header redaction doesn't
+    /// apply to names, so ``headersInName`` keeps working); the file's headers and body go
+    /// through the response rules. Unlike cassettes, the folder's host filter only limits
+    /// recording: files answer requests to any host.
+    ///
+    /// - Parameters:
+    ///   - folder: the folder's file URL; created if missing and the mode records.
+    ///   - record: when to record; `REQUEST_MOCKER_RECORD_MODE` overrides it. `once` records
+    ///     only when the folder did not exist.
+    ///   - redaction: what is hidden in written files; ``Redaction/default``.
+    ///   - hosts: the hosts whose requests are recorded; ``HostFilter/all``.
+    /// - Throws: ``RequestMockerError/mockDataFolderNotFound(path:)`` when the folder is missing
+    ///   and the mode doesn't record, ``RequestMockerError/recordingNotWritable(path:reason:)``
+    ///   when it can't be created, ``RequestMockerError/invalidRecordMode(value:variable:)``.
+    public convenience init(
+        _ folder: URL,
+        allowsWildcards: Bool = false,
+        headersInName: [String] = [],
+        record: RecordMode,
+        redaction: Redaction = .default,
+        hosts: HostFilter = .all
+    ) throws {
+        try self.init(folder, allowsWildcards: allowsWildcards, headersInName: headersInName, record: record,
+                      redaction: redaction, hosts: hosts, environment: ProcessInfo.processInfo.environment)
+    }
+
+    convenience init(
+        _ folder: URL, allowsWildcards: Bool, headersInName: [String], record: RecordMode,
+        redaction: Redaction, hosts: HostFilter, environment: [String: String]
+    ) throws {
+        let mode = try RecordMode.effective(record, environment: environment)
+        let isNew = !FileManager.default.fileExists(atPath: folder.path)
+        if isNew, mode.records(isNew: true) {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw RequestMockerError.recordingNotWritable(path: folder.path, reason: (error as NSError).localizedDescription)
+            }
+        }
+        let recording = FolderRecording(mode: mode, isNew: isNew, redaction: redaction, hosts: hosts)
+        try self.init(folder, allowsWildcards: allowsWildcards, headersInName: headersInName, recording: recording)
+    }
+
+    private init(_ folder: URL, allowsWildcards: Bool, headersInName: [String], recording: FolderRecording?) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw RequestMockerError.mockDataFolderNotFound(path: folder.path)
@@ -53,6 +123,7 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
         self.folder = folder
         self.allowsWildcards = allowsWildcards
         self.headersInName = headersInName
+        self.recording = recording
         root = folder.resolvingSymlinksInPath().standardizedFileURL.path
     }
 
@@ -83,11 +154,35 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     /// The outcome of looking a request up.
     enum Lookup {
         case found(MockResponse, file: URL)
+        case record(RecordingTicket)
         case missed(triedNames: [String])
         case failed(any Error)
     }
 
     func lookup(_ request: MockRequest) -> Lookup {
+        guard let recording, let named = recording.redaction.redact(request, headers: false) else {
+            return find(request)
+        }
+        let records = recording.mode.records(isNew: recording.isNew) && recording.hosts.accepts(request)
+        if recording.mode.playsBack {
+            let found = find(named)
+            guard records, case .missed = found else { return found }
+        } else if !records {
+            return .missed(triedNames: [])
+        }
+        guard let name = MockDataNaming(allowsWildcards: false, headersInName: headersInName).candidates(for: named).first else {
+            return .missed(triedNames: [])
+        }
+        let target = FileRecording(folder: self, file: URL(fileURLWithPath: root).appendingPathComponent(name + ".http"))
+        return .record(RecordingTicket(request: named, target: target))
+    }
+
+    /// Called when a recorded file was written, so the next lookup lists the folder again.
+    func forgetListing() {
+        listing.withLock { $0 = Listing() }
+    }
+
+    private func find(_ request: MockRequest) -> Lookup {
         let candidates = candidateFileNames(for: request)
         let names = currentNames()
         guard let name = candidates.first(where: names.contains) else { return .missed(triedNames: candidates) }

@@ -44,10 +44,11 @@ struct FilterIndex: Sendable {
         }
     }
 
-    /// What answers requests: a filter, or a folder of response files.
+    /// What answers requests: a filter, a folder of response files, or a cassette.
     enum Source: Sendable {
         case filter(RequestFilter)
         case directory(MockDataDirectory)
+        case cassette(Cassette)
     }
 
     private(set) var entries: [Int: Entry] = [:]
@@ -70,7 +71,7 @@ struct FilterIndex: Sendable {
         let key: FilterIndexKey
         switch source {
         case .filter(let filter): key = filter.path?.indexKey ?? .general
-        case .directory: key = .general
+        case .directory, .cassette: key = .general
         }
         let entry = Entry(id: id, order: order, source: source, key: key)
         entries[id] = entry

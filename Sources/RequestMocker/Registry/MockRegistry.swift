@@ -151,6 +151,56 @@ public final class MockRegistry: Sendable {
         insert(.directory(directory), atFront: true)
     }
 
+    /// Adds a cassette after everything registered so far: requests that no earlier source
+    /// answers are played back from it, or recorded into it (see ``Cassette``).
+    ///
+    /// ```swift
+    /// registry.register(try Cassette(contentsOf: url, record: .once))
+    /// ```
+    ///
+    /// - Returns: a handle that removes the cassette again (recordings stay in the cassette
+    ///   until it is saved).
+    @discardableResult
+    public func register(_ cassette: Cassette) -> FilterHandle {
+        insert(.cassette(cassette), atFront: false)
+    }
+
+    /// Adds a cassette before everything registered so far.
+    @discardableResult
+    public func prepend(_ cassette: Cassette) -> FilterHandle {
+        insert(.cassette(cassette), atFront: true)
+    }
+
+    /// Registers `cassette`, runs `body` with a session that routes to this registry, then
+    /// removes the cassette and saves what was recorded — also when `body` throws, because
+    /// what was recorded is real traffic either way.
+    ///
+    /// ```swift
+    /// let cassette = try Cassette(contentsOf: fixtures.appendingPathComponent("users.har"))
+    /// let users = try await registry.withCassette(cassette) { session in
+    ///     try await UsersClient(session: session).list()
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `body` throws, else ``RequestMockerError/recordingNotWritable(path:reason:)``.
+    public func withCassette<Result>(
+        _ cassette: Cassette,
+        body: (URLSession) async throws -> Result
+    ) async throws -> Result {
+        let handle = register(cassette)
+        let session = makeSession()
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(try await body(session))
+        } catch {
+            result = .failure(error)
+        }
+        session.finishTasksAndInvalidate()
+        remove(handle)
+        try cassette.save()
+        return try result.get()
+    }
+
     private func insert(_ source: FilterIndex.Source, atFront: Bool) -> FilterHandle {
         let id = state.withLock { state in
             state.nextID += 1
@@ -179,12 +229,12 @@ public final class MockRegistry: Sendable {
         }
     }
 
-    /// Removes every filter and mock-data folder. The journal is kept; see ``clearJournal()``.
+    /// Removes every filter, mock-data folder and cassette. The journal is kept; see ``clearJournal()``.
     public func removeAll() {
         state.withLock { $0.index = FilterIndex() }
     }
 
-    /// The filters, in the order they are tried (folders not included).
+    /// The filters, in the order they are tried (folders and cassettes not included).
     public var filters: [RequestFilter] {
         state.withLock { $0.index.ordered.compactMap(\.filter) }
     }
@@ -195,11 +245,14 @@ public final class MockRegistry: Sendable {
     enum Decision: Sendable {
         case respond(Resolution)
         case passThrough
+        case record(RecordingTicket)
         case fail(any Error)
     }
 
     private enum Found {
         case match(FilterIndex.Entry, Captures, MockResponse, file: URL?)
+        case played(FilterIndex.Entry, ResolvedOutcome, cassette: URL, entryIndex: Int)
+        case record(FilterIndex.Entry, RecordingTicket)
         case failure(FilterIndex.Entry, any Error)
     }
 
@@ -210,7 +263,8 @@ public final class MockRegistry: Sendable {
     /// responses never run while the registry is locked and may call back into it.
     func decide(_ request: MockRequest) -> Decision {
         let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
-        var folderMisses: [(folder: MockDataDirectory, names: [String])] = []
+        var misses: [SourceMiss] = []
+        var forbiddingCassette: Cassette?
         let found = snapshot.firstResult(forSegments: request.pathSegments) { entry -> Found? in
             switch entry.source {
             case .filter(let filter):
@@ -223,10 +277,22 @@ public final class MockRegistry: Sendable {
             case .directory(let folder):
                 switch folder.lookup(request) {
                 case .found(let response, let file): return .match(entry, Captures(), response, file: file)
+                case .record(let ticket): return .record(entry, ticket)
                 case .missed(let names):
-                    folderMisses.append((folder, names))
+                    misses.append(.folder(folder, names))
                     return nil
                 case .failed(let error): return .failure(entry, error)
+                }
+            case .cassette(let cassette):
+                switch cassette.lookup(request) {
+                case .play(let outcome, let index): return .played(entry, outcome, cassette: cassette.url, entryIndex: index)
+                case .record(let ticket): return .record(entry, ticket)
+                case .missed(let forbidsNetwork):
+                    misses.append(.cassette(cassette, request))
+                    if forbidsNetwork, forbiddingCassette == nil { forbiddingCassette = cassette }
+                    return nil
+                case .ignored:
+                    return nil
                 }
             }
         }
@@ -235,13 +301,23 @@ public final class MockRegistry: Sendable {
             record(JournalEntry(request: request, entry: entry, file: file, disposition: .answered))
             let context = ResolutionContext(request: request, captures: captures, filter: entry.filter)
             return .respond(response.resolve(context))
+        case .played(let entry, let outcome, let cassette, let index):
+            record(JournalEntry(request: request, entry: entry, file: cassette, entryIndex: index, disposition: .answered))
+            return .respond(.ready(outcome))
+        case .record(let entry, let ticket):
+            record(JournalEntry(request: request, entry: entry, file: ticket.target.destination, disposition: .recorded))
+            return .record(ticket)
         case .failure(let entry, let error):
             record(JournalEntry(request: request, entry: entry, disposition: .failed("\(error)")))
             return .fail(error)
         case nil:
-            switch policy.kind {
+            // A cassette that doesn't record promises no network: its misses fail even when
+            // the policy would pass them through.
+            var kind = policy.kind
+            if forbiddingCassette != nil, case .passThrough = kind { kind = .fail }
+            switch kind {
             case .fail:
-                let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.compactMap(\.filter), folderMisses: folderMisses)
+                let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.compactMap(\.filter), misses: misses)
                 record(JournalEntry(request: request, entry: nil, disposition: .unmatched(report)))
                 return .fail(RequestMockerError.unmatched(report))
             case .passThrough:
@@ -259,14 +335,12 @@ public final class MockRegistry: Sendable {
 extension UnmatchedRequestReport {
     /// Ranks every filter by how many of its checks `request` passes (ties: registration
     /// order) and keeps the closest few with the first check each failed.
-    init(request: MockRequest, filters: [RequestFilter], folderMisses: [(folder: MockDataDirectory, names: [String])] = []) {
+    init(request: MockRequest, filters: [RequestFilter], misses: [SourceMiss] = []) {
         let ranked = filters.enumerated()
             .map { position, filter in (position: position, filter: filter, evaluation: filter.evaluate(request)) }
             .sorted { ($0.evaluation.passed, -$0.position) > ($1.evaluation.passed, -$1.position) }
             .prefix(Self.maximumCandidates)
-        var notes = folderMisses.map { miss in
-            "\(miss.folder) has none of, in lookup order: \(miss.names.joined(separator: ", "))"
-        }
+        var notes = misses.map(\.note)
         if request.bodyHiddenByUploadTask {
             notes.append("this came from an upload task: on Linux its body is invisible to URL protocols, "
                 + "so body conditions cannot match; send the body with data(for:) and httpBody instead")
@@ -279,5 +353,19 @@ extension UnmatchedRequestReport {
             filterCount: filters.count,
             notes: notes
         )
+    }
+}
+
+/// A folder or cassette that had nothing for a request; its note is written only when a
+/// report is, since finding a cassette's nearest recording reads every recording.
+enum SourceMiss {
+    case folder(MockDataDirectory, [String])
+    case cassette(Cassette, MockRequest)
+
+    var note: String {
+        switch self {
+        case .folder(let folder, let names): "\(folder) has none of, in lookup order: \(names.joined(separator: ", "))"
+        case .cassette(let cassette, let request): cassette.missNote(for: request)
+        }
     }
 }

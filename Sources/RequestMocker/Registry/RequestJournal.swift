@@ -19,6 +19,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         case answeredByPolicy
         /// The request failed before any response: the reason.
         case failed(String)
+        /// Nothing played it back, so it was sent to the network and recorded into
+        /// ``JournalEntry/file`` (a cassette, or a mock-data file).
+        case recorded
     }
 
     /// The request as captured.
@@ -27,14 +30,17 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let disposition: Disposition
     /// When it arrived.
     public let date = Date()
-    /// The mock-data file that answered, if a folder answered.
+    /// The mock-data file or cassette that answered, or that the request was recorded into.
     public let file: URL?
+    /// For a cassette that answered: which of its `log.entries` (from 0).
+    public let entryIndex: Int?
     let entry: FilterIndex.Entry?
 
-    init(request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, disposition: Disposition) {
+    init(request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil, disposition: Disposition) {
         self.request = request
         self.entry = entry
         self.file = file
+        self.entryIndex = entryIndex
         self.disposition = disposition
     }
 
@@ -47,13 +53,17 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public var isUnmatched: Bool {
         switch disposition {
         case .passedThrough, .unmatched, .answeredByPolicy: true
-        case .answered, .failed: false
+        case .answered, .failed, .recorded: false
         }
     }
 
     public var description: String {
         switch disposition {
-        case .answered: "\(request) -> \(file.map { "file \($0.path)" } ?? filter.map(\.description) ?? "?")"
+        case .answered:
+            if let file, let entryIndex { "\(request) -> cassette \(file.path), entry \(entryIndex)" } else {
+                "\(request) -> \(file.map { "file \($0.path)" } ?? filter.map(\.description) ?? "?")"
+            }
+        case .recorded: "\(request) -> recorded into \(file?.path ?? "?")"
         case .passedThrough: "\(request) -> passed through to the network"
         case .unmatched: "\(request) -> unmatched"
         case .answeredByPolicy: "\(request) -> unmatched-request policy"

@@ -49,8 +49,16 @@ struct Exchange: Sendable {
             case .fail(let error):
                 return .finished(.failure(error))
             case .passThrough:
-                let request = hop.request
-                return .deferred { [timeout] in await PassThrough.forward(request, timeout: timeout) }
+                let current = hop
+                return .deferred { [timeout] in
+                    let result = await PassThrough.forward(current.request, timeout: timeout)
+                    return await finish(after: ResolvedOutcome(result: result.map(\.playable).mapError { $0 }, delay: .zero), at: current)
+                }
+            case .record(let ticket):
+                let current = hop
+                return .deferred { [timeout] in
+                    await finish(after: await ticket.forwardAndRecord(current.request, timeout: timeout), at: current)
+                }
             case .respond(.pending(let work)):
                 let current = hop
                 return .deferred {

@@ -1,12 +1,15 @@
-/// Sends unmatched requests to the real network and relays the answer, for registries whose
-/// policy is ``UnmatchedRequestPolicy/passThrough``.
+/// Sends a request to the real network, for pass-through and recording.
 ///
 /// The inner session is a plain ephemeral one: it has none of RequestMocker's classes, so the
-/// forwarded request can't come back to us, and it follows redirects the normal way.
+/// forwarded request can't come back to us. It does not follow redirects: the 3xx comes back
+/// to ``Exchange``, which follows it through the registry like any answer, so every hop is
+/// matched (and recorded) on its own. (FoundationNetworking drops a refused redirect's body.)
 enum PassThrough {
-    private static let session = URLSession(configuration: .ephemeral)
+    private static let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
 
-    static func forward(_ request: MockRequest, timeout: TimeInterval) async -> Delivery {
+    /// The response with the header fields as received and the body decoded (the inner session
+    /// undoes `Content-Encoding`), or the transport error.
+    static func forward(_ request: MockRequest, timeout: TimeInterval) async -> Result<RecordedResponse, URLError> {
         var forwarded = URLRequest(url: request.url, timeoutInterval: timeout)
         forwarded.httpMethod = request.method.rawValue
         for field in request.headers {
@@ -18,17 +21,28 @@ enum PassThrough {
             guard let http = response as? HTTPURLResponse else {
                 return .failure(URLError(.badServerResponse))
             }
-            var headers = HTTPHeaders()
+            var fields: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers.add(name, value) }
+                if let name = name as? String, let value = value as? String { fields[name] = value }
             }
-            // The inner session already decoded any compressed body: describe what we relay.
-            headers.remove("Content-Encoding")
-            headers.replace("Content-Length", with: String(data.count))
-            let relayed = ResolvedResponse(status: http.statusCode, httpVersion: "HTTP/1.1", headers: headers, body: data)
-            return .response(relayed, url: http.url ?? request.url)
-        } catch {
+            // Sorted by name: the dictionary has no order, and cassettes should diff cleanly.
+            return .success(RecordedResponse(status: http.statusCode, headers: HTTPHeaders(fields), body: data))
+        } catch let error as URLError {
             return .failure(error)
+        } catch {
+            return .failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(error)"]))
+        }
+    }
+
+    private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
         }
     }
 }

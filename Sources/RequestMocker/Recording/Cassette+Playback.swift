@@ -1,0 +1,118 @@
+extension Cassette {
+    /// What the cassette does with one request.
+    enum Lookup {
+        /// A recording answers.
+        case play(ResolvedOutcome, entryIndex: Int)
+        /// Nothing answers, and the request is to be sent and recorded.
+        case record(RecordingTicket)
+        /// Nothing answers; `forbidsNetwork` when the mode doesn't record, so the request must
+        /// fail rather than pass through.
+        case missed(forbidsNetwork: Bool)
+        /// Not this cassette's business (host filter, or excluded by the request hook).
+        case ignored
+    }
+
+    func lookup(_ request: MockRequest) -> Lookup {
+        guard hosts.accepts(request), let live = redaction.redact(request) else { return .ignored }
+        if recordMode.playsBack, let (index, recording) = claim(live) {
+            var outcome: Result<ResolvedResponse, any Error>
+            switch recording.answer {
+            case .success(let response): outcome = .success(response)
+            case .failure(let error):
+                var info = error.userInfo
+                info[NSURLErrorFailingURLErrorKey] = request.url
+                outcome = .failure(URLError(error.code, userInfo: info))
+            }
+            return .play(ResolvedOutcome(result: outcome, delay: playback.delay(forRecorded: recording.interaction.duration)), entryIndex: index)
+        }
+        guard recordMode.records(isNew: isNew) else { return .missed(forbidsNetwork: true) }
+        return .record(RecordingTicket(request: live, target: self))
+    }
+
+    /// Finds the first unplayed recording that matches and marks it played. Candidates come
+    /// from the key index; the other matchers (user code) run outside the lock, and the claim
+    /// is checked again under it, so two identical requests never get the same recording.
+    private func claim(_ live: MockRequest) -> (Int, Recording)? {
+        let liveKey = indexKey(live)
+        let (candidates, recordings) = tape.withLock { ($0.buckets[liveKey] ?? [], $0.recordings) }
+        var lastMatch: Int?
+        for index in candidates {
+            let recording = recordings[index]
+            let isPlayed = tape.withLock { $0.played[index] }
+            if isPlayed, !repeatsLastResponse { continue }
+            guard let recorded = recording.matchRequest, otherMatchersPass(live, recorded) else { continue }
+            lastMatch = index
+            if isPlayed { continue }
+            let claimed = tape.withLock { tape in
+                guard !tape.played[index] else { return false }
+                tape.played[index] = true
+                return true
+            }
+            if claimed { return (index, recording) }
+        }
+        if repeatsLastResponse, let lastMatch { return (lastMatch, recordings[lastMatch]) }
+        return nil
+    }
+
+    private func otherMatchersPass(_ live: MockRequest, _ recorded: MockRequest) -> Bool {
+        otherMatchers.allSatisfy { $0.matches(live, recorded) }
+    }
+
+    /// Why `request` found no recording: the nearest recording and the first matcher that
+    /// differed, for the unmatched-request report.
+    func missNote(for request: MockRequest) -> String {
+        let live = redaction.redact(request) ?? request
+        let (recordings, played) = tape.withLock { ($0.recordings, $0.played) }
+        var head = "\(self) (mode \(recordMode), \(recordings.count) recording\(recordings.count == 1 ? "" : "s"), \(played.count { $0 }) played)"
+        if !recordMode.playsBack {
+            head += " plays nothing back in mode \(recordMode)"
+        } else if recordings.isEmpty {
+            head += " is empty"
+        } else {
+            var best: (index: Int, score: (Int, Int), failed: CassetteMatcher?, recorded: MockRequest)?
+            for (index, recording) in recordings.enumerated() {
+                guard let recorded = recording.matchRequest else { continue }
+                var passed = 0
+                var failed: CassetteMatcher?
+                for matcher in matchers {
+                    if matcher.matches(live, recorded) { passed += 1 } else if failed == nil { failed = matcher }
+                }
+                // More matchers passed first, then unplayed before played, then earlier.
+                let score = (passed, played[index] ? 0 : 1)
+                if best.map({ score > $0.score }) ?? true { best = (index, score, failed, recorded) }
+            }
+            if let best {
+                let shown = "entry \(best.index) (\(best.recorded))"
+                if let failed = best.failed {
+                    head += " has no recording for it; nearest is \(shown), whose \(failed.name) differs: "
+                        + "recorded \(failed.show(best.recorded).quotedForReport), request has \(failed.show(live).quotedForReport)"
+                } else {
+                    head += " has answered this request already: \(shown) matches, and each recording answers once; "
+                        + "record it again, or pass repeatsLastResponse: true to keep answering with the last"
+                }
+            }
+        }
+        if recordMode.recording == .whenNew, !isNew {
+            head += "; mode \(recordMode) records only into a new file, so delete it to record again, or run with "
+                + "\(RecordMode.environmentVariable)=new_episodes"
+        }
+        return head
+    }
+}
+
+extension String {
+    /// Quoted, or `(empty)`, as diagnostics show values.
+    var quotedForReport: String { isEmpty ? "(empty)" : "\"\(self)\"" }
+}
+
+extension RecordedResponse {
+    /// The response as it is delivered: `Content-Encoding` and `Transfer-Encoding` describe the
+    /// bytes on the wire, not the decoded body we hold, so they go, and `Content-Length` is
+    /// the body's.
+    var playable: ResolvedResponse {
+        var delivered = headers
+        for name in ["Content-Encoding", "Transfer-Encoding"] { delivered.remove(name) }
+        delivered.replace("Content-Length", with: String(body.count))
+        return ResolvedResponse(status: status, httpVersion: httpVersion, headers: delivered, body: body)
+    }
+}

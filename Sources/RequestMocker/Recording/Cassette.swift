@@ -1,0 +1,228 @@
+/// Recorded HTTP traffic in a HAR 1.2 file, played back to a ``MockRegistry``'s requests and
+/// recorded into when the ``RecordMode`` allows.
+///
+/// Record once against the real server, then replay on every run after, offline:
+///
+/// ```swift
+/// @Test func loadsProfile() async throws {
+///     let registry = MockRegistry()
+///     let cassette = try Cassette(contentsOf: fixtures.appendingPathComponent("profile.har"))
+///     try await registry.withCassette(cassette) { session in
+///         let (data, _) = try await session.data(from: URL(string: "https://api.example.com/me")!)
+///         #expect(!data.isEmpty)
+///     }   // the first run writes profile.har; later runs only read it
+/// }
+/// ```
+///
+/// - **Playback.** A request is compared with the recorded requests by ``matchers`` (by
+///   default method, scheme, host, port, path and query). Each recording answers once, and
+///   identical requests get identical recordings in recorded order — the third identical
+///   request gets the third recording — unless ``repeatsLastResponse`` is set. Recorded
+///   transport errors fail the request with the recorded `URLError`. Redirects are recorded
+///   and played back hop by hop.
+/// - **Recording.** A request with no recording, in a mode that records, is sent to the
+///   network through a plain inner `URLSession` and the answer is relayed to the caller while
+///   it is recorded. Everything written goes through ``redaction`` first (on by default for
+///   credentials and cookies).
+/// - **Saving.** New recordings stay in memory until ``save()`` (or the end of
+///   ``MockRegistry/withCassette(_:body:)``), which replaces the file atomically with
+///   pretty-printed, key-sorted JSON. A run that crashes before then leaves the file as it
+///   was; a run that records nothing never writes it.
+/// - **Unmatched.** In a mode that doesn't record, a request with no recording fails with a
+///   report naming the nearest recording and the matcher that differed — even when the
+///   registry would otherwise pass unmatched requests through.
+///
+/// HAR files exported from Chrome or Firefox play back too: their extra fields are kept when
+/// the cassette is saved again.
+public final class Cassette: Sendable, CustomStringConvertible {
+    /// The HAR file.
+    public let url: URL
+    /// The mode in effect: the one given, unless `REQUEST_MOCKER_RECORD_MODE` overrides it.
+    public let recordMode: RecordMode
+    /// How fast recorded answers come back.
+    public let playback: PlaybackMode
+    /// What a recording must share with a request to answer it, all of them.
+    public let matchers: [CassetteMatcher]
+    /// What is hidden before anything is written, and applied to requests before matching.
+    public let redaction: Redaction
+    /// The hosts this cassette plays back and records; others go to the registry's next source.
+    public let hosts: HostFilter
+    /// Whether the last matching recording keeps answering once every matching recording has.
+    public let repeatsLastResponse: Bool
+    /// Whether the file did not exist when the cassette was opened.
+    public let isNew: Bool
+
+    /// The matchers that compare one derived value, which index the recordings.
+    let keyMatchers: [CassetteMatcher]
+    /// The rest, tried on the indexed candidates.
+    let otherMatchers: [CassetteMatcher]
+    let tape: LockedState<Tape>
+    private let saving = LockedState(0)
+
+    /// One recorded interaction, with what matching and playback need, worked out once.
+    final class Recording: Sendable {
+        let interaction: Interaction
+        /// The recorded request after this cassette's redaction; `nil` when the request hook
+        /// excludes it, so it never answers.
+        let matchRequest: MockRequest?
+        let key: String
+        /// The HAR entry, exactly as loaded (browser fields included) or as recorded.
+        let entry: JSONValue
+        let answer: Result<ResolvedResponse, URLError>
+
+        init(interaction: Interaction, matchRequest: MockRequest?, key: String, entry: JSONValue) {
+            self.interaction = interaction
+            self.matchRequest = matchRequest
+            self.key = key
+            self.entry = entry
+            answer = interaction.result.map(\.playable)
+        }
+    }
+
+    struct Tape: Sendable {
+        var log: [String: JSONValue] = [:]
+        var recordings: [Recording] = []
+        /// Recording positions by matcher key, in recorded order.
+        var buckets: [String: [Int]] = [:]
+        var played: [Bool] = []
+        /// How many recordings the file holds (after `all` dropped the old ones: none).
+        var savedCount = 0
+
+        mutating func append(_ recording: Recording, played isPlayed: Bool) {
+            buckets[recording.key, default: []].append(recordings.count)
+            recordings.append(recording)
+            played.append(isPlayed)
+        }
+    }
+
+    /// Opens the cassette at `url`, reading it unless the mode replaces it.
+    ///
+    /// - Parameters:
+    ///   - url: the `.har` file; it need not exist yet.
+    ///   - record: when to record; `REQUEST_MOCKER_RECORD_MODE` overrides it.
+    ///   - playback: ``PlaybackMode/momentary`` (the default) or ``PlaybackMode/chronological``.
+    ///   - matchers: what a recording must share with a request; ``CassetteMatcher/default``.
+    ///   - redaction: what is hidden before writing; ``Redaction/default``.
+    ///   - hosts: the hosts this cassette handles; ``HostFilter/all``.
+    ///   - repeatsLastResponse: keep answering with the last matching recording once all
+    ///     matching ones have answered.
+    /// - Throws: ``RequestMockerError/invalidCassette(path:jsonPath:reason:)`` for a file that
+    ///   isn't HAR, ``RequestMockerError/cassetteNotReadable(path:reason:)``, and
+    ///   ``RequestMockerError/invalidRecordMode(value:variable:)``.
+    public convenience init(
+        contentsOf url: URL,
+        record: RecordMode = .once,
+        playback: PlaybackMode = .momentary,
+        matchers: [CassetteMatcher] = CassetteMatcher.default,
+        redaction: Redaction = .default,
+        hosts: HostFilter = .all,
+        repeatsLastResponse: Bool = false
+    ) throws {
+        try self.init(
+            contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction,
+            hosts: hosts, repeatsLastResponse: repeatsLastResponse, environment: ProcessInfo.processInfo.environment
+        )
+    }
+
+    init(
+        contentsOf url: URL, record: RecordMode, playback: PlaybackMode, matchers: [CassetteMatcher],
+        redaction: Redaction, hosts: HostFilter, repeatsLastResponse: Bool, environment: [String: String]
+    ) throws {
+        self.url = url
+        recordMode = try RecordMode.effective(record, environment: environment)
+        self.playback = playback
+        self.matchers = matchers
+        self.redaction = redaction
+        self.hosts = hosts
+        self.repeatsLastResponse = repeatsLastResponse
+        keyMatchers = matchers.filter { $0.key != nil }
+        otherMatchers = matchers.filter { $0.key == nil }
+        isNew = !FileManager.default.fileExists(atPath: url.path)
+        tape = LockedState(Tape())
+        guard !isNew, !recordMode.replacesExisting else { return }
+
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw RequestMockerError.cassetteNotReadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        var loaded = Tape()
+        do {
+            let (log, entries) = try HAR.document(from: data)
+            loaded.log = log
+            loaded.recordings.reserveCapacity(entries.count)
+            for (index, entry) in entries.enumerated() {
+                let interaction = try HAR.interaction(from: entry, path: "log.entries[\(index)]")
+                loaded.append(makeRecording(interaction, entry: entry), played: false)
+            }
+        } catch {
+            throw RequestMockerError.invalidCassette(path: url.path, jsonPath: error.path, reason: error.reason)
+        }
+        loaded.savedCount = loaded.recordings.count
+        tape.withLock { $0 = loaded }
+    }
+
+    private func makeRecording(_ interaction: Interaction, entry: JSONValue) -> Recording {
+        let matchRequest = redaction.redact(interaction.request)
+        return Recording(interaction: interaction, matchRequest: matchRequest, key: matchRequest.map(indexKey) ?? "", entry: entry)
+    }
+
+    /// The values of the key matchers, joined: where `request`'s candidates are filed.
+    func indexKey(_ request: MockRequest) -> String {
+        switch keyMatchers.count {
+        case 0: ""
+        case 1: keyMatchers[0].key?(request) ?? ""
+        default: keyMatchers.map { $0.key?(request) ?? "" }.joined(separator: "\u{1D}")
+        }
+    }
+
+    public var description: String { "cassette \(url.path)" }
+
+    // MARK: State
+
+    /// Every interaction, loaded and recorded, in order.
+    public var interactions: [Interaction] {
+        tape.withLock { $0.recordings.map(\.interaction) }
+    }
+
+    /// How many recordings have answered a request (recordings made in this run count as
+    /// answered).
+    public var playedCount: Int {
+        tape.withLock { $0.played.count { $0 } }
+    }
+
+    /// Whether every recording has answered (or was made in this run).
+    public var allPlayed: Bool {
+        tape.withLock { !$0.played.contains(false) }
+    }
+
+    /// Whether there are recordings that ``save()`` would write.
+    public var hasUnsavedRecordings: Bool {
+        tape.withLock { $0.recordings.count != $0.savedCount }
+    }
+
+    /// Writes the cassette if anything was recorded since it was opened or last saved: to a
+    /// temporary file beside it, then renamed over it, so the file is always either the old
+    /// or the new content. Creates missing folders. Does nothing otherwise (a cassette in mode
+    /// `none` never writes).
+    ///
+    /// - Returns: whether the file was written.
+    /// - Throws: ``RequestMockerError/recordingNotWritable(path:reason:)``.
+    @discardableResult
+    public func save() throws -> Bool {
+        try saving.withLock { _ in
+            let (log, recordings, isDirty) = tape.withLock { ($0.log, $0.recordings, $0.recordings.count != $0.savedCount) }
+            guard isDirty else { return false }
+            do {
+                let data = try HAR.data(log: log, entries: recordings.map(\.entry))
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: url, options: .atomic)
+            } catch {
+                throw RequestMockerError.recordingNotWritable(path: url.path, reason: "\(error)")
+            }
+            tape.withLock { $0.savedCount = recordings.count }
+            return true
+        }
+    }
+}

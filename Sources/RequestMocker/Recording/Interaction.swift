@@ -1,0 +1,45 @@
+/// A response as it was recorded: status, HTTP version, header fields and the body bytes
+/// (decoded: HAR keeps bodies after any `Content-Encoding` is undone).
+public struct RecordedResponse: Sendable, Hashable {
+    public var status: Int
+    public var httpVersion: String
+    public var headers: HTTPHeaders
+    public var body: Data
+
+    public init(status: Int, httpVersion: String = "HTTP/1.1", headers: HTTPHeaders = [:], body: Data = Data()) {
+        self.status = status
+        self.httpVersion = httpVersion
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// One request and what came back: a response, or the transport error the request failed with.
+///
+/// ```swift
+/// for interaction in cassette.interactions {
+///     print(interaction.request, interaction.duration)
+/// }
+/// ```
+public struct Interaction: Sendable {
+    /// The request, after redaction.
+    public var request: MockRequest
+    /// The response, or the error the request failed with (a refused connection, a timeout).
+    public var result: Result<RecordedResponse, URLError>
+    /// When the request was sent.
+    public var startedAt: Date
+    /// How long it took, until the whole response had arrived.
+    public var duration: Duration
+
+    public init(request: MockRequest, result: Result<RecordedResponse, URLError>, startedAt: Date, duration: Duration) {
+        self.request = request
+        self.result = result
+        self.startedAt = startedAt
+        self.duration = duration
+    }
+
+    /// The response, when the request didn't fail.
+    public var response: RecordedResponse? {
+        if case .success(let response) = result { response } else { nil }
+    }
+}

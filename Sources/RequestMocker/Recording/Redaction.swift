@@ -1,0 +1,240 @@
+/// What is hidden before a request or response is written to a cassette or mock-data file.
+///
+/// On by default for `Authorization`, `Cookie`, `Proxy-Authorization` and `Set-Cookie`, whose
+/// values become `REDACTED`. Add header fields, query parameters and body keys, rewrite the
+/// path, or change a whole request or response with a hook:
+///
+/// ```swift
+/// let redaction = Redaction.default
+///     .header("X-Api-Key")                      // value becomes REDACTED
+///     .queryParameter("token", .remove)         // parameter dropped
+///     .bodyKey("password")                      // in JSON (any depth) and form bodies
+///     .path { $0.replacingOccurrences(of: "/users/ada", with: "/users/someone") }
+/// let cassette = try Cassette(contentsOf: url, redaction: redaction)
+/// ```
+///
+/// The request-side rules (headers, query, path, body keys, ``beforeRecordRequest(_:)``) also
+/// run on every live request before it is matched against recordings, so a redacted
+/// recording still matches the request it came from. Response rules run only when recording.
+/// Hooks must therefore be deterministic.
+public struct Redaction: Sendable {
+    /// What a redacted value becomes.
+    public enum Replacement: Sendable, Hashable {
+        /// The field, parameter or key is dropped.
+        case remove
+        /// The value is replaced with this text.
+        case replace(String)
+
+        /// The text that ``redacted`` writes.
+        public static let placeholder = "REDACTED"
+        /// The value is replaced with `REDACTED`.
+        public static let redacted = Replacement.replace(placeholder)
+    }
+
+    /// Header fields to redact, by lower-cased name; they apply to requests and responses.
+    public private(set) var headers: [String: Replacement]
+    /// Query parameters to redact, by decoded name.
+    public private(set) var queryParameters: [String: Replacement] = [:]
+    /// Keys to redact in JSON bodies (at any depth) and form bodies, of requests and responses.
+    public private(set) var bodyKeys: [String: Replacement] = [:]
+    private var pathTransform: (@Sendable (String) -> String)?
+    private var requestHook: (@Sendable (MockRequest) -> MockRequest?)?
+    private var responseHook: (@Sendable (RecordedResponse, MockRequest) -> RecordedResponse?)?
+
+    /// Redacts `Authorization`, `Cookie`, `Proxy-Authorization` and `Set-Cookie`.
+    public static let `default` = Redaction(headers: [
+        "authorization": .redacted, "cookie": .redacted, "proxy-authorization": .redacted, "set-cookie": .redacted,
+    ])
+
+    /// Redacts nothing: everything is written as sent and received.
+    public static let none = Redaction(headers: [:])
+
+    private init(headers: [String: Replacement]) {
+        self.headers = headers
+    }
+
+    /// Also redacts the header field `name` (case-insensitive) in requests and responses.
+    public func header(_ name: String, _ replacement: Replacement = .redacted) -> Redaction {
+        var copy = self
+        copy.headers[name.lowercased()] = replacement
+        return copy
+    }
+
+    /// Stops redacting the header field `name`, for example to keep `Cookie` in a cassette.
+    public func keepingHeader(_ name: String) -> Redaction {
+        var copy = self
+        copy.headers[name.lowercased()] = nil
+        return copy
+    }
+
+    /// Also redacts the query parameter `name`.
+    public func queryParameter(_ name: String, _ replacement: Replacement = .redacted) -> Redaction {
+        var copy = self
+        copy.queryParameters[name] = replacement
+        return copy
+    }
+
+    /// Also redacts `key` wherever it appears in a JSON body, and as a field of a form body
+    /// (`application/x-www-form-urlencoded`), in requests and responses.
+    public func bodyKey(_ key: String, _ replacement: Replacement = .redacted) -> Redaction {
+        var copy = self
+        copy.bodyKeys[key] = replacement
+        return copy
+    }
+
+    /// Rewrites the request path (percent-encoded, such as `/users/ada%20l`) before matching
+    /// and recording.
+    public func path(_ transform: @escaping @Sendable (String) -> String) -> Redaction {
+        var copy = self
+        copy.pathTransform = transform
+        return copy
+    }
+
+    /// Changes a request after the other rules (YAHTTPVCR's `beforeRecordRequest`). Returning
+    /// `nil` leaves the request alone entirely: it is neither played back nor recorded, and
+    /// the registry's next source answers it.
+    public func beforeRecordRequest(_ hook: @escaping @Sendable (MockRequest) -> MockRequest?) -> Redaction {
+        var copy = self
+        copy.requestHook = hook
+        return copy
+    }
+
+    /// Changes a response after the other rules, before it is written (YAHTTPVCR's
+    /// `beforeRecordResponse`); it receives the recorded (redacted) request. Returning `nil`
+    /// keeps that interaction out of the recording; the caller still gets the real response.
+    public func beforeRecordResponse(_ hook: @escaping @Sendable (RecordedResponse, MockRequest) -> RecordedResponse?) -> Redaction {
+        var copy = self
+        copy.responseHook = hook
+        return copy
+    }
+
+    // MARK: Applying
+
+    /// The request as it is recorded and matched; `nil` when the request hook leaves it alone.
+    func redact(_ request: MockRequest, headers redactsHeaders: Bool = true) -> MockRequest? {
+        var url = request.url
+        if pathTransform != nil || !queryParameters.isEmpty {
+            url = redactedURL(url) ?? url
+        }
+        let headers = redactsHeaders ? redact(request.headers) : request.headers
+        var body = request.body
+        if !bodyKeys.isEmpty, let original = body {
+            body = redact(body: original, contentType: request.headers["Content-Type"])
+        }
+        var result = request
+        if url != request.url || headers != request.headers || body != request.body {
+            result = MockRequest(method: request.method, url: url, headers: headers, body: body,
+                                 bodyHiddenByUploadTask: request.bodyHiddenByUploadTask)
+        }
+        guard let requestHook else { return result }
+        return requestHook(result)
+    }
+
+    /// The response as it is written; `nil` when the response hook keeps it out.
+    func redact(_ response: RecordedResponse, for request: MockRequest) -> RecordedResponse? {
+        var result = response
+        result.headers = redact(response.headers)
+        if !bodyKeys.isEmpty {
+            result.body = redact(body: response.body, contentType: response.headers["Content-Type"])
+        }
+        guard let responseHook else { return result }
+        return responseHook(result, request)
+    }
+
+    func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
+        guard !self.headers.isEmpty, headers.contains(where: { self.headers[$0.name.lowercased()] != nil }) else { return headers }
+        var fields: [HTTPHeaders.Field] = []
+        for field in headers {
+            switch self.headers[field.name.lowercased()] {
+            case nil: fields.append(field)
+            case .remove: continue
+            case .replace(let value): fields.append(HTTPHeaders.Field(name: field.name, value: value))
+            }
+        }
+        return HTTPHeaders(fields)
+    }
+
+    private func redactedURL(_ url: URL) -> URL? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        if let pathTransform {
+            components.percentEncodedPath = pathTransform(components.percentEncodedPath)
+        }
+        if !queryParameters.isEmpty, let query = components.percentEncodedQuery {
+            components.percentEncodedQuery = FormFields.rewrite(query, replacing: queryParameters)
+        }
+        return components.url
+    }
+
+    private func redact(body: Data, contentType: String?) -> Data {
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("json"), let value = try? JSONValue(parsing: body) {
+            let redacted = redact(value)
+            guard redacted != value, let data = try? redacted.serialized() else { return body }
+            return data
+        }
+        if type.contains("x-www-form-urlencoded"), let text = String(data: body, encoding: .utf8) {
+            return Data((FormFields.rewrite(text, replacing: bodyKeys) ?? "").utf8)
+        }
+        return body
+    }
+
+    private func redact(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            var result: [String: JSONValue] = [:]
+            for (key, member) in members {
+                switch bodyKeys[key] {
+                case nil: result[key] = redact(member)
+                case .remove: continue
+                case .replace(let text): result[key] = .string(text)
+                }
+            }
+            return .object(result)
+        case .array(let elements):
+            return .array(elements.map(redact))
+        default:
+            return value
+        }
+    }
+}
+
+/// `name=value&…` text, as in queries and form bodies.
+enum FormFields {
+    /// The fields' decoded names and values, in order; `+` reads as a space.
+    static func pairs(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { field in
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+
+    private static func decode(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
+    /// Percent-encodes everything but RFC 3986's unreserved characters, so a replacement can't
+    /// start a new field.
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    /// `text` with the named fields replaced or dropped; untouched fields keep their exact
+    /// spelling. `nil` when no field is left.
+    static func rewrite(_ text: String, replacing replacements: [String: Redaction.Replacement]) -> String? {
+        var fields: [String] = []
+        for field in text.split(separator: "&", omittingEmptySubsequences: false) {
+            let name = decode(field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            switch replacements[name] {
+            case nil: fields.append(String(field))
+            case .remove: continue
+            case .replace(let value):
+                let encodedName = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                fields.append("\(encodedName)=\(encode(value))")
+            }
+        }
+        return fields.isEmpty ? nil : fields.joined(separator: "&")
+    }
+}
