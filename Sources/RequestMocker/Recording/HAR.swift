@@ -70,7 +70,8 @@ enum HAR {
         let response = try object(fields["response"], responsePath)
         let status = try integer(response, "status", responsePath)
         let result: Result<RecordedResponse, URLError>
-        if let error = response["_error"] ?? fields["_error"] {
+        // Chrome writes `"_error": null` on every successful response.
+        if let error = [response["_error"], fields["_error"]].compactMap({ $0 }).first(where: { $0 != .null }) {
             result = .failure(try urlError(error, path: responsePath + "._error"))
         } else if status == 0 {
             result = .failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "the recording has status 0 and no response"]))

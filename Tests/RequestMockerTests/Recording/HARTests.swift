@@ -1,0 +1,197 @@
+import Foundation
+@testable import RequestMocker
+import Testing
+
+/// A copy of a HAR fixture in a temporary folder, so tests that save can't touch the original.
+func harFixture(_ name: String, in folder: TemporaryFolder) throws -> URL {
+    let original = try #require(Bundle.module.url(forResource: name, withExtension: "har", subdirectory: "Fixtures/HAR"))
+    return try folder.write(name + ".har", Data(contentsOf: original))
+}
+
+@Suite("HAR timestamps")
+struct HARTimestampTests {
+    @Test("reads UTC, offsets, and any number of fractional digits")
+    func parses() throws {
+        #expect(HARTimestamp.parse("1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 0))
+        #expect(HARTimestamp.parse("2026-11-22T10:04:05.123Z")?.timeIntervalSince1970 == 1_795_341_845.123)
+        #expect(HARTimestamp.parse("2026-11-22T11:04:05.123+01:00") == HARTimestamp.parse("2026-11-22T10:04:05.123Z"))
+        #expect(HARTimestamp.parse("2026-11-22T05:34:05.123-0430") == HARTimestamp.parse("2026-11-22T10:04:05.123Z"))
+        let micro = try #require(HARTimestamp.parse("2000-02-29T23:59:59.999999Z"))
+        #expect(abs(micro.timeIntervalSince1970 - 951_868_799.999999) < 1e-6)
+        for bad in ["", "2026-11-22", "2026-13-01T00:00:00Z", "2026-11-22T10:04:05", "2026-11-22T10:04:05.Z", "2026-11-22T10:04:05Zjunk"] {
+            #expect(HARTimestamp.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("writes UTC with milliseconds, and reads back what it wrote")
+    func formats() {
+        #expect(HARTimestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(HARTimestamp.format(Date(timeIntervalSince1970: 1_795_341_845.123)) == "2026-11-22T10:04:05.123Z")
+        #expect(HARTimestamp.format(Date(timeIntervalSince1970: 951_868_799.5)) == "2000-02-29T23:59:59.500Z")
+        #expect(HARTimestamp.format(Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
+        for seconds in stride(from: -86_400.0 * 400, to: 86_400 * 30_000, by: 86_400 * 37.3) {
+            let date = Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
+            #expect(HARTimestamp.parse(HARTimestamp.format(date)) == date)
+        }
+    }
+}
+
+@Suite("HAR files from browsers")
+struct BrowserHARTests {
+    let folder: TemporaryFolder
+    let registry = MockRegistry()
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    @Test("a Chrome export plays back: HTTP/2 headers, compressed content, base64, errors, redirects")
+    func chrome() async throws {
+        let cassette = try Cassette(contentsOf: harFixture("chrome", in: folder), record: .none)
+        #expect(cassette.interactions.count == 6)
+        registry.register(cassette)
+        let session = registry.makeSession()
+
+        let (products, response) = try await session.data(from: url("https://api.shop.example/v1/products?sort=price&page=2"))
+        #expect(String(decoding: products, as: UTF8.self) == #"{"items":[{"id":1,"name":"Lamp"}],"page":2}"#)
+        #expect(response.status == 200)
+        #expect(response.header("Content-Encoding") == nil)
+        #expect(response.header("Content-Length") == "43")
+        #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+
+        var post = URLRequest(url: url("https://api.shop.example/v1/cart"))
+        post.httpMethod = "POST"
+        post.httpBody = Data(#"{"sku":"lamp","qty":1}"#.utf8)
+        let (cart, created) = try await session.data(for: post)
+        #expect(created.status == 201)
+        #expect(String(decoding: cart, as: UTF8.self) == #"{"cartItems":1}"#)
+
+        let (logo, _) = try await session.data(from: url("https://shop.example/logo.png"))
+        #expect(logo == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+
+        let beacon = await #expect(throws: URLError.self) {
+            _ = try await session.data(from: url("https://metrics.shop.example/beacon"))
+        }
+        #expect(beacon?.code == .cannotConnectToHost)
+        #expect(beacon?.failingURL?.absoluteString == "https://metrics.shop.example/beacon")
+
+        // The 301 has only redirectURL (no Location); the redirect is followed to the next entry.
+        let (offers, final) = try await session.data(from: url("https://shop.example/old-offers"))
+        #expect(String(decoding: offers, as: UTF8.self) == "<h1>Winter offers</h1>")
+        #expect(final.url?.absoluteString == "https://shop.example/offers")
+        #expect(cassette.allPlayed)
+        #expect(registry.journal.map(\.entryIndex) == [0, 1, 2, 3, 4, 5])
+    }
+
+    @Test("a Firefox export plays back: time-zone offsets, form params, missing content text")
+    func firefox() async throws {
+        let cassette = try Cassette(contentsOf: harFixture("firefox", in: folder), record: .none, matchers: CassetteMatcher.default + [.body])
+        let interactions = cassette.interactions
+        #expect(interactions.map(\.startedAt) == [HARTimestamp.parse("2026-11-20T09:15:02.250Z"), HARTimestamp.parse("2026-11-20T09:15:02.400Z")])
+        #expect(interactions.first?.request.bodyText == "user=ada%20lovelace&remember=yes")
+        #expect(interactions.first?.duration == .milliseconds(40))
+        registry.register(cassette)
+        let session = registry.makeSession()
+
+        var login = URLRequest(url: url("https://api.shop.example/v1/login"))
+        login.httpMethod = "POST"
+        login.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        login.httpBody = Data("remember=yes&user=ada+lovelace".utf8)
+        let (data, response) = try await session.data(for: login)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
+        #expect(response.header("Content-Encoding") == nil)
+
+        let (empty, noContent) = try await session.data(from: url("https://api.shop.example/v1/ping"))
+        #expect(noContent.status == 204)
+        #expect(empty.isEmpty)
+    }
+
+    @Test("saving a browser export keeps its pages and underscore fields")
+    func keepsBrowserFields() async throws {
+        let file = try harFixture("chrome", in: folder)
+        let server = try PythonEchoServer()
+        defer { server.stop() }
+        let cassette = try Cassette(contentsOf: file, record: .newEpisodes)
+        try await registry.withCassette(cassette) { session in
+            _ = try await session.data(from: url(server.baseURL + "/echo/new"))
+        }
+        let saved = try JSONValue(parsing: Data(contentsOf: file))
+        #expect(saved["log"]?["pages"]?[0]?["id"] == "page_1")
+        #expect(saved["log"]?["creator"]?["name"] == "WebInspector")
+        #expect(saved["log"]?["entries"]?[0]?["_initiator"]?["stack"]?["callFrames"]?[0]?["functionName"] == "loadProducts")
+        #expect(saved["log"]?["entries"]?[0]?["timings"]?["_blocked_queueing"] == 0.8)
+        #expect(saved["log"]?["entries"]?[6]?["request"]?["url"] == .string(server.baseURL + "/echo/new"))
+        #expect(saved["log"]?["entries"]?[7] == nil)
+    }
+}
+
+@Suite("Corrupt cassettes")
+struct CorruptCassetteTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    private func openingFails(_ text: String) throws -> (jsonPath: String, reason: String, description: String)? {
+        let file = try folder.write("broken.har", text)
+        do {
+            _ = try Cassette(contentsOf: file, record: .none)
+            return nil
+        } catch RequestMockerError.invalidCassette(let path, let jsonPath, let reason) {
+            #expect(path == file.path)
+            let error = RequestMockerError.invalidCassette(path: path, jsonPath: jsonPath, reason: reason)
+            return (jsonPath, reason, error.description)
+        }
+    }
+
+    @Test("a syntax error names the line, the column and the JSON path")
+    func syntax() throws {
+        let text = """
+        {"log": {"version": "1.2", "entries": [
+          {"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}},
+          {"request": {"method": "GET", "url": "https://a.test/" "oops": 1}}
+        ]}}
+        """
+        let failure = try #require(try openingFails(text))
+        #expect(failure.jsonPath == "log.entries[1].request.url")
+        #expect(failure.reason.hasSuffix("(line 3, column 58)"))
+        #expect(failure.description.contains("broken.har is not a valid HAR file: at log.entries[1].request.url: expected \",\" or \"}\" in an object (line 3, column 58)"))
+    }
+
+    @Test("a wrong type or a missing field names its JSON path")
+    func structure() throws {
+        let entry = #"{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}}"#
+        let cases: [(String, String, String)] = [
+            (#"[]"#, "(root)", "expected an object with a \"log\""),
+            (#"{"lag": {}}"#, "log", "missing; a HAR file is {\"log\": {\"entries\": [...]}}"),
+            (#"{"log": {"entries": {}}}"#, "log.entries", "expected an array"),
+            (#"{"log": {"entries": [\#(entry), {"request": {"url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
+             "log.entries[1].request.method", "missing"),
+            (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": "200"}}]}}"#,
+             "log.entries[0].response.status", "expected a number"),
+            (#"{"log": {"entries": [{"request": {"method": "GET", "url": "a.test"}, "response": {"status": 200}}]}}"#,
+             "log.entries[0].request.url", "\"a.test\" is not an absolute URL"),
+            (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200, "content": {"text": "!!", "encoding": "base64"}}}]}}"#,
+             "log.entries[0].response.content.text", "not valid base64"),
+            (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/", "headers": [{"value": "x"}]}, "response": {"status": 200}}]}}"#,
+             "log.entries[0].request.headers[0].name", "missing"),
+            (#"{"log": {"entries": [{"startedDateTime": "yesterday", "request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
+             "log.entries[0].startedDateTime", "\"yesterday\" is not an ISO 8601 date such as 2026-11-22T10:00:00.000Z"),
+        ]
+        for (text, jsonPath, reason) in cases {
+            let failure = try #require(try openingFails(text), "\(text)")
+            #expect(failure.jsonPath == jsonPath)
+            #expect(failure.reason == reason)
+        }
+    }
+
+    @Test("mode all replaces a corrupt cassette without reading it")
+    func allIgnoresOldContent() throws {
+        let file = try folder.write("broken.har", "not json")
+        let cassette = try Cassette(contentsOf: file, record: .all)
+        #expect(cassette.interactions.isEmpty)
+        #expect(try cassette.save() == false)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "not json")
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+@testable import RequestMocker
+import Testing
+
+@Suite("Recording into a mock-data folder")
+struct MockDataRecordingTests {
+    let folder: TemporaryFolder
+    let server: PythonEchoServer
+    var mockData: URL { folder.url.appendingPathComponent("MockData") }
+
+    init() throws {
+        folder = try TemporaryFolder()
+        server = try PythonEchoServer()
+    }
+
+    private func recordingFolder(_ mode: RecordMode, redaction: Redaction = .default) throws -> MockDataDirectory {
+        try MockDataDirectory(mockData, allowsWildcards: false, headersInName: [], record: mode, redaction: redaction, hosts: .all, environment: [:])
+    }
+
+    private func get(_ path: String) -> URLRequest {
+        URLRequest(url: url(server.baseURL + path))
+    }
+
+    @Test("each new response becomes a .http file under the name a lookup tries first, and answers offline")
+    func recordsFiles() async throws {
+        let registry = MockRegistry()
+        registry.register(try recordingFolder(.newEpisodes))
+        let session = registry.makeSession()
+        var post = get("/echo/users")
+        post.httpMethod = "POST"
+        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data("name=ada".utf8)
+        let live = [try await session.data(for: get("/echo/users?page=2")).0, try await session.data(for: post).0, try await session.data(for: get("/login")).0]
+        #expect(registry.journal.map { "\($0.disposition)" } == ["recorded", "recorded", "recorded"])
+        #expect(registry.journal.map { $0.file?.lastPathComponent } == ["GET|-echo-users?page=2.http", "POST|-echo-users|name=ada.http", "GET|-login.http"])
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: mockData.path).sorted()
+        #expect(files == ["GET|-echo-users?page=2.http", "GET|-login.http", "POST|-echo-users|name=ada.http"])
+        let login = try String(contentsOf: mockData.appendingPathComponent("GET|-login.http"), encoding: .utf8)
+        #expect(login.hasPrefix("HTTP/1.1 200 OK\n"))
+        #expect(login.contains("\nSet-Cookie: REDACTED\n"))
+        #expect(!login.contains("Content-Length"))
+        #expect(login.hasSuffix("\n\n" + text(live[2])))
+
+        server.stop()
+        let offline = MockRegistry()
+        offline.register(try MockDataDirectory(mockData))
+        let replay = offline.makeSession()
+        #expect(try await replay.data(for: get("/echo/users?page=2")).0 == live[0])
+        #expect(try await replay.data(for: post).0 == live[1])
+        let (body, response) = try await replay.data(for: get("/login"))
+        #expect(body == live[2])
+        #expect(response.header("Set-Cookie") == "REDACTED")
+        #expect(response.header("Content-Length") == String(live[2].count))
+    }
+
+    @Test("existing files answer; once records only into a folder it created; all overwrites")
+    func modes() async throws {
+        let created = try recordingFolder(.once)
+        #expect(FileManager.default.fileExists(atPath: mockData.path))
+        let registry = MockRegistry()
+        registry.register(created)
+        _ = try await registry.makeSession().data(for: get("/counter"))
+        #expect(registry.journal.last.map { "\($0.disposition)" } == "recorded")
+
+        let existing = MockRegistry()
+        existing.register(try recordingFolder(.once))
+        let session = existing.makeSession()
+        #expect(text(try await session.data(for: get("/counter")).0) == #"{"count": 1}"#)
+        let error = await #expect(throws: RequestMockerError.self) {
+            _ = try await session.data(for: get("/echo/new"))
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("has none of, in lookup order: GET|-echo-new.http"))
+
+        let rerecording = MockRegistry()
+        rerecording.register(try recordingFolder(.all))
+        #expect(text(try await rerecording.makeSession().data(for: get("/counter")).0) == #"{"count": 2}"#)
+        let file = try String(contentsOf: mockData.appendingPathComponent("GET|-counter.http"), encoding: .utf8)
+        #expect(file.hasSuffix(#"{"count": 2}"#))
+    }
+
+    @Test("a missing folder in a mode that doesn't record is an error; a transport error is not written")
+    func edges() async throws {
+        #expect(throws: RequestMockerError.self) { try recordingFolder(.none) }
+        let registry = MockRegistry()
+        registry.register(try recordingFolder(.newEpisodes))
+        let error = await #expect(throws: URLError.self) {
+            _ = try await registry.makeSession().data(for: URLRequest(url: url("http://127.0.0.1:9/down")))
+        }
+        #expect(error?.code == .cannotConnectToHost)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mockData.path) == [])
+    }
+}
