@@ -127,6 +127,20 @@ struct RecordModeTests {
         #expect("\(RecordMode.newEpisodes)" == "new_episodes")
     }
 
+    @Test("recordings that are never saved (a run that crashes) leave the previous cassette as it was")
+    func unsavedRecordingsChangeNothing() async throws {
+        let before = try await recordFirstEpisode()
+        do {
+            let registry = MockRegistry()
+            let cassette = try openCassette(file, record: .all)
+            registry.register(cassette)
+            _ = try await registry.makeSession().data(for: get("/echo/replacement"))
+            #expect(cassette.hasUnsavedRecordings)
+        }
+        #expect(try Data(contentsOf: file) == before)
+        #expect(try openCassette(file).interactions.map(\.request.url.path) == ["/counter"])
+    }
+
     @Test("saving is deterministic and atomic: sorted keys, a final newline, no temporary files left")
     func determinism() async throws {
         _ = try await recordFirstEpisode()

@@ -1,0 +1,135 @@
+import Foundation
+@testable import RequestMocker
+import Testing
+
+@Suite("Cassette matchers")
+struct CassetteMatcherTests {
+    private func request(_ string: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: String? = nil) -> MockRequest {
+        MockRequest(method: method, url: url(string), headers: headers, body: body.map { Data($0.utf8) })
+    }
+
+    @Test("method, scheme, host and port; an omitted port is the scheme's default")
+    func urlParts() {
+        #expect(CassetteMatcher.method.matches(request("/a", method: "get"), request("/a", method: .get)))
+        #expect(!CassetteMatcher.method.matches(request("/a", method: .post), request("/a")))
+        #expect(CassetteMatcher.scheme.matches(MockRequest(method: .get, url: URL(string: "HTTPS://api.test/a")!), request("https://api.test/a")))
+        #expect(!CassetteMatcher.scheme.matches(request("http://api.test/a"), request("https://api.test/a")))
+        #expect(CassetteMatcher.host.matches(request("https://API.Test/a"), request("https://api.test/b")))
+        #expect(CassetteMatcher.port.matches(request("https://api.test:443/a"), request("https://api.test/a")))
+        #expect(!CassetteMatcher.port.matches(request("https://api.test:8443/a"), request("https://api.test/a")))
+    }
+
+    @Test("path compares decoded segments, ignores outer slashes, and is case-sensitive")
+    func path() {
+        #expect(CassetteMatcher.path.matches(request("/users/a%20b/"), request("/users/a b")))
+        #expect(!CassetteMatcher.path.matches(request("/Users"), request("/users")))
+        #expect(!CassetteMatcher.path.matches(request("/users/1"), request("/users")))
+    }
+
+    @Test("query is a set of pairs: order free, repeats count, + and %20 alike")
+    func query() {
+        #expect(CassetteMatcher.query.matches(request("/s?b=2&a=1"), request("/s?a=1&b=2")))
+        #expect(CassetteMatcher.query.matches(request("/s?q=a+b"), request("/s?q=a%20b")))
+        #expect(!CassetteMatcher.query.matches(request("/s?a=1&a=1"), request("/s?a=1")))
+        #expect(!CassetteMatcher.query.matches(request("/s?a=1"), request("/s?a=2")))
+        #expect(CassetteMatcher.query.matches(request("/s"), request("/s?")))
+        #expect(CassetteMatcher.uri.matches(request("https://API.test:443/s/?b=2&a=1"), request("https://api.test/s?a=1&b=2")))
+        #expect(!CassetteMatcher.uri.matches(request("https://api.test/s?a=1"), request("https://api.test/t?a=1")))
+    }
+
+    @Test("headers compare every value of the named fields")
+    func headers() {
+        let matcher = CassetteMatcher.headers("Accept", "X-Missing")
+        #expect(matcher.matches(request("/", headers: ["accept": "json"]), request("/", headers: ["Accept": "json", "Other": "x"])))
+        #expect(!matcher.matches(request("/", headers: ["Accept": "xml"]), request("/", headers: ["Accept": "json"])))
+        #expect(!matcher.matches(request("/"), request("/", headers: ["Accept": "json"])))
+        #expect(matcher.name == "headers Accept, X-Missing")
+    }
+
+    @Test("body: bytes, or JSON values, or form fields in any order; none equals empty")
+    func body() {
+        let json: HTTPHeaders = ["Content-Type": "application/json"]
+        let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+        #expect(CassetteMatcher.body.matches(request("/", body: "raw"), request("/", body: "raw")))
+        #expect(!CassetteMatcher.body.matches(request("/", body: "raw"), request("/", body: "Raw")))
+        #expect(CassetteMatcher.body.matches(request("/"), request("/", body: "")))
+        #expect(CassetteMatcher.body.matches(request("/", headers: json, body: #"{"a": 1, "b": [true]}"#), request("/", body: #"{"b":[true],"a":1}"#)))
+        #expect(!CassetteMatcher.body.matches(request("/", headers: json, body: #"{"a": 1}"#), request("/", headers: json, body: #"{"a": 2}"#)))
+        #expect(CassetteMatcher.body.matches(request("/", headers: form, body: "b=2&a=x+y"), request("/", headers: form, body: "a=x%20y&b=2")))
+        #expect(!CassetteMatcher.body.matches(request("/", body: #"{"a": 1}"#), request("/", body: #"{"a":1}"#)), "without a JSON Content-Type, bytes decide")
+    }
+
+    @Test("custom matchers see both requests after redaction")
+    func custom() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("tenant.har", """
+        {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [
+          {"request": {"method": "GET", "url": "https://api.test/me", "headers": [{"name": "X-Tenant", "value": "a"}]},
+           "response": {"status": 200, "content": {"text": "tenant a"}}},
+          {"request": {"method": "GET", "url": "https://api.test/me", "headers": [{"name": "X-Tenant", "value": "b"}]},
+           "response": {"status": 200, "content": {"text": "tenant b"}}}
+        ]}}
+        """)
+        let sameTenant = CassetteMatcher("same tenant") { $0.header("X-Tenant") == $1.header("X-Tenant") }
+        let registry = MockRegistry()
+        registry.register(try openCassette(file, record: .none, matchers: CassetteMatcher.default + [sameTenant]))
+        var request = URLRequest(url: url("https://api.test/me"))
+        request.setValue("b", forHTTPHeaderField: "X-Tenant")
+        #expect(text(try await registry.makeSession().data(for: request).0) == "tenant b")
+        request.setValue("c", forHTTPHeaderField: "X-Tenant")
+        let error = await #expect(throws: RequestMockerError.self) {
+            _ = try await registry.makeSession().data(for: request)
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("nearest is entry 0 (GET https://api.test/me), whose same tenant differs"))
+    }
+
+    @Test("an empty matcher list plays the recordings in order")
+    func empty() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("any.har", """
+        {"log": {"entries": [
+          {"request": {"method": "GET", "url": "https://api.test/first"}, "response": {"status": 200, "content": {"text": "1"}}},
+          {"request": {"method": "GET", "url": "https://api.test/second"}, "response": {"status": 201, "content": {"text": "2"}}}
+        ]}}
+        """)
+        let registry = MockRegistry()
+        registry.register(try openCassette(file, record: .none, matchers: []))
+        let session = registry.makeSession()
+        #expect(text(try await session.data(from: url("/anything")).0) == "1")
+        #expect(text(try await session.data(from: url("/else")).0) == "2")
+    }
+}
+
+@Suite("Redaction")
+struct RedactionTests {
+    @Test("headers are replaced or removed, by case-insensitive name")
+    func headers() {
+        let redaction = Redaction.default.header("x-api-key", .remove).keepingHeader("Cookie")
+        let headers: HTTPHeaders = ["authorization": "Bearer t", "Cookie": "a=1", "X-API-Key": "k", "Accept": "json"]
+        #expect(redaction.redact(headers) == ["authorization": "REDACTED", "Cookie": "a=1", "Accept": "json"])
+        #expect(Redaction.none.redact(headers) == headers)
+    }
+
+    @Test("query parameters and form fields keep the spelling of fields they don't touch")
+    func formFields() {
+        let replacements: [String: Redaction.Replacement] = ["token": .redacted, "drop": .remove, "note": .replace("a&b=c")]
+        #expect(FormFields.rewrite("b=%2F&token=abc&drop=1&note=x", replacing: replacements) == "b=%2F&token=REDACTED&note=a%26b%3Dc")
+        #expect(FormFields.rewrite("drop=1", replacing: replacements) == nil)
+        let request = MockRequest(method: .get, url: url("/s?token=abc&q=a+b"))
+        #expect(Redaction.default.queryParameter("token").redact(request)?.url.absoluteString == "https://api.test/s?token=REDACTED&q=a+b")
+    }
+
+    @Test("body keys at any depth of JSON, and in form bodies")
+    func bodies() throws {
+        let redaction = Redaction.none.bodyKey("password").bodyKey("secret", .remove)
+        let json = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "application/json"],
+                               body: Data(#"{"user": {"password": "p", "name": "ada"}, "list": [{"secret": 1, "keep": 2}]}"#.utf8))
+        let redacted = try #require(redaction.redact(json)?.body)
+        #expect(try JSONValue(parsing: redacted) == ["user": ["password": "REDACTED", "name": "ada"], "list": [["keep": 2]]])
+        let form = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                               body: Data("name=ada&password=p".utf8))
+        #expect(redaction.redact(form)?.bodyText == "name=ada&password=REDACTED")
+        let plain = MockRequest(method: .post, url: url("/login"), body: Data(#"{"password": "p"}"#.utf8))
+        #expect(redaction.redact(plain)?.bodyText == #"{"password": "p"}"#, "only JSON and form bodies are read")
+    }
+}
