@@ -108,6 +108,51 @@ func mockDataFolder(files: Int) throws -> (MockRegistry, URL) {
 let (smallFolder, smallPath) = try mockDataFolder(files: 10)
 let (largeFolder, largePath) = try mockDataFolder(files: 10_000)
 
+// Cassettes of 10 and 10,000 entries shaped like real recordings; the request's entry is the
+// last. Each recording answers once, so the last one keeps answering (repeatsLastResponse).
+func harEntry(path: String, body: String) -> String {
+    """
+    {"startedDateTime": "2026-11-22T10:00:00.123Z", "time": 12.5, "cache": {},
+     "request": {"method": "GET", "url": "https://bench.test\(path)", "httpVersion": "HTTP/1.1", "cookies": [],
+      "headers": [{"name": "Accept", "value": "application/json"}, {"name": "User-Agent", "value": "bench/1.0"}],
+      "queryString": [], "headersSize": -1, "bodySize": 0},
+     "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [],
+      "headers": [{"name": "Content-Length", "value": "\(body.utf8.count)"}],
+      "content": {"size": \(body.utf8.count), "mimeType": "application/json", "text": "\(body)"},
+      "redirectURL": "", "headersSize": -1, "bodySize": \(body.utf8.count)},
+     "timings": {"send": 0, "wait": 12.5, "receive": 0}}
+    """
+}
+func cassetteFile(entries: Int) throws -> URL {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("request-mocker-bench-\(entries)-\(UUID().uuidString).har")
+    var parts = (0..<entries - 1).map { harEntry(path: "/bench/har/\($0)?page=\($0 % 7)", body: #"{\"id\":\#($0),\"name\":\"item \#($0)\"}"#) }
+    parts.append(harEntry(path: "/bench/har/last", body: "ok"))
+    let text = #"{"log": {"version": "1.2", "creator": {"name": "bench", "version": "1"}, "entries": ["# + parts.joined(separator: ",\n") + "]}}"
+    try Data(text.utf8).write(to: file)
+    return file
+}
+let smallCassetteFile = try cassetteFile(entries: 10)
+let largeCassetteFile = try cassetteFile(entries: 10_000)
+func cassetteRegistry(_ file: URL) throws -> MockRegistry {
+    let registry = MockRegistry()
+    registry.register(try Cassette(contentsOf: file, record: .none, repeatsLastResponse: true))
+    return registry
+}
+let smallCassette = try cassetteRegistry(smallCassetteFile)
+let largeCassette = try cassetteRegistry(largeCassetteFile)
+
+// Loading the 10,000-entry cassette against parsing the same file with JSONSerialization,
+// interleaved, best of five each.
+var loadTimes: [Duration] = [], parseTimes: [Duration] = []
+for _ in 0..<5 {
+    var start = clock.now
+    _ = try JSONSerialization.jsonObject(with: Data(contentsOf: largeCassetteFile))
+    parseTimes.append(clock.now - start)
+    start = clock.now
+    _ = try Cassette(contentsOf: largeCassetteFile, record: .none)
+    loadTimes.append(clock.now - start)
+}
+
 var modes = [
     Mode("floor: hand-written URLProtocol", URLSession(configuration: floorConfiguration), "/bench/item"),
     Mode("MockURLProtocol, 1 filter", one.makeSession(), "/bench/item"),
@@ -115,8 +160,10 @@ var modes = [
     Mode("10,000 <var> filters, last matches", manyPatterned.makeSession(), "/bench/7/v9999"),
     Mode("mock-data folder of 10 files", smallFolder.makeSession(), "/bench/file"),
     Mode("mock-data folder of 10,000 files", largeFolder.makeSession(), "/bench/file"),
+    Mode("cassette of 10 entries", smallCassette.makeSession(), "/bench/har/last"),
+    Mode("cassette of 10,000 entries", largeCassette.makeSession(), "/bench/har/last"),
 ]
-let journaled = [one, manyLiteral, manyPatterned, smallFolder, largeFolder]
+let journaled = [one, manyLiteral, manyPatterned, smallFolder, largeFolder, smallCassette, largeCassette]
 
 // Warm up, then interleave rounds of sequential requests.
 for index in modes.indices {
@@ -169,7 +216,8 @@ for mode in modes {
     case floor.name: ""
     case single.name: String(format: "%.2f× floor", ratio(mode.median, floor.median))
     case modes[5].name: String(format: "%.2f× 10 files", ratio(mode.median, modes[4].median))
-    case modes[4].name: ""
+    case modes[4].name, modes[6].name: ""
+    case modes[7].name: String(format: "%.2f× 10 entries", ratio(mode.median, modes[6].median))
     default: String(format: "%.2f× 1 filter", ratio(mode.median, single.median))
     }
     print(mode.name.padding(toLength: 40, withPad: " ", startingAt: 0)
@@ -192,6 +240,11 @@ print("  10,000 <var> filters vs 1 filter:           " + String(format: "%.2f  "
     + verdict(ratio(modes[3].median, single.median), 1.5))
 print("  folder of 10,000 files vs 10 files:        " + String(format: "%.2f  ", ratio(modes[5].median, modes[4].median))
     + verdict(ratio(modes[5].median, modes[4].median), 1.5))
+print("  cassette of 10,000 entries vs 10:          " + String(format: "%.2f  ", ratio(modes[7].median, modes[6].median))
+    + verdict(ratio(modes[7].median, modes[6].median), 1.5))
+let bestLoad = loadTimes.min() ?? .zero, bestParse = parseTimes.min() ?? .zero
+print("  load 10,000-entry cassette vs JSONSerialization: " + String(format: "%.2f  ", ratio(bestLoad, bestParse))
+    + verdict(ratio(bestLoad, bestParse), 2) + String(format: "  (%.0f ms vs %.0f ms, best of 5)", seconds(bestLoad) * 1000, seconds(bestParse) * 1000))
 print("  register 10,000 filters:                    " + (seconds(bestRegistration) < 1 ? "ok (well under 1 s)" : "OVER BUDGET"))
 
 extension String {
@@ -200,6 +253,6 @@ extension String {
     }
 }
 
-for folder in [smallPath, largePath] {
+for folder in [smallPath, largePath, smallCassetteFile, largeCassetteFile] {
     try? FileManager.default.removeItem(at: folder)
 }
