@@ -20,6 +20,8 @@ let package = Package(
         .testTarget(
             name: "RequestMockerTests",
             dependencies: ["RequestMocker"],
+            // Cassettes are found beside the test file through #filePath, as users keep theirs.
+            exclude: ["Cassettes"],
             resources: [.copy("Fixtures")]
         ),
     ],

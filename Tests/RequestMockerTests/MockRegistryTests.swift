@@ -268,7 +268,8 @@ struct SharedRegistryTests {
             return
         }
 
-        // The inner session follows the real server's redirects; the caller sees the final URL.
+        // The real server's redirect comes back through the registry, hop by hop; the caller
+        // sees the final URL.
         let (redirected, redirectedResponse) = try await session.data(from: URL(string: server.baseURL + "/redirect")!)
         #expect(try JSONValue(parsing: redirected)["path"] == "/echo/after-redirect")
         #expect(redirectedResponse.url?.path == "/echo/after-redirect")
@@ -284,5 +285,22 @@ struct SharedRegistryTests {
         #expect(String(decoding: try await session.data(from: URL(string: server.baseURL + "/mocked")!).0, as: UTF8.self) == "mocked")
         let (data, _) = try await session.data(from: URL(string: server.baseURL + "/real")!)
         #expect(try JSONValue(parsing: data)["path"] == "/real")
+    }
+
+    @Test("a real server's redirect is followed through the registry, so a mocked target answers")
+    func passedThroughRedirectsComeBack() async throws {
+        let server = try PythonEchoServer()
+        defer { server.stop() }
+        let registry = MockRegistry(unmatchedPolicy: .passThrough)
+        registry.register(.get("/echo/after-redirect"), respond: .string("mocked target"))
+        let (body, response) = try await registry.makeSession().data(from: URL(string: server.baseURL + "/redirect")!)
+        #expect(String(decoding: body, as: UTF8.self) == "mocked target")
+        #expect(response.url?.absoluteString == server.baseURL + "/echo/after-redirect")
+        #expect(registry.journal.map { "\($0.disposition)" } == ["passedThrough", "answered"])
+
+        registry.followsRedirects = false
+        let (_, redirect) = try await registry.makeSession().data(from: URL(string: server.baseURL + "/redirect")!)
+        #expect(redirect.status == 302)
+        #expect(redirect.header("Location") == "/echo/after-redirect")
     }
 }

@@ -50,3 +50,26 @@ final class UserAPITests: XCTestCase {
     #expect(try JSONValue(parsing: data) == ["id": 42])
     #expect(registry.journal.count == 1)
 }
+
+// README: "Recording and playback"
+struct Repository: Decodable {
+    let name: String
+}
+
+@Test func listsRepositories() async throws {
+    let cassette = try Cassette(
+        contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .appendingPathComponent("Cassettes/repositories.har"),
+        record: .once,
+        redaction: .default.queryParameter("access_token")
+    )
+    let token = ProcessInfo.processInfo.environment["API_TOKEN"] ?? ""
+    let names = try await MockRegistry().withCassette(cassette) { session in
+        var request = URLRequest(url: URL(string: "https://api.example.com/v1/repos?owner=ada&access_token=\(token)")!)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, _) = try await session.data(for: request)
+        return try JSONDecoder().decode([Repository].self, from: data).map(\.name)
+    }
+    #expect(names == ["analytical-engine", "notes-g"])
+}
