@@ -72,8 +72,9 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     /// Files are written at once, each atomically; existing files are never changed except in
     /// mode `all`, which records every request and overwrites. A transport error is not
     /// written (a `.http` file can't hold one); the request fails with it. Names come from
-    /// the request after ``Redaction`` of its query, path and body (header redaction doesn't
-    /// apply to names, so ``headersInName`` keeps working); the file's headers and body go
+    /// the request after ``Redaction`` of its query, path and body; a header in
+    /// ``headersInName`` that redaction hides is named by its hash, never its value (the
+    /// second name a request looks for); the file's headers and body go
     /// through the response rules. Unlike cassettes, the folder's host filter only limits
     /// recording: files answer requests to any host.
     ///
@@ -170,11 +171,15 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
         } else if !records {
             return .missed(triedNames: [])
         }
-        guard let name = MockDataNaming(allowsWildcards: false, headersInName: headersInName).candidates(for: named).first else {
+        // A header in the name that redaction hides is written under the name with its hash
+        // (the second candidate), so no credential ends up in a file name.
+        let candidates = MockDataNaming(allowsWildcards: false, headersInName: headersInName).candidates(for: named)
+        let hidesNamedHeader = headersInName.contains { recording.redaction.headers[$0.lowercased()] != nil && named.header($0) != nil }
+        guard let name = hidesNamedHeader && candidates.count > 1 ? candidates[1] : candidates.first else {
             return .missed(triedNames: [])
         }
         let target = FileRecording(folder: self, file: URL(fileURLWithPath: root).appendingPathComponent(name + ".http"))
-        return .record(RecordingTicket(request: named, target: target))
+        return .record(RecordingTicket(request: recording.redaction.redact(request) ?? named, target: target))
     }
 
     /// Called when a recorded file was written, so the next lookup lists the folder again.

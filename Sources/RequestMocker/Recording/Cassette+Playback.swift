@@ -34,23 +34,26 @@ extension Cassette {
     /// is checked again under it, so two identical requests never get the same recording.
     private func claim(_ live: MockRequest) -> (Int, Recording)? {
         let liveKey = indexKey(live)
-        let (candidates, recordings) = tape.withLock { ($0.buckets[liveKey] ?? [], $0.recordings) }
-        var lastMatch: Int?
-        for index in candidates {
+        let (bucket, cursor, recordings) = tape.withLock { ($0.buckets[liveKey] ?? [], $0.cursors[liveKey] ?? 0, $0.recordings) }
+        for index in bucket[min(cursor, bucket.count)...] {
             let recording = recordings[index]
-            let isPlayed = tape.withLock { $0.played[index] }
-            if isPlayed, !repeatsLastResponse { continue }
-            guard let recorded = recording.matchRequest, otherMatchersPass(live, recorded) else { continue }
-            lastMatch = index
-            if isPlayed { continue }
+            guard !tape.withLock({ $0.played[index] }),
+                  let recorded = recording.matchRequest, otherMatchersPass(live, recorded)
+            else { continue }
             let claimed = tape.withLock { tape in
                 guard !tape.played[index] else { return false }
-                tape.played[index] = true
+                tape.markPlayed(index, key: liveKey)
                 return true
             }
             if claimed { return (index, recording) }
         }
-        if repeatsLastResponse, let lastMatch { return (lastMatch, recordings[lastMatch]) }
+        guard repeatsLastResponse else { return nil }
+        // Everything matching has answered: the last matching recording answers again.
+        for index in bucket.reversed() {
+            if let recorded = recordings[index].matchRequest, otherMatchersPass(live, recorded) {
+                return (index, recordings[index])
+            }
+        }
         return nil
     }
 

@@ -66,15 +66,19 @@ public final class Cassette: Sendable, CustomStringConvertible {
         /// excludes it, so it never answers.
         let matchRequest: MockRequest?
         let key: String
-        /// The HAR entry, exactly as loaded (browser fields included) or as recorded.
+        /// The HAR entry, as loaded (browser fields included) or as recorded.
         let entry: JSONValue
+        /// Whether `entry` came from the file, so saving redacts it (it may be a browser
+        /// export with real credentials).
+        let isLoaded: Bool
         let answer: Result<ResolvedResponse, URLError>
 
-        init(interaction: Interaction, matchRequest: MockRequest?, key: String, entry: JSONValue) {
+        init(interaction: Interaction, matchRequest: MockRequest?, key: String, entry: JSONValue, isLoaded: Bool) {
             self.interaction = interaction
             self.matchRequest = matchRequest
             self.key = key
             self.entry = entry
+            self.isLoaded = isLoaded
             answer = interaction.result.map(\.playable)
         }
     }
@@ -84,14 +88,30 @@ public final class Cassette: Sendable, CustomStringConvertible {
         var recordings: [Recording] = []
         /// Recording positions by matcher key, in recorded order.
         var buckets: [String: [Int]] = [:]
+        /// Per bucket, where its first unplayed recording may be: everything before is played,
+        /// so a cassette of many identical requests isn't scanned from the start every time.
+        var cursors: [String: Int] = [:]
         var played: [Bool] = []
-        /// How many recordings the file holds (after `all` dropped the old ones: none).
+        /// How many recordings the file holds.
         var savedCount = 0
+        /// Whether the file's old content was dropped (mode `all`) and not yet replaced.
+        var replacesFile = false
+
+        var isDirty: Bool { replacesFile || recordings.count != savedCount }
 
         mutating func append(_ recording: Recording, played isPlayed: Bool) {
             buckets[recording.key, default: []].append(recordings.count)
             recordings.append(recording)
             played.append(isPlayed)
+        }
+
+        /// Marks a recording played and moves its bucket's cursor past played recordings.
+        mutating func markPlayed(_ index: Int, key: String) {
+            played[index] = true
+            guard let bucket = buckets[key] else { return }
+            var cursor = cursors[key] ?? 0
+            while cursor < bucket.count, played[bucket[cursor]] { cursor += 1 }
+            cursors[key] = cursor
         }
     }
 
@@ -139,7 +159,13 @@ public final class Cassette: Sendable, CustomStringConvertible {
         otherMatchers = matchers.filter { $0.key == nil }
         isNew = !FileManager.default.fileExists(atPath: url.path)
         tape = LockedState(Tape())
-        guard !isNew, !recordMode.replacesExisting else { return }
+        if recordMode.replacesExisting {
+            // The old content goes, even if this run records nothing; the file is replaced
+            // when the cassette is saved.
+            tape.withLock { $0.replacesFile = !isNew }
+            return
+        }
+        guard !isNew else { return }
 
         let data: Data
         do {
@@ -154,18 +180,16 @@ public final class Cassette: Sendable, CustomStringConvertible {
             loaded.recordings.reserveCapacity(entries.count)
             for (index, entry) in entries.enumerated() {
                 let interaction = try HAR.interaction(from: entry, path: "log.entries[\(index)]")
-                loaded.append(makeRecording(interaction, entry: entry), played: false)
+                let matchRequest = redaction.redact(interaction.request)
+                let recording = Recording(interaction: interaction, matchRequest: matchRequest,
+                                          key: matchRequest.map(indexKey) ?? "", entry: entry, isLoaded: true)
+                loaded.append(recording, played: false)
             }
         } catch {
             throw RequestMockerError.invalidCassette(path: url.path, jsonPath: error.path, reason: error.reason)
         }
         loaded.savedCount = loaded.recordings.count
         tape.withLock { $0 = loaded }
-    }
-
-    private func makeRecording(_ interaction: Interaction, entry: JSONValue) -> Recording {
-        let matchRequest = redaction.redact(interaction.request)
-        return Recording(interaction: interaction, matchRequest: matchRequest, key: matchRequest.map(indexKey) ?? "", entry: entry)
     }
 
     /// The values of the key matchers, joined: where `request`'s candidates are filed.
@@ -197,31 +221,38 @@ public final class Cassette: Sendable, CustomStringConvertible {
         tape.withLock { !$0.played.contains(false) }
     }
 
-    /// Whether there are recordings that ``save()`` would write.
-    public var hasUnsavedRecordings: Bool {
-        tape.withLock { $0.recordings.count != $0.savedCount }
+    /// Whether ``save()`` would write: something was recorded since the cassette was opened or
+    /// last saved, or mode `all` dropped the file's old content.
+    public var hasUnsavedChanges: Bool {
+        tape.withLock { $0.isDirty }
     }
 
-    /// Writes the cassette if anything was recorded since it was opened or last saved: to a
-    /// temporary file beside it, then renamed over it, so the file is always either the old
-    /// or the new content. Creates missing folders. Does nothing otherwise (a cassette in mode
-    /// `none` never writes).
+    /// Writes the cassette if anything was recorded since it was opened or last saved (or, in
+    /// mode `all`, if the file had old content, which this run's recordings replace — none at
+    /// all when it made no requests): to a temporary file beside it, then renamed over it, so
+    /// the file is always either the old or the new content. Creates missing folders. Does
+    /// nothing otherwise; a cassette in mode `none` never writes. Entries loaded from the file
+    /// are written back through ``redaction`` too, so a browser export loses its credentials.
     ///
     /// - Returns: whether the file was written.
     /// - Throws: ``RequestMockerError/recordingNotWritable(path:reason:)``.
     @discardableResult
     public func save() throws -> Bool {
         try saving.withLock { _ in
-            let (log, recordings, isDirty) = tape.withLock { ($0.log, $0.recordings, $0.recordings.count != $0.savedCount) }
+            let (log, recordings, isDirty) = tape.withLock { ($0.log, $0.recordings, $0.isDirty) }
             guard isDirty else { return false }
             do {
-                let data = try HAR.data(log: log, entries: recordings.map(\.entry))
+                let entries = recordings.map { $0.isLoaded ? HAR.redact($0.entry, with: redaction) : $0.entry }
+                let data = try HAR.data(log: log, entries: entries)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try data.write(to: url, options: .atomic)
             } catch {
                 throw RequestMockerError.recordingNotWritable(path: url.path, reason: "\(error)")
             }
-            tape.withLock { $0.savedCount = recordings.count }
+            tape.withLock { tape in
+                tape.savedCount = recordings.count
+                tape.replacesFile = false
+            }
             return true
         }
     }

@@ -113,7 +113,8 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
 
     private static func queryKey(_ request: MockRequest) -> String {
         guard let query = request.url.query(percentEncoded: true), !query.isEmpty else { return "" }
-        return FormFields.pairs(query).map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "&")
+        // Encoded again, so a decoded `&` or `=` can't pass for a separator.
+        return FormFields.pairs(query).map { "\(FormFields.encode($0.name))=\(FormFields.encode($0.value))" }.sorted().joined(separator: "&")
     }
 
     private static func bodiesMatch(_ live: MockRequest, _ recorded: MockRequest) -> Bool {

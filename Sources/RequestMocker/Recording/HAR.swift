@@ -97,6 +97,10 @@ enum HAR {
             startedAt = date
         }
         let milliseconds = try optionalNumber(fields, "time", path) ?? 0
+        // Browsers write -1 for unknown; more than a year is not a real request.
+        guard milliseconds.isFinite, milliseconds < 365 * 24 * 3600 * 1000 else {
+            throw FormatError(path: path + ".time", reason: "\(milliseconds) is not a duration in milliseconds")
+        }
         let duration = Duration.microseconds(Int64((max(0, milliseconds) * 1000).rounded()))
         return Interaction(request: recordedRequest, result: result, startedAt: startedAt, duration: duration)
     }
@@ -159,7 +163,10 @@ enum HAR {
             if encoding == nil { encoding = try optionalString(fields, "encoding", path) }
             return try decode(text, encoding: encoding, path: path + ".text")
         }
-        guard case .array(let params)? = fields["params"] else { return nil }
+        // Form fields without text can be rebuilt only for URL-encoded forms: a multipart
+        // body's boundary and parts are not in the HAR.
+        let mimeType = try optionalString(fields, "mimeType", path)?.lowercased() ?? ""
+        guard case .array(let params)? = fields["params"], mimeType.isEmpty || mimeType.contains("x-www-form-urlencoded") else { return nil }
         var pairs: [String] = []
         for (index, param) in params.enumerated() {
             let paramPath = "\(path).params[\(index)]"
@@ -229,6 +236,68 @@ enum HAR {
     }
 
     // MARK: Writing an entry
+
+    /// A loaded entry with `redaction`'s header, cookie, query and body rules applied, so a
+    /// browser export saved again keeps none of the credentials it came with. (Entries this
+    /// library recorded were redacted when recorded; redacting again changes nothing.)
+    static func redact(_ entry: JSONValue, with redaction: Redaction) -> JSONValue {
+        guard case .object(var fields) = entry else { return entry }
+        if case .object(var request)? = fields["request"] {
+            redactHeaders(&request, redaction, cookieHeader: "cookie")
+            if case .string(let text)? = request["url"], let url = URL(string: text) {
+                let redacted = redaction.redactedURL(url)
+                if redacted != url {
+                    request["url"] = .string(redacted.absoluteString)
+                    request["queryString"] = .array((URLComponents(url: redacted, resolvingAgainstBaseURL: false)?.queryItems ?? []).map {
+                        .object(["name": .string($0.name), "value": .string($0.value ?? "")])
+                    })
+                }
+            }
+            if case .object(var postData)? = request["postData"] {
+                redactText(&postData, redaction)
+                request["postData"] = .object(postData)
+            }
+            fields["request"] = .object(request)
+        }
+        if case .object(var response)? = fields["response"] {
+            redactHeaders(&response, redaction, cookieHeader: "set-cookie")
+            if case .object(var content)? = response["content"] {
+                redactText(&content, redaction)
+                response["content"] = .object(content)
+            }
+            fields["response"] = .object(response)
+        }
+        return .object(fields)
+    }
+
+    private static func redactHeaders(_ message: inout [String: JSONValue], _ redaction: Redaction, cookieHeader: String) {
+        if case .array(let headers)? = message["headers"] {
+            message["headers"] = .array(headers.compactMap { header in
+                guard case .object(var field) = header, let name = field["name"]?.stringValue,
+                      let replacement = redaction.headers[name.lowercased()] else { return header }
+                guard case .replace(let value) = replacement else { return nil }
+                field["value"] = .string(value)
+                return .object(field)
+            })
+        }
+        guard let replacement = redaction.headers[cookieHeader], case .array(let cookies)? = message["cookies"] else { return }
+        switch replacement {
+        case .remove: message["cookies"] = []
+        case .replace(let value):
+            message["cookies"] = .array(cookies.map { cookie in
+                guard case .object(var fields) = cookie else { return cookie }
+                fields["value"] = .string(value)
+                return .object(fields)
+            })
+        }
+    }
+
+    /// Body keys in a `postData` or `content` text, read by its `mimeType`.
+    private static func redactText(_ fields: inout [String: JSONValue], _ redaction: Redaction) {
+        guard !redaction.bodyKeys.isEmpty, case .string(let text)? = fields["text"], fields["encoding"] == nil, fields["_encoding"] == nil else { return }
+        let redacted = redaction.redact(body: Data(text.utf8), contentType: fields["mimeType"]?.stringValue)
+        fields["text"] = .string(String(decoding: redacted, as: UTF8.self))
+    }
 
     static func entry(from interaction: Interaction) -> JSONValue {
         let milliseconds = milliseconds(interaction.duration)
@@ -337,7 +406,8 @@ enum HAR {
         ]
         for attribute in attributes.dropFirst() {
             let parts = attribute.split(separator: "=", maxSplits: 1).map(String.init)
-            switch parts[0].lowercased() {
+            guard let name = parts.first else { continue }
+            switch name.lowercased() {
             case "path" where parts.count == 2: cookie["path"] = .string(parts[1])
             case "domain" where parts.count == 2: cookie["domain"] = .string(parts[1])
             case "expires" where parts.count == 2: cookie["expires"] = .string(parts[1])

@@ -3,7 +3,10 @@
 enum HARTimestamp {
     /// `2026-11-22T10:04:05.123Z`, always in UTC.
     static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // To the nearest microsecond first, so 10:04:05.123 (held as .12299999…) stays .123.
+        let totalMicroseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        var totalMilliseconds = totalMicroseconds / 1000
+        if totalMicroseconds % 1000 < 0 { totalMilliseconds -= 1 }
         var seconds = totalMilliseconds / 1000
         var milliseconds = totalMilliseconds % 1000
         if milliseconds < 0 {
@@ -50,19 +53,20 @@ enum HARTimestamp {
         else { return nil }
         index += 1
         guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+              (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60, second < 61
         else { return nil }
-        var fraction = 0.0
+        // The fraction as whole microseconds, so milliseconds survive the trip through Double.
+        var microseconds: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
             index += 1
-            var scale = 0.1
-            let start = index
+            var digits = 0
             while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                fraction += Double(bytes[index] - UInt8(ascii: "0")) * scale
-                scale /= 10
+                if digits < 6 { microseconds = microseconds * 10 + Int64(bytes[index] - UInt8(ascii: "0")) }
+                digits += 1
                 index += 1
             }
-            guard index > start else { return nil }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 6) { microseconds *= 10 }
         }
         var offset: Int64 = 0
         if expect("Z") || expect("z") {
@@ -79,7 +83,15 @@ enum HARTimestamp {
         }
         guard index == bytes.count else { return nil }
         let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return Date(timeIntervalSince1970: Double(seconds * 1_000_000 + microseconds) / 1_000_000)
+    }
+
+    private static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -1,5 +1,13 @@
 /// A response as it was recorded: status, HTTP version, header fields and the body bytes
 /// (decoded: HAR keeps bodies after any `Content-Encoding` is undone).
+///
+/// ```swift
+/// let redaction = Redaction.default.beforeRecordResponse { response, _ in
+///     var kept = response
+///     kept.headers.remove("X-Request-Id")   // changes on every call; keep diffs small
+///     return kept
+/// }
+/// ```
 public struct RecordedResponse: Sendable, Hashable {
     public var status: Int
     public var httpVersion: String
@@ -22,7 +30,8 @@ public struct RecordedResponse: Sendable, Hashable {
 /// }
 /// ```
 public struct Interaction: Sendable {
-    /// The request, after redaction.
+    /// The request as the cassette holds it: redacted when it was recorded here; as written
+    /// in the file when loaded (redaction applies to a loaded entry when it is saved again).
     public var request: MockRequest
     /// The response, or the error the request failed with (a refused connection, a timeout).
     public var result: Result<RecordedResponse, URLError>

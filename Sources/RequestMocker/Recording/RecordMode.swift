@@ -100,13 +100,15 @@ public struct PlaybackMode: Sendable, Hashable, CustomStringConvertible {
     public static let momentary = PlaybackMode(speed: nil)
 
     /// Keeps the recorded timings: each answer takes as long as it took when it was recorded
-    /// (the HAR entry's `time`).
+    /// (the HAR entry's `time`). Requests sent together therefore complete in the order they
+    /// did when recorded; unlike YAHTTPVCR, an answer never waits for a request recorded
+    /// earlier to be sent, so a test that sends requests in another order doesn't stall.
     public static let chronological = PlaybackMode(speed: 1)
 
     /// Keeps the recorded timings, sped up `speed` times (`2` answers twice as fast). A speed
-    /// that is zero, negative or not finite answers at once.
+    /// that is zero, negative or not finite answers at once; speeds below 0.001 count as 0.001.
     public static func chronological(speed: Double) -> PlaybackMode {
-        PlaybackMode(speed: speed.isFinite && speed > 0 ? speed : nil)
+        PlaybackMode(speed: speed.isFinite && speed > 0 ? max(speed, 0.001) : nil)
     }
 
     public var description: String {
@@ -114,10 +116,11 @@ public struct PlaybackMode: Sendable, Hashable, CustomStringConvertible {
         return speed == 1 ? "chronological" : "chronological(speed: \(speed))"
     }
 
-    /// The delay for an answer that took `duration` when recorded.
+    /// The delay for an answer that took `duration` when recorded, at most a year (as for
+    /// ``MockResponse/delayed(by:)``).
     func delay(forRecorded duration: Duration) -> Duration {
         guard let speed else { return .zero }
-        return duration / speed
+        return min(duration / speed, .seconds(365 * 24 * 3600))
     }
 }
 

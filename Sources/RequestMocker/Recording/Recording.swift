@@ -20,6 +20,11 @@ struct RecordingTicket: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let result = await PassThrough.forward(original, timeout: timeout)
+        // A request the caller cancelled, or that our own timeout gave up on, says nothing
+        // about the server: relay it, but don't record it.
+        if Task.isCancelled || result.failureCode == .cancelled {
+            return ResolvedOutcome(result: result.map(\.playable).mapError { $0 }, delay: .zero)
+        }
         do {
             _ = try target.store(result, request: request, startedAt: startedAt, duration: start.duration(to: clock.now))
         } catch {
@@ -39,9 +44,19 @@ extension Cassette: RecordingTarget {
             redacted = .success(kept)
         }
         let interaction = Interaction(request: request, result: redacted, startedAt: startedAt, duration: duration)
-        let recording = Recording(interaction: interaction, matchRequest: request, key: indexKey(request), entry: HAR.entry(from: interaction))
+        let recording = Recording(interaction: interaction, matchRequest: request, key: indexKey(request),
+                                  entry: HAR.entry(from: interaction), isLoaded: false)
         // Recorded now, so it doesn't answer again in this run.
-        tape.withLock { $0.append(recording, played: true) }
+        tape.withLock { tape in
+            tape.append(recording, played: true)
+            tape.markPlayed(tape.recordings.count - 1, key: recording.key)
+        }
         return nil
+    }
+}
+
+extension Result where Failure == URLError {
+    var failureCode: URLError.Code? {
+        if case .failure(let error) = self { error.code } else { nil }
     }
 }

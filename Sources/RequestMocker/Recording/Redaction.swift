@@ -37,20 +37,24 @@ public struct Redaction: Sendable {
     public private(set) var queryParameters: [String: Replacement] = [:]
     /// Keys to redact in JSON bodies (at any depth) and form bodies, of requests and responses.
     public private(set) var bodyKeys: [String: Replacement] = [:]
+    /// Whether a password in a URL's user info (`https://user:pass@host/`) is redacted.
+    private var redactsURLPassword: Bool
     private var pathTransform: (@Sendable (String) -> String)?
     private var requestHook: (@Sendable (MockRequest) -> MockRequest?)?
     private var responseHook: (@Sendable (RecordedResponse, MockRequest) -> RecordedResponse?)?
 
-    /// Redacts `Authorization`, `Cookie`, `Proxy-Authorization` and `Set-Cookie`.
+    /// Redacts `Authorization`, `Cookie`, `Proxy-Authorization` and `Set-Cookie`, and the
+    /// password of a URL's user info (`https://user:REDACTED@host/`).
     public static let `default` = Redaction(headers: [
         "authorization": .redacted, "cookie": .redacted, "proxy-authorization": .redacted, "set-cookie": .redacted,
-    ])
+    ], redactsURLPassword: true)
 
     /// Redacts nothing: everything is written as sent and received.
-    public static let none = Redaction(headers: [:])
+    public static let none = Redaction(headers: [:], redactsURLPassword: false)
 
-    private init(headers: [String: Replacement]) {
+    private init(headers: [String: Replacement], redactsURLPassword: Bool) {
         self.headers = headers
+        self.redactsURLPassword = redactsURLPassword
     }
 
     /// Also redacts the header field `name` (case-insensitive) in requests and responses.
@@ -67,7 +71,8 @@ public struct Redaction: Sendable {
         return copy
     }
 
-    /// Also redacts the query parameter `name`.
+    /// Also redacts the query parameter `name`, in request URLs and in the `Location` and
+    /// `Content-Location` of responses.
     public func queryParameter(_ name: String, _ replacement: Replacement = .redacted) -> Redaction {
         var copy = self
         copy.queryParameters[name] = replacement
@@ -83,7 +88,8 @@ public struct Redaction: Sendable {
     }
 
     /// Rewrites the request path (percent-encoded, such as `/users/ada%20l`) before matching
-    /// and recording.
+    /// and recording. Characters a path can't hold are percent-encoded, and a missing leading
+    /// `/` is added.
     public func path(_ transform: @escaping @Sendable (String) -> String) -> Redaction {
         var copy = self
         copy.pathTransform = transform
@@ -113,8 +119,8 @@ public struct Redaction: Sendable {
     /// The request as it is recorded and matched; `nil` when the request hook leaves it alone.
     func redact(_ request: MockRequest, headers redactsHeaders: Bool = true) -> MockRequest? {
         var url = request.url
-        if pathTransform != nil || !queryParameters.isEmpty {
-            url = redactedURL(url) ?? url
+        if pathTransform != nil || !queryParameters.isEmpty || (redactsURLPassword && url.password != nil) {
+            url = redactedURL(url)
         }
         let headers = redactsHeaders ? redact(request.headers) : request.headers
         var body = request.body
@@ -134,6 +140,14 @@ public struct Redaction: Sendable {
     func redact(_ response: RecordedResponse, for request: MockRequest) -> RecordedResponse? {
         var result = response
         result.headers = redact(response.headers)
+        if !queryParameters.isEmpty || redactsURLPassword {
+            var fields: [HTTPHeaders.Field] = []
+            for field in result.headers {
+                let isLocation = field.name.caseInsensitiveEquals("Location") || field.name.caseInsensitiveEquals("Content-Location")
+                fields.append(isLocation ? HTTPHeaders.Field(name: field.name, value: redactedLocation(field.value)) : field)
+            }
+            result.headers = HTTPHeaders(fields)
+        }
         if !bodyKeys.isEmpty {
             result.body = redact(body: response.body, contentType: response.headers["Content-Type"])
         }
@@ -142,7 +156,7 @@ public struct Redaction: Sendable {
     }
 
     func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
-        guard !self.headers.isEmpty, headers.contains(where: { self.headers[$0.name.lowercased()] != nil }) else { return headers }
+        guard self.headers.keys.contains(where: headers.contains) else { return headers }
         var fields: [HTTPHeaders.Field] = []
         for field in headers {
             switch self.headers[field.name.lowercased()] {
@@ -154,20 +168,46 @@ public struct Redaction: Sendable {
         return HTTPHeaders(fields)
     }
 
-    private func redactedURL(_ url: URL) -> URL? {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
-        if let pathTransform {
-            components.percentEncodedPath = pathTransform(components.percentEncodedPath)
+    /// The URL with the path hook, query rules and password redaction applied. A path hook
+    /// that returns something unusable is ignored rather than letting the query rules go too.
+    func redactedURL(_ url: URL, path redactsPath: Bool = true) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        if redactsURLPassword, components.percentEncodedPassword != nil {
+            components.percentEncodedPassword = Replacement.placeholder
         }
         if !queryParameters.isEmpty, let query = components.percentEncodedQuery {
             components.percentEncodedQuery = FormFields.rewrite(query, replacing: queryParameters)
         }
-        return components.url
+        let withoutPath = components.url ?? url
+        guard redactsPath, let pathTransform else { return withoutPath }
+        var path = pathTransform(components.percentEncodedPath)
+        if !path.hasPrefix("/"), components.host != nil { path = "/" + path }
+        components.percentEncodedPath = path.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? components.percentEncodedPath
+        return components.url ?? withoutPath
     }
 
-    private func redact(body: Data, contentType: String?) -> Data {
+    /// What a path may hold, `%` included so existing escapes stay as they are.
+    private static let pathAllowed = CharacterSet.urlPathAllowed.union(CharacterSet(charactersIn: "%"))
+
+    /// A `Location` value with the query and password rules applied (the path hook is for
+    /// request paths); relative values work too.
+    private func redactedLocation(_ value: String) -> String {
+        if let url = URL(string: value), url.scheme != nil {
+            return redactedURL(url, path: false).absoluteString
+        }
+        guard !queryParameters.isEmpty, let question = value.firstIndex(of: "?") else { return value }
+        let fragment = value[question...].firstIndex(of: "#")
+        let query = String(value[value.index(after: question)..<(fragment ?? value.endIndex)])
+        let rewritten = FormFields.rewrite(query, replacing: queryParameters)
+        return String(value[..<question]) + (rewritten.map { "?" + $0 } ?? "") + (fragment.map { String(value[$0...]) } ?? "")
+    }
+
+    func redact(body: Data, contentType: String?) -> Data {
         let type = contentType?.lowercased() ?? ""
-        if type.contains("json"), let value = try? JSONValue(parsing: body) {
+        // JSON is read whatever the Content-Type says when it looks like JSON: a secret sent
+        // as text/plain is still a secret.
+        let looksLikeJSON = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+        if type.contains("json") || looksLikeJSON, let value = try? JSONValue(parsing: body) {
             let redacted = redact(value)
             guard redacted != value, let data = try? redacted.serialized() else { return body }
             return data

@@ -182,7 +182,8 @@ public final class MockRegistry: Sendable {
     /// }
     /// ```
     ///
-    /// - Throws: what `body` throws, else ``RequestMockerError/recordingNotWritable(path:reason:)``.
+    /// - Throws: what `body` throws (the cassette is still saved, as far as it can be), else
+    ///   ``RequestMockerError/recordingNotWritable(path:reason:)``.
     public func withCassette<Result>(
         _ cassette: Cassette,
         body: (URLSession) async throws -> Result
@@ -197,8 +198,13 @@ public final class MockRegistry: Sendable {
         }
         session.finishTasksAndInvalidate()
         remove(handle)
+        // The body's own failure matters more than a failure to save after it.
+        guard case .success(let value) = result else {
+            _ = try? cassette.save()
+            return try result.get()
+        }
         try cassette.save()
-        return try result.get()
+        return value
     }
 
     private func insert(_ source: FilterIndex.Source, atFront: Bool) -> FilterHandle {

@@ -19,8 +19,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         case answeredByPolicy
         /// The request failed before any response: the reason.
         case failed(String)
-        /// Nothing played it back, so it was sent to the network and recorded into
-        /// ``JournalEntry/file`` (a cassette, or a mock-data file).
+        /// Nothing played it back, so it was sent to the network to be recorded into
+        /// ``JournalEntry/file`` (a cassette, or a mock-data file). A
+        /// ``Redaction/beforeRecordResponse(_:)`` hook may still keep the answer out.
         case recorded
     }
 

@@ -119,6 +119,17 @@ struct RedactionTests {
         #expect(Redaction.default.queryParameter("token").redact(request)?.url.absoluteString == "https://api.test/s?token=REDACTED&q=a+b")
     }
 
+    @Test("URL passwords and Location queries are redacted; a bad path hook keeps the query rules")
+    func urls() throws {
+        let redaction = Redaction.default.queryParameter("code").path { _ in "no slash/and spaces" }
+        let request = MockRequest(method: .get, url: URL(string: "https://ada:pw@api.test/callback?code=c-1&state=s")!)
+        #expect(redaction.redact(request)?.url.absoluteString == "https://ada:REDACTED@api.test/no%20slash/and%20spaces?code=REDACTED&state=s")
+        let response = RecordedResponse(status: 302, headers: ["Location": "/next?code=c-2#top", "Content-Location": "https://api.test/x?code=c-3"])
+        let redacted = try #require(redaction.redact(response, for: request))
+        #expect(redacted.headers["Location"] == "/next?code=REDACTED#top")
+        #expect(redacted.headers["Content-Location"] == "https://api.test/x?code=REDACTED")
+    }
+
     @Test("body keys at any depth of JSON, and in form bodies")
     func bodies() throws {
         let redaction = Redaction.none.bodyKey("password").bodyKey("secret", .remove)
@@ -129,7 +140,9 @@ struct RedactionTests {
         let form = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                body: Data("name=ada&password=p".utf8))
         #expect(redaction.redact(form)?.bodyText == "name=ada&password=REDACTED")
-        let plain = MockRequest(method: .post, url: url("/login"), body: Data(#"{"password": "p"}"#.utf8))
-        #expect(redaction.redact(plain)?.bodyText == #"{"password": "p"}"#, "only JSON and form bodies are read")
+        let plain = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "text/plain"], body: Data(#" {"password": "p"}"#.utf8))
+        #expect(redaction.redact(plain)?.bodyText == #"{"password":"REDACTED"}"#, "JSON is read whatever the Content-Type says")
+        let text = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "text/plain"], body: Data("password=p".utf8))
+        #expect(redaction.redact(text)?.bodyText == "password=p", "other text is left alone")
     }
 }

@@ -85,7 +85,7 @@ struct CassetteTests {
         #expect(replayed == [recorded[0], recorded[2], recorded[3], recorded[1]])
         #expect(player.allPlayed)
         #expect(playing.journal.map(\.entryIndex) == [0, 2, 3, 1])
-        #expect(player.hasUnsavedRecordings == false)
+        #expect(player.hasUnsavedChanges == false)
     }
 
     @Test("a request with no recording fails with the nearest recording and the matcher that differed")
@@ -276,6 +276,21 @@ struct CassetteTests {
         #expect(text(decoded) == #"{"compressed":true}"#)
         #expect(response.header("Content-Encoding") == nil)
         #expect(response.header("Content-Length") == "19")
+    }
+
+    @Test("a request that times out on our side is relayed as a timeout but not recorded")
+    func timeoutsAreNotRecorded() async throws {
+        let cassette = try openCassette(file)
+        let error = await #expect(throws: URLError.self) {
+            try await MockRegistry().withCassette(cassette) { session in
+                var slow = request("/slow")
+                slow.timeoutInterval = 0.1
+                _ = try await session.data(for: slow)
+            }
+        }
+        #expect(error?.code == .timedOut)
+        #expect(cassette.interactions.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test("chronological playback takes as long as the recording did")

@@ -13,12 +13,13 @@ struct HARTimestampTests {
     @Test("reads UTC, offsets, and any number of fractional digits")
     func parses() throws {
         #expect(HARTimestamp.parse("1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 0))
+        #expect(HARTimestamp.parse("2024-02-29T00:00:00Z") != nil)
         #expect(HARTimestamp.parse("2026-11-22T10:04:05.123Z")?.timeIntervalSince1970 == 1_795_341_845.123)
         #expect(HARTimestamp.parse("2026-11-22T11:04:05.123+01:00") == HARTimestamp.parse("2026-11-22T10:04:05.123Z"))
         #expect(HARTimestamp.parse("2026-11-22T05:34:05.123-0430") == HARTimestamp.parse("2026-11-22T10:04:05.123Z"))
         let micro = try #require(HARTimestamp.parse("2000-02-29T23:59:59.999999Z"))
         #expect(abs(micro.timeIntervalSince1970 - 951_868_799.999999) < 1e-6)
-        for bad in ["", "2026-11-22", "2026-13-01T00:00:00Z", "2026-11-22T10:04:05", "2026-11-22T10:04:05.Z", "2026-11-22T10:04:05Zjunk"] {
+        for bad in ["", "2026-11-22", "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-22T10:04:05", "2026-11-22T10:04:05.Z", "2026-11-22T10:04:05Zjunk"] {
             #expect(HARTimestamp.parse(bad) == nil, "\(bad)")
         }
     }
@@ -29,6 +30,9 @@ struct HARTimestampTests {
         #expect(HARTimestamp.format(Date(timeIntervalSince1970: 1_795_341_845.123)) == "2026-11-22T10:04:05.123Z")
         #expect(HARTimestamp.format(Date(timeIntervalSince1970: 951_868_799.5)) == "2000-02-29T23:59:59.500Z")
         #expect(HARTimestamp.format(Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
+        for text in ["2026-11-22T10:04:05.123Z", "2099-12-31T23:59:59.999Z", "1901-06-30T12:00:00.001Z", "1969-12-31T23:59:59.999Z"] {
+            #expect(HARTimestamp.parse(text).map(HARTimestamp.format) == text)
+        }
         for seconds in stride(from: -86_400.0 * 400, to: 86_400 * 30_000, by: 86_400 * 37.3) {
             let date = Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
             #expect(HARTimestamp.parse(HARTimestamp.format(date)) == date)
@@ -122,6 +126,10 @@ struct BrowserHARTests {
         #expect(saved["log"]?["entries"]?[0]?["timings"]?["_blocked_queueing"] == 0.8)
         #expect(saved["log"]?["entries"]?[6]?["request"]?["url"] == .string(server.baseURL + "/echo/new"))
         #expect(saved["log"]?["entries"]?[7] == nil)
+        // The browser's credentials are redacted on the way out.
+        #expect(saved["log"]?["entries"]?[0]?["request"]?["headers"]?.arrayContains(["name": "cookie", "value": "REDACTED"]) == true)
+        #expect(saved["log"]?["entries"]?[0]?["request"]?["cookies"]?[0]?["value"] == "REDACTED")
+        #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("real-session-id"))
     }
 }
 
@@ -186,12 +194,16 @@ struct CorruptCassetteTests {
         }
     }
 
-    @Test("mode all replaces a corrupt cassette without reading it")
+    @Test("mode all replaces a corrupt cassette without reading it, even when nothing is recorded")
     func allIgnoresOldContent() throws {
         let file = try folder.write("broken.har", "not json")
-        let cassette = try Cassette(contentsOf: file, record: .all)
+        let cassette = try openCassette(file, record: .all)
         #expect(cassette.interactions.isEmpty)
+        #expect(cassette.hasUnsavedChanges)
+        #expect(try cassette.save())
         #expect(try cassette.save() == false)
-        #expect(try String(contentsOf: file, encoding: .utf8) == "not json")
+        let replaced = try JSONValue(parsing: Data(contentsOf: file))
+        #expect(harProblems(replaced) == [])
+        #expect(replaced["log"]?["entries"] == [])
     }
 }

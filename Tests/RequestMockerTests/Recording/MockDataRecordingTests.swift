@@ -79,6 +79,24 @@ struct MockDataRecordingTests {
         #expect(file.hasSuffix(#"{"count": 2}"#))
     }
 
+    @Test("a header in the name that redaction hides is named by its hash, never its value")
+    func hashedHeaderNames() async throws {
+        let directory = try MockDataDirectory(mockData, allowsWildcards: false, headersInName: ["Authorization"], record: .newEpisodes,
+                                              redaction: .default, hosts: .all, environment: [:])
+        let registry = MockRegistry()
+        registry.register(directory)
+        var request = get("/echo/me")
+        request.setValue("Token secret", forHTTPHeaderField: "Authorization")
+        let live = try await registry.makeSession().data(for: request).0
+        let names = try FileManager.default.contentsOfDirectory(atPath: mockData.path)
+        #expect(names.count == 1)
+        #expect(names.allSatisfy { !$0.contains("secret") && $0.hasPrefix("GET|-echo-me|") })
+        let candidates = directory.candidateFileNames(for: MockRequest(request))
+        #expect(names.first == candidates[2], "the header-hash name, after the raw name's .http and .json")
+        server.stop()
+        #expect(try await registry.makeSession().data(for: request).0 == live)
+    }
+
     @Test("a missing folder in a mode that doesn't record is an error; a transport error is not written")
     func edges() async throws {
         #expect(throws: RequestMockerError.self) { try recordingFolder(.none) }

@@ -135,7 +135,7 @@ struct RecordModeTests {
             let cassette = try openCassette(file, record: .all)
             registry.register(cassette)
             _ = try await registry.makeSession().data(for: get("/echo/replacement"))
-            #expect(cassette.hasUnsavedRecordings)
+            #expect(cassette.hasUnsavedChanges)
         }
         #expect(try Data(contentsOf: file) == before)
         #expect(try openCassette(file).interactions.map(\.request.url.path) == ["/counter"])
