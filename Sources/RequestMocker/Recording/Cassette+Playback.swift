@@ -107,15 +107,3 @@ extension String {
     /// Quoted, or `(empty)`, as diagnostics show values.
     var quotedForReport: String { isEmpty ? "(empty)" : "\"\(self)\"" }
 }
-
-extension RecordedResponse {
-    /// The response as it is delivered: `Content-Encoding` and `Transfer-Encoding` describe the
-    /// bytes on the wire, not the decoded body we hold, so they go, and `Content-Length` is
-    /// the body's.
-    var playable: ResolvedResponse {
-        var delivered = headers
-        for name in ["Content-Encoding", "Transfer-Encoding"] { delivered.remove(name) }
-        delivered.replace("Content-Length", with: String(body.count))
-        return ResolvedResponse(status: status, httpVersion: httpVersion, headers: delivered, body: body)
-    }
-}

@@ -23,14 +23,14 @@ struct RecordingTicket: Sendable {
         // A request the caller cancelled, or that our own timeout gave up on, says nothing
         // about the server: relay it, but don't record it.
         if Task.isCancelled || result.failureCode == .cancelled {
-            return ResolvedOutcome(result: result.map(\.playable).mapError { $0 }, delay: .zero)
+            return ResolvedOutcome(forwarded: result)
         }
         do {
             _ = try target.store(result, request: request, startedAt: startedAt, duration: start.duration(to: clock.now))
         } catch {
             return ResolvedOutcome(result: .failure(error), delay: .zero)
         }
-        return ResolvedOutcome(result: result.map(\.playable).mapError { $0 }, delay: .zero)
+        return ResolvedOutcome(forwarded: result)
     }
 }
 

@@ -52,7 +52,7 @@ struct Exchange: Sendable {
                 let current = hop
                 return .deferred { [timeout] in
                     let result = await PassThrough.forward(current.request, timeout: timeout)
-                    return await finish(after: ResolvedOutcome(result: result.map(\.playable).mapError { $0 }, delay: .zero), at: current)
+                    return await finish(after: ResolvedOutcome(forwarded: result), at: current)
                 }
             case .record(let ticket):
                 let current = hop

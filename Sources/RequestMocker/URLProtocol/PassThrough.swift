@@ -46,3 +46,22 @@ enum PassThrough {
         }
     }
 }
+
+extension RecordedResponse {
+    /// The response as it is delivered: `Content-Encoding` and `Transfer-Encoding` describe the
+    /// bytes on the wire, not the decoded body we hold, so they go, and `Content-Length` is
+    /// the body's.
+    var playable: ResolvedResponse {
+        var delivered = headers
+        for name in ["Content-Encoding", "Transfer-Encoding"] { delivered.remove(name) }
+        delivered.replace("Content-Length", with: String(body.count))
+        return ResolvedResponse(status: status, httpVersion: httpVersion, headers: delivered, body: body)
+    }
+}
+
+extension ResolvedOutcome {
+    /// What a forwarded request delivers: the relayed response at once, or its error.
+    init(forwarded result: Result<RecordedResponse, URLError>) {
+        self.init(result: result.map(\.playable).mapError { $0 }, delay: .zero)
+    }
+}
