@@ -7,11 +7,15 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "RequestMocker", targets: ["RequestMocker"]),
+        .library(name: "RequestMockerServer", targets: ["RequestMockerServer"]),
+        .executable(name: "request-mocker", targets: ["request-mocker"]),
         .executable(name: "request-mocker-bench", targets: ["request-mocker-bench"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "RequestMocker"),
+        .target(name: "RequestMockerServer", dependencies: ["RequestMocker"]),
+        .executableTarget(name: "request-mocker", dependencies: ["RequestMocker", "RequestMockerServer"]),
         .executableTarget(
             name: "request-mocker-bench",
             dependencies: ["RequestMocker"],

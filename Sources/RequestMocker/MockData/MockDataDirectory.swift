@@ -149,7 +149,15 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     /// // ["GET|-users?page=2.http", "GET|-users?page=2.json", "GET|-users?3a3a…http", "GET|-users?3a3a….json"]
     /// ```
     public func candidateFileNames(for request: MockRequest) -> [String] {
-        MockDataNaming(allowsWildcards: allowsWildcards, headersInName: headersInName).candidates(for: request).flatMap { [$0 + ".http", $0 + ".json"] }
+        let naming = MockDataNaming(allowsWildcards: allowsWildcards, headersInName: headersInName)
+        var names = naming.candidates(for: request).flatMap { [$0 + ".http", $0 + ".json"] }
+        if request.method == .head {
+            // A HEAD asks about what a GET would get, as on a real server: the GET's files
+            // answer it when it has none of its own (its body is not sent).
+            let get = MockRequest(method: .get, url: request.url, headers: request.headers, body: request.body)
+            names += naming.candidates(for: get).flatMap { [$0 + ".http", $0 + ".json"] }
+        }
+        return names
     }
 
     /// The outcome of looking a request up.

@@ -484,6 +484,6 @@ struct JSONLocation {
 }
 
 /// The library's version, written into HAR files' `creator`.
-enum RequestMockerVersion {
-    static let current = "0.1.0"
+package enum RequestMockerVersion {
+    package static let current = "0.1.0"
 }

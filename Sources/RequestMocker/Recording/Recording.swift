@@ -9,13 +9,13 @@ protocol RecordingTarget: Sendable {
 }
 
 /// A request to send to the network and record: the redacted request to write down, and where.
-struct RecordingTicket: Sendable {
+package struct RecordingTicket: Sendable {
     let request: MockRequest
     let target: any RecordingTarget
 
     /// Sends `original` (not the redacted copy: the server needs the real credentials),
     /// records what came back, and returns it for the caller.
-    func forwardAndRecord(_ original: MockRequest, timeout: TimeInterval) async -> ResolvedOutcome {
+    package func forwardAndRecord(_ original: MockRequest, timeout: TimeInterval) async -> ResolvedOutcome {
         let startedAt = Date()
         let clock = ContinuousClock()
         let start = clock.now

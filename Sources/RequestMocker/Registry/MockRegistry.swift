@@ -248,7 +248,7 @@ public final class MockRegistry: Sendable {
     // MARK: Answering
 
     /// What the registry decided for one request.
-    enum Decision: Sendable {
+    package enum Decision: Sendable {
         case respond(Resolution)
         case passThrough
         case record(RecordingTicket)
@@ -268,6 +268,11 @@ public final class MockRegistry: Sendable {
     /// Matching runs on a copy of the index taken under the lock, so user predicates and block
     /// responses never run while the registry is locked and may call back into it.
     func decide(_ request: MockRequest) -> Decision {
+        decision(for: request).decision
+    }
+
+    /// ``decide(_:)``, also returning the journal entry it wrote (the loopback server logs it).
+    package func decision(for request: MockRequest) -> (decision: Decision, entry: JournalEntry) {
         let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
         var misses: [SourceMiss] = []
         var forbiddingCassette: Cassette?
@@ -304,18 +309,16 @@ public final class MockRegistry: Sendable {
         }
         switch found {
         case .match(let entry, let captures, let response, let file):
-            record(JournalEntry(request: request, entry: entry, file: file, disposition: .answered))
+            // Journaled before the response resolves, so a block sees its own request there.
+            let journalEntry = journaled(JournalEntry(request: request, entry: entry, file: file, disposition: .answered))
             let context = ResolutionContext(request: request, captures: captures, filter: entry.filter)
-            return .respond(response.resolve(context))
+            return (.respond(response.resolve(context)), journalEntry)
         case .played(let entry, let outcome, let cassette, let index):
-            record(JournalEntry(request: request, entry: entry, file: cassette, entryIndex: index, disposition: .answered))
-            return .respond(.ready(outcome))
+            return journaled(JournalEntry(request: request, entry: entry, file: cassette, entryIndex: index, disposition: .answered), .respond(.ready(outcome)))
         case .record(let entry, let ticket):
-            record(JournalEntry(request: request, entry: entry, file: ticket.target.destination, disposition: .recorded))
-            return .record(ticket)
+            return journaled(JournalEntry(request: request, entry: entry, file: ticket.target.destination, disposition: .recorded), .record(ticket))
         case .failure(let entry, let error):
-            record(JournalEntry(request: request, entry: entry, disposition: .failed("\(error)")))
-            return .fail(error)
+            return journaled(JournalEntry(request: request, entry: entry, disposition: .failed("\(error)")), .fail(error))
         case nil:
             // A cassette that doesn't record promises no network: its misses fail even when
             // the policy would pass them through.
@@ -324,17 +327,27 @@ public final class MockRegistry: Sendable {
             switch kind {
             case .fail:
                 let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.compactMap(\.filter), misses: misses)
-                record(JournalEntry(request: request, entry: nil, disposition: .unmatched(report)))
-                return .fail(RequestMockerError.unmatched(report))
+                return journaled(JournalEntry(request: request, entry: nil, disposition: .unmatched(report)), .fail(RequestMockerError.unmatched(report)))
             case .passThrough:
-                record(JournalEntry(request: request, entry: nil, disposition: .passedThrough))
-                return .passThrough
+                return journaled(JournalEntry(request: request, entry: nil, disposition: .passedThrough), .passThrough)
             case .respond(let response):
-                record(JournalEntry(request: request, entry: nil, disposition: .answeredByPolicy))
+                let journalEntry = journaled(JournalEntry(request: request, entry: nil, disposition: .answeredByPolicy))
                 let context = ResolutionContext(request: request, captures: Captures(), filter: nil)
-                return .respond((response.claimed() ?? MockResponse.status(404)).resolve(context))
+                return (.respond((response.claimed() ?? MockResponse.status(404)).resolve(context)), journalEntry)
             }
         }
+    }
+}
+
+extension MockRegistry {
+    /// Writes `entry` to the journal and pairs it with the decision.
+    private func journaled(_ entry: JournalEntry, _ decision: Decision) -> (decision: Decision, entry: JournalEntry) {
+        (decision, journaled(entry))
+    }
+
+    private func journaled(_ entry: JournalEntry) -> JournalEntry {
+        record(entry)
+        return entry
     }
 }
 

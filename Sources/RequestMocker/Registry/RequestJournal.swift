@@ -94,9 +94,15 @@ struct RequestJournal: Sendable {
     var waiters: [Waiter] = []
     var nextWaiterID = 0
 
+    /// The most entries kept; `nil` keeps all.
+    var capacity: Int?
+
     mutating func append(_ entry: JournalEntry) {
         entries.append(entry)
         appended += 1
+        if let capacity, entries.count > capacity {
+            entries.removeFirst(entries.count - max(capacity, 0))
+        }
     }
 
     /// Removes and returns the waiter `id`, if it is still waiting.
@@ -146,6 +152,25 @@ extension MockRegistry {
     /// The requests no filter matched, oldest first.
     public var unmatchedRequests: [MockRequest] {
         journal.filter(\.isUnmatched).map(\.request)
+    }
+
+    /// The most journal entries kept: when more arrive, the oldest are dropped. `nil` (the
+    /// default) keeps every entry, which is what tests want; a long-running server (the
+    /// `request-mocker` command) sets a limit so its memory stays flat.
+    ///
+    /// ```swift
+    /// registry.journalCapacity = 1_000
+    /// ```
+    public var journalCapacity: Int? {
+        get { state.withLock { $0.journal.capacity } }
+        set {
+            state.withLock { state in
+                state.journal.capacity = newValue
+                if let newValue, state.journal.entries.count > newValue {
+                    state.journal.entries.removeFirst(state.journal.entries.count - max(newValue, 0))
+                }
+            }
+        }
     }
 
     /// Forgets every journal entry (filters stay).

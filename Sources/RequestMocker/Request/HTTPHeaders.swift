@@ -130,7 +130,7 @@ extension HTTPHeaders: Sequence {
 extension String {
     /// ASCII case-insensitive equality, which is what HTTP field names and hosts need; cheaper
     /// than `caseInsensitiveCompare` because it allocates nothing.
-    func caseInsensitiveEquals(_ other: String) -> Bool {
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
         return zip(lhs, rhs).allSatisfy { a, b in

@@ -1,6 +1,6 @@
 /// Standard reason phrases, for status lines and HAR's `statusText`.
-enum HTTPStatus {
-    static func reasonPhrase(_ code: Int) -> String {
+package enum HTTPStatus {
+    package static func reasonPhrase(_ code: Int) -> String {
         switch code {
         case 100: "Continue"
         case 101: "Switching Protocols"

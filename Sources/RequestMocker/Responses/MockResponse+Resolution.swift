@@ -1,29 +1,86 @@
 /// A response with everything decided: what the delivery layer writes.
-struct ResolvedResponse: Sendable {
-    let status: Int
-    let httpVersion: String
-    let headers: HTTPHeaders
-    let body: Data
+package struct ResolvedResponse: Sendable {
+    package let status: Int
+    package let httpVersion: String
+    package let headers: HTTPHeaders
+    package let body: ResponseBody
+    /// How the body goes onto the wire (the server honours it byte by byte; the URL protocol
+    /// turns it into a delay and an error).
+    package let transfer: BodyTransfer
     /// `headers` as `HTTPURLResponse` takes them, built once.
     let headerDictionary: [String: String]
 
-    init(status: Int, httpVersion: String, headers: HTTPHeaders, body: Data) {
+    init(status: Int, httpVersion: String, headers: HTTPHeaders, body: ResponseBody, transfer: BodyTransfer = .whole) {
         self.status = status
         self.httpVersion = httpVersion
         self.headers = headers
         self.body = body
+        self.transfer = transfer
         headerDictionary = headers.dictionary
+    }
+
+    init(status: Int, httpVersion: String, headers: HTTPHeaders, body: Data) {
+        self.init(status: status, httpVersion: httpVersion, headers: headers, body: .bytes(body))
+    }
+}
+
+/// A response body: bytes in memory, or a file read as it is sent, so the server can stream a
+/// large file in constant memory.
+package enum ResponseBody: Sendable {
+    case bytes(Data)
+    /// A file of `length` bytes (its size when the response was resolved).
+    case file(URL, length: Int)
+
+    package var count: Int {
+        switch self {
+        case .bytes(let data): data.count
+        case .file(_, let length): length
+        }
+    }
+
+    /// The whole body in memory.
+    ///
+    /// - Throws: ``RequestMockerError/fileNotReadable(path:reason:)`` when the file can't be read.
+    package func data() throws(RequestMockerError) -> Data {
+        switch self {
+        case .bytes(let data):
+            return data
+        case .file(let url, _):
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw .fileNotReadable(path: url.path, reason: (error as NSError).localizedDescription)
+            }
+        }
+    }
+}
+
+/// Whether a body is sent at full speed and in full (see ``MockResponse/throttled(bytesPerSecond:)``
+/// and ``MockResponse/truncated(afterBytes:)``).
+package struct BodyTransfer: Hashable, Sendable {
+    /// The most body bytes sent per second; `nil` for no limit.
+    package var bytesPerSecond: Int?
+    /// How many body bytes are sent before the connection closes; `nil` for all of them.
+    package var truncatedAfter: Int?
+
+    static let whole = BodyTransfer()
+
+    /// How long `count` bytes take at the limit.
+    package func duration(of count: Int) -> Duration {
+        guard let bytesPerSecond, bytesPerSecond > 0 else { return .zero }
+        let sent = min(count, truncatedAfter ?? count)
+        return .milliseconds(Int64(sent) * 1000 / Int64(bytesPerSecond))
     }
 }
 
 /// The end of resolving a ``MockResponse``: a response or an error, and how long to wait first.
-struct ResolvedOutcome: Sendable {
-    var result: Result<ResolvedResponse, any Error>
-    var delay: Duration
+package struct ResolvedOutcome: Sendable {
+    package var result: Result<ResolvedResponse, any Error>
+    package var delay: Duration
 }
 
 /// Whether a response could be resolved on the spot or needs to await a block.
-enum Resolution: Sendable {
+package enum Resolution: Sendable {
     case ready(ResolvedOutcome)
     case pending(@Sendable () async -> ResolvedOutcome)
 }
@@ -54,14 +111,15 @@ extension MockResponse {
         switch content {
         case .body(let data, let contentType):
             if let prepared { return .ready(ResolvedOutcome(result: .success(prepared), delay: extraDelay)) }
-            return .ready(outcome(body: data, defaultContentType: contentType))
+            return .ready(outcome(body: .bytes(data), defaultContentType: contentType))
         case .file(let url, let contentType):
+            // Only the size is read now: the delivery layer reads the bytes as it sends them.
             do {
-                let data = try Data(contentsOf: url)
-                return .ready(outcome(body: data, defaultContentType: contentType ?? Self.contentType(forExtension: url.pathExtension)))
+                let length = try Self.readableFileLength(url)
+                let body = ResponseBody.file(url, length: length)
+                return .ready(outcome(body: body, defaultContentType: contentType ?? Self.contentType(forExtension: url.pathExtension)))
             } catch {
-                let reason = (error as NSError).localizedDescription
-                return .ready(ResolvedOutcome(result: .failure(RequestMockerError.fileNotReadable(path: url.path, reason: reason)), delay: extraDelay))
+                return .ready(ResolvedOutcome(result: .failure(error), delay: extraDelay))
             }
         case .failure(let error):
             return .ready(ResolvedOutcome(result: .failure(error), delay: extraDelay))
@@ -115,24 +173,51 @@ extension MockResponse {
         if let statusOverride { result.statusOverride = statusOverride }
         if let versionOverride { result.versionOverride = versionOverride }
         for field in headerOverlay { result.headerOverlay.replace(field.name, with: field.value) }
+        if let limit = transfer.bytesPerSecond { result.transfer.bytesPerSecond = limit }
+        if let cut = transfer.truncatedAfter { result.transfer.truncatedAfter = cut }
         return result.delayed(by: extraDelay)
     }
 
-    private func outcome(body: Data, defaultContentType: String?) -> ResolvedOutcome {
-        let response = Self.finished(body: body, defaultContentType: defaultContentType, status: statusOverride, version: versionOverride, overlay: headerOverlay)
+    private func outcome(body: ResponseBody, defaultContentType: String?) -> ResolvedOutcome {
+        let response = Self.finished(
+            body: body, defaultContentType: defaultContentType, status: statusOverride, version: versionOverride,
+            overlay: headerOverlay, transfer: transfer
+        )
         return ResolvedOutcome(result: .success(response), delay: extraDelay)
     }
 
     /// Applies the defaults: status 200, `HTTP/1.1`, the default `Content-Type` unless the
     /// overlay sets one, the overlay's headers, and the real `Content-Length`.
-    static func finished(body: Data, defaultContentType: String?, status: Int?, version: String?, overlay: HTTPHeaders) -> ResolvedResponse {
+    static func finished(
+        body: ResponseBody, defaultContentType: String?, status: Int?, version: String?, overlay: HTTPHeaders, transfer: BodyTransfer
+    ) -> ResolvedResponse {
         var headers = HTTPHeaders()
         if let defaultContentType, !overlay.contains("Content-Type") {
             headers.add("Content-Type", defaultContentType)
         }
         for field in overlay { headers.add(field.name, field.value) }
         headers.replace("Content-Length", with: String(body.count))
-        return ResolvedResponse(status: status ?? 200, httpVersion: version ?? "HTTP/1.1", headers: headers, body: body)
+        return ResolvedResponse(
+            status: status ?? 200, httpVersion: version ?? "HTTP/1.1", headers: headers, body: body, transfer: transfer
+        )
+    }
+
+    /// The size of a regular file that can be opened for reading.
+    private static func readableFileLength(_ url: URL) throws(RequestMockerError) -> Int {
+        let path = url.path
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw .fileNotReadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw .fileNotReadable(path: path, reason: "it is not a regular file")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .fileNotReadable(path: path, reason: "it is not readable (check its permissions)")
+        }
+        return (attributes[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// URLErrors pass unchanged (blocks use them to simulate the network); our own errors are

@@ -37,6 +37,7 @@ public struct MockResponse: Sendable {
     var statusOverride: Int? { didSet { prepareIfNeeded() } }
     var versionOverride: String? { didSet { prepareIfNeeded() } }
     var headerOverlay: HTTPHeaders { didSet { prepareIfNeeded() } }
+    var transfer: BodyTransfer { didSet { prepareIfNeeded() } }
     var extraDelay: Duration
     /// For fixed bodies, the response exactly as it will be delivered, rebuilt whenever the
     /// value changes, so answering a request builds no headers.
@@ -47,6 +48,7 @@ public struct MockResponse: Sendable {
         statusOverride = status
         versionOverride = nil
         headerOverlay = headers
+        transfer = .whole
         extraDelay = .zero
         prepareIfNeeded()
     }
@@ -56,7 +58,10 @@ public struct MockResponse: Sendable {
             prepared = nil
             return
         }
-        prepared = Self.finished(body: data, defaultContentType: contentType, status: statusOverride, version: versionOverride, overlay: headerOverlay)
+        prepared = Self.finished(
+            body: .bytes(data), defaultContentType: contentType, status: statusOverride, version: versionOverride,
+            overlay: headerOverlay, transfer: transfer
+        )
     }
 
     /// An empty `200 OK`.
@@ -131,6 +136,19 @@ public struct MockResponse: Sendable {
     /// ```
     public static func error(_ error: any Error) -> MockResponse {
         MockResponse(content: .failure(error))
+    }
+
+    /// Breaks the connection instead of answering: see ``ConnectionFault``.
+    ///
+    /// The loopback server does it on the wire; ``MockURLProtocol`` fails the request with the
+    /// error the platform reports for a real server doing the same
+    /// (``ConnectionFault/urlErrorCode``), and for ``ConnectionFault/stall`` lets it time out.
+    ///
+    /// ```swift
+    /// registry.register(.get("/feed"), respond: .fault(.closeBeforeResponding))
+    /// ```
+    public static func fault(_ fault: ConnectionFault) -> MockResponse {
+        MockResponse(content: .failure(fault))
     }
 
     /// A redirect to `location`; the library follows it (see ``MockRegistry/followsRedirects``).
@@ -221,6 +239,39 @@ public struct MockResponse: Sendable {
     public func delayed(by delay: Duration) -> MockResponse {
         var copy = self
         copy.extraDelay = min(max(extraDelay + max(delay, .zero), .zero), Self.longestDelay)
+        return copy
+    }
+
+    /// A copy whose body is sent at no more than `bytesPerSecond` ("dribbled"), for testing
+    /// progress reporting and slow networks.
+    ///
+    /// The loopback server sends the body in small pieces over the real time. Through
+    /// ``MockURLProtocol``, which hands a body over in one piece, the response arrives after the
+    /// time the transfer would take (added to any delay, and bounded by the request's timeout).
+    ///
+    /// ```swift
+    /// registry.register(.get("/download"), respond: .data(payload).throttled(bytesPerSecond: 64 * 1024))
+    /// ```
+    ///
+    /// - Parameter bytesPerSecond: the limit; 0 or less removes it.
+    public func throttled(bytesPerSecond: Int) -> MockResponse {
+        var copy = self
+        copy.transfer.bytesPerSecond = bytesPerSecond > 0 ? bytesPerSecond : nil
+        return copy
+    }
+
+    /// A copy that sends its status line, its headers (with the full `Content-Length`) and the
+    /// first `count` bytes of its body, and then closes the connection.
+    ///
+    /// Through ``MockURLProtocol`` the caller receives the response and those bytes, then the
+    /// error the platform reports for a body cut short (``ConnectionFault/truncatedBodyErrorCode``).
+    ///
+    /// ```swift
+    /// registry.register(.get("/video"), respond: .data(movie).truncated(afterBytes: 4096))
+    /// ```
+    public func truncated(afterBytes count: Int) -> MockResponse {
+        var copy = self
+        copy.transfer.truncatedAfter = max(count, 0)
         return copy
     }
 

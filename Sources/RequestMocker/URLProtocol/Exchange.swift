@@ -66,7 +66,7 @@ struct Exchange: Sendable {
                     return await finish(after: outcome, at: current)
                 }
             case .respond(.ready(let outcome)):
-                if outcome.delay > .zero {
+                if outcome.isStall || outcome.deliveryDelay > .zero {
                     let current = hop
                     return .deferred { await finish(after: outcome, at: current) }
                 }
@@ -80,9 +80,14 @@ struct Exchange: Sendable {
 
     /// Waits out the outcome's delay, then delivers it or follows its redirect.
     private func finish(after outcome: ResolvedOutcome, at hop: Hop) async -> Delivery {
-        if outcome.delay > .zero {
+        if outcome.isStall {
+            // Only the request's timeout (or cancelling it) ends a stall.
+            try? await Task.sleep(for: MockResponse.longestDelay)
+            return .failure(URLError(.timedOut))
+        }
+        if outcome.deliveryDelay > .zero {
             do {
-                try await Task.sleep(for: outcome.delay)
+                try await Task.sleep(for: outcome.deliveryDelay)
             } catch {
                 return .failure(URLError(.cancelled))
             }
@@ -108,6 +113,7 @@ struct Exchange: Sendable {
     private func next(after outcome: ResolvedOutcome, at hop: Hop) -> Next {
         let response: ResolvedResponse
         switch outcome.result {
+        case .failure(let fault as ConnectionFault): return .done(.failure(fault.urlError(for: hop.request.url)))
         case .failure(let error): return .done(.failure(error))
         case .success(let success): response = success
         }
@@ -144,5 +150,19 @@ struct Exchange: Sendable {
         }
         let method: HTTPMethod = request.method == .head ? .head : .get
         return MockRequest(method: method, url: url, headers: headers, body: nil)
+    }
+}
+
+extension ResolvedOutcome {
+    /// The delay, plus the time a throttled body takes, since a URL protocol hands the body
+    /// over in one piece.
+    var deliveryDelay: Duration {
+        guard case .success(let response) = result else { return delay }
+        return delay + response.transfer.duration(of: response.body.count)
+    }
+
+    var isStall: Bool {
+        guard case .failure(let fault as ConnectionFault) = result else { return false }
+        return fault.kind == .stall
     }
 }

@@ -52,6 +52,25 @@ extension MockURLProtocol {
     public static let renamedAuthenticateHeader = "X-RequestMocker-WWW-Authenticate"
 }
 
+extension ConnectionFault {
+    /// What each platform's HTTP loader reports when a real server breaks the same way.
+    #if canImport(FoundationNetworking)
+    // Measured with libcurl behind FoundationNetworking 6.3.1 (ConnectionFaultTests pins them).
+    static let platformCodes = (
+        emptyReply: URLError.Code.badServerResponse,
+        malformedStatusLine: URLError.Code.unsupportedURL,
+        truncatedBody: URLError.Code.unknown
+    )
+    #else
+    // Apple's loader, from its documentation; not measurable on this machine.
+    static let platformCodes = (
+        emptyReply: URLError.Code.networkConnectionLost,
+        malformedStatusLine: URLError.Code.badServerResponse,
+        truncatedBody: URLError.Code.networkConnectionLost
+    )
+    #endif
+}
+
 #if !canImport(FoundationNetworking)
 /// Carries the protocol instance to the thread its answer becomes ready on (Apple only).
 private struct UncheckedProtocol: @unchecked Sendable {

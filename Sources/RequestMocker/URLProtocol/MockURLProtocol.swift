@@ -125,6 +125,13 @@ open class MockURLProtocol: URLProtocol {
         case .failure(let error):
             client.urlProtocol(self, didFailWithError: error)
         case .response(let resolved, let url):
+            let body: Data
+            do {
+                body = isHead ? Data() : try resolved.body.data()
+            } catch {
+                client.urlProtocol(self, didFailWithError: error)
+                return
+            }
             guard let response = HTTPURLResponse(
                 url: url,
                 statusCode: resolved.status,
@@ -135,8 +142,17 @@ open class MockURLProtocol: URLProtocol {
                 return
             }
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            if !isHead, !resolved.body.isEmpty {
-                client.urlProtocol(self, didLoad: resolved.body)
+            if let cut = resolved.transfer.truncatedAfter, cut < body.count {
+                if cut > 0 { client.urlProtocol(self, didLoad: body.prefix(cut)) }
+                let info: [String: any Sendable] = [
+                    NSLocalizedDescriptionKey: "the body was cut short after \(cut) of \(body.count) bytes (RequestMocker truncated(afterBytes:))",
+                    NSURLErrorFailingURLErrorKey: url,
+                ]
+                client.urlProtocol(self, didFailWithError: URLError(ConnectionFault.truncatedBodyErrorCode, userInfo: info))
+                return
+            }
+            if !body.isEmpty {
+                client.urlProtocol(self, didLoad: body)
             }
             client.urlProtocolDidFinishLoading(self)
         }

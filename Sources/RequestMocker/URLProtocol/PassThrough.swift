@@ -4,12 +4,12 @@
 /// forwarded request can't come back to us. It does not follow redirects: the 3xx comes back
 /// to ``Exchange``, which follows it through the registry like any answer, so every hop is
 /// matched (and recorded) on its own. (FoundationNetworking drops a refused redirect's body.)
-enum PassThrough {
+package enum PassThrough {
     private static let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
 
     /// The response with the header fields as received and the body decoded (the inner session
     /// undoes `Content-Encoding`), or the transport error.
-    static func forward(_ request: MockRequest, timeout: TimeInterval) async -> Result<RecordedResponse, URLError> {
+    package static func forward(_ request: MockRequest, timeout: TimeInterval) async -> Result<RecordedResponse, URLError> {
         var forwarded = URLRequest(url: request.url, timeoutInterval: timeout)
         forwarded.httpMethod = request.method.rawValue
         for field in request.headers {
@@ -61,7 +61,7 @@ extension RecordedResponse {
 
 extension ResolvedOutcome {
     /// What a forwarded request delivers: the relayed response at once, or its error.
-    init(forwarded result: Result<RecordedResponse, URLError>) {
+    package init(forwarded result: Result<RecordedResponse, URLError>) {
         self.init(result: result.map(\.playable).mapError { $0 }, delay: .zero)
     }
 }

@@ -1,0 +1,289 @@
+import Foundation
+import RequestMocker
+
+/// A request the server refuses before matching it: the status to answer with, and why.
+struct Rejection: Error, Sendable {
+    let status: Int
+    let reason: String
+}
+
+/// The parsed request line and header fields of one HTTP/1.x request.
+struct RequestHead: Sendable {
+    enum BodyFraming: Sendable, Equatable {
+        case none
+        case length(Int)
+        case chunked
+    }
+
+    var method: String
+    var target: String
+    /// 0 for HTTP/1.0, 1 for HTTP/1.1.
+    var minorVersion: Int
+    var headers: HTTPHeaders
+    var framing: BodyFraming
+
+    /// Whether the client wants the connection kept open after this exchange.
+    var keepAlive: Bool {
+        let tokens = headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if tokens.contains("close") { return false }
+        return minorVersion >= 1 || tokens.contains("keep-alive")
+    }
+
+    /// Whether the client waits for `100 Continue` before sending its body.
+    var expectsContinue: Bool {
+        minorVersion >= 1 && headers["Expect"]?.trimmingCharacters(in: .whitespaces).lowercased() == "100-continue"
+    }
+
+    var hasUnsupportedExpectation: Bool {
+        guard let expect = headers["Expect"] else { return false }
+        return minorVersion >= 1 && expect.trimmingCharacters(in: .whitespaces).lowercased() != "100-continue"
+    }
+}
+
+/// Finds and parses request heads in a connection's input, within the configured limits.
+///
+/// Lenient where clients commonly are (a bare `LF` ends a line, empty lines before a request are
+/// skipped), strict where leniency lets requests be misread: a header name with whitespace
+/// before its colon, a folded header line, `Content-Length` with `Transfer-Encoding`, or
+/// conflicting lengths are refused with `400`, as RFC 9112 asks.
+struct RequestHeadParser {
+    let maximumRequestLine: Int
+    let maximumHead: Int
+    let maximumBody: Int
+
+    /// Parses the head starting at `start`, if all of it has arrived.
+    ///
+    /// - Parameter scanned: how far an earlier call searched for the head's end; updated, so
+    ///   a client that sends a byte at a time doesn't make every read rescan the whole head.
+    ///   Start at 0 for each request.
+    /// - Returns: the head and the index just past it, or `nil` when more input is needed.
+    /// - Throws: a ``Rejection`` for input that is too long or malformed.
+    func parse(_ buffer: [UInt8], from start: Int, scanned: inout Int) throws(Rejection) -> (RequestHead, end: Int)? {
+        var begin = start
+        // Empty lines before a request line are tolerated (RFC 9112 §2.2).
+        while begin < buffer.count, buffer[begin] == .cr || buffer[begin] == .lf { begin += 1 }
+        guard begin < buffer.count else { return nil }
+        guard let end = Self.endOfHead(buffer, from: max(begin, scanned), limit: maximumHead - (max(begin, scanned) - begin)) else {
+            scanned = max(begin, buffer.count - 3)
+            let window = buffer[begin..<min(buffer.count, begin + maximumRequestLine + 1)]
+            if buffer.count - begin > maximumRequestLine, !window.contains(.lf) {
+                throw Rejection(status: 414, reason: "the request line is longer than \(maximumRequestLine) bytes")
+            }
+            if buffer.count - begin > maximumHead {
+                throw Rejection(status: 431, reason: "the request's header fields are larger than \(maximumHead / 1024) KiB")
+            }
+            return nil
+        }
+        var lines = Self.lines(buffer, begin..<end)
+        guard !lines.isEmpty else { return nil }
+        let requestLine = lines.removeFirst()
+        guard requestLine.count <= maximumRequestLine else {
+            throw Rejection(status: 414, reason: "the request line is longer than \(maximumRequestLine) bytes")
+        }
+        var head = try Self.requestLine(requestLine)
+        for line in lines {
+            let field = try Self.headerField(line)
+            head.headers.add(field.name, field.value)
+        }
+        head.framing = try framing(of: head)
+        return (head, end)
+    }
+
+    /// The index just past the empty line that ends a head, searching no further than `limit`.
+    private static func endOfHead(_ buffer: [UInt8], from start: Int, limit: Int) -> Int? {
+        var index = start
+        let stop = min(buffer.count, start + limit + 4)
+        while index < stop {
+            guard let lf = buffer[index..<stop].firstIndex(of: .lf) else { return nil }
+            let next = lf + 1
+            if next < buffer.count, buffer[next] == .lf { return next + 1 }
+            if next + 1 < buffer.count, buffer[next] == .cr, buffer[next + 1] == .lf { return next + 2 }
+            if next >= buffer.count || (next + 1 >= buffer.count && buffer[next] == .cr) { return nil }
+            index = next
+        }
+        return nil
+    }
+
+    /// The lines of a head, without their `CRLF` or `LF`, and without the final empty line.
+    private static func lines(_ buffer: [UInt8], _ range: Range<Int>) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var lineStart = range.lowerBound
+        for index in range where buffer[index] == .lf {
+            var lineEnd = index
+            if lineEnd > lineStart, buffer[lineEnd - 1] == .cr { lineEnd -= 1 }
+            if lineEnd > lineStart { lines.append(buffer[lineStart..<lineEnd]) }
+            lineStart = index + 1
+        }
+        return lines
+    }
+
+    private static func requestLine(_ line: ArraySlice<UInt8>) throws(Rejection) -> RequestHead {
+        let parts = line.split(separator: .space, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw Rejection(status: 400, reason: "the request line is not `METHOD target HTTP/1.1`")
+        }
+        guard parts[0].allSatisfy(\.isTokenCharacter) else {
+            throw Rejection(status: 400, reason: "the method contains characters a method can't have")
+        }
+        guard parts[1].allSatisfy({ $0 > .space && $0 != 0x7F }) else {
+            throw Rejection(status: 400, reason: "the request target contains control characters")
+        }
+        let version = parts[2]
+        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)),
+              let major = version[version.startIndex + 5].digitValue, version[version.startIndex + 6] == .dot,
+              let minor = version[version.startIndex + 7].digitValue
+        else {
+            throw Rejection(status: 400, reason: "the request line does not end in an HTTP version such as `HTTP/1.1`")
+        }
+        guard major == 1 else {
+            throw Rejection(status: 505, reason: "only HTTP/1.0 and HTTP/1.1 are served, not HTTP/\(major).\(minor)")
+        }
+        return RequestHead(
+            method: String(decoding: parts[0], as: UTF8.self),
+            target: String(decoding: parts[1], as: UTF8.self),
+            minorVersion: minor,
+            headers: HTTPHeaders(),
+            framing: .none
+        )
+    }
+
+    private static func headerField(_ line: ArraySlice<UInt8>) throws(Rejection) -> HTTPHeaders.Field {
+        guard let first = line.first, first != .space, first != .tab else {
+            throw Rejection(status: 400, reason: "a header line starts with whitespace (line folding is not accepted)")
+        }
+        guard let colon = line.firstIndex(of: .colon) else {
+            throw Rejection(status: 400, reason: "a header line has no colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
+        }
+        let name = line[line.startIndex..<colon]
+        guard !name.isEmpty, name.allSatisfy(\.isTokenCharacter) else {
+            throw Rejection(status: 400, reason: "the header name \(String(decoding: name.prefix(80), as: UTF8.self).debugDescription) is not a token")
+        }
+        var value = line[(colon + 1)...]
+        while let byte = value.first, byte == .space || byte == .tab { value = value.dropFirst() }
+        while let byte = value.last, byte == .space || byte == .tab { value = value.dropLast() }
+        guard !value.contains(where: { $0 == 0 || $0 == .cr || $0 == .lf }) else {
+            throw Rejection(status: 400, reason: "the value of \(String(decoding: name, as: UTF8.self)) contains a control character")
+        }
+        return HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+    }
+
+    private func framing(of head: RequestHead) throws(Rejection) -> RequestHead.BodyFraming {
+        let lengths = head.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let codings = head.headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if !codings.isEmpty {
+            guard lengths.isEmpty else {
+                throw Rejection(status: 400, reason: "the request has both Content-Length and Transfer-Encoding")
+            }
+            guard codings.last == "chunked", head.minorVersion >= 1 else {
+                throw Rejection(status: 400, reason: "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send chunked or a Content-Length")
+            }
+            return .chunked
+        }
+        guard let length = lengths.first else { return .none }
+        guard lengths.allSatisfy({ $0 == length }), !length.isEmpty, length.utf8.allSatisfy({ $0.digitValue != nil }) else {
+            throw Rejection(status: 400, reason: "Content-Length \(lengths.joined(separator: ", ")) is not one decimal number")
+        }
+        guard let count = Int(length), count <= maximumBody else {
+            throw Rejection(status: 413, reason: "the body of \(length) bytes is larger than the limit of \(maximumBody) bytes")
+        }
+        return count == 0 ? .none : .length(count)
+    }
+}
+
+/// Decodes a `Transfer-Encoding: chunked` body as its bytes arrive.
+struct ChunkedBodyDecoder {
+    private enum Phase {
+        case size
+        case data(remaining: Int)
+        case dataEnd
+        case trailers
+        case done
+    }
+
+    private var phase = Phase.size
+    private(set) var body: [UInt8] = []
+    let maximumBody: Int
+    /// A chunk-size line (with extensions) or a trailer line longer than this is refused.
+    private let maximumLine = 8 * 1024
+
+    init(maximumBody: Int) {
+        self.maximumBody = maximumBody
+    }
+
+    var isComplete: Bool {
+        if case .done = phase { true } else { false }
+    }
+
+    /// Consumes what it can of `buffer` from `index` on.
+    mutating func consume(_ buffer: [UInt8], from index: inout Int) throws(Rejection) {
+        while index < buffer.count {
+            switch phase {
+            case .size:
+                guard let line = try takeLine(buffer, &index) else { return }
+                let digits = line.prefix { $0 != .semicolon }.filter { $0 != .space && $0 != .tab }
+                guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
+                    throw Rejection(status: 400, reason: "a chunk size is not a hexadecimal number")
+                }
+                guard body.count + size <= maximumBody else {
+                    throw Rejection(status: 413, reason: "the chunked body is larger than the limit of \(maximumBody) bytes")
+                }
+                phase = size == 0 ? .trailers : .data(remaining: size)
+            case .data(let remaining):
+                let take = min(remaining, buffer.count - index)
+                body.append(contentsOf: buffer[index..<(index + take)])
+                index += take
+                phase = remaining == take ? .dataEnd : .data(remaining: remaining - take)
+            case .dataEnd:
+                guard let line = try takeLine(buffer, &index) else { return }
+                guard line.isEmpty else { throw Rejection(status: 400, reason: "a chunk is longer than its size says") }
+                phase = .size
+            case .trailers:
+                guard let line = try takeLine(buffer, &index) else { return }
+                if line.isEmpty { phase = .done }
+            case .done:
+                return
+            }
+        }
+    }
+
+    /// The next line without its `CRLF`, or `nil` when it hasn't fully arrived.
+    private func takeLine(_ buffer: [UInt8], _ index: inout Int) throws(Rejection) -> ArraySlice<UInt8>? {
+        guard let lf = buffer[index...].firstIndex(of: .lf) else {
+            if buffer.count - index > maximumLine { throw Rejection(status: 400, reason: "a chunk line is too long") }
+            return nil
+        }
+        var end = lf
+        if end > index, buffer[end - 1] == .cr { end -= 1 }
+        defer { index = lf + 1 }
+        return buffer[index..<end]
+    }
+}
+
+extension UInt8 {
+    static let cr: UInt8 = 13
+    static let lf: UInt8 = 10
+    static let space: UInt8 = 32
+    static let tab: UInt8 = 9
+    static let colon: UInt8 = 58
+    static let semicolon: UInt8 = 59
+    static let dot: UInt8 = 46
+
+    var digitValue: Int? {
+        (48...57).contains(self) ? Int(self - 48) : nil
+    }
+
+    /// RFC 9110's `tchar`.
+    var isTokenCharacter: Bool {
+        switch self {
+        case 48...57, 65...90, 97...122: true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+}

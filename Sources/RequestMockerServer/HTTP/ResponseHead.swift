@@ -1,0 +1,59 @@
+import RequestMocker
+
+/// Writes a response's status line and header fields as HTTP/1.1 bytes.
+enum ResponseHead {
+    /// Statuses whose responses never have a body (RFC 9110 §6.4.1).
+    static func forbidsBody(_ status: Int) -> Bool {
+        (100..<200).contains(status) || status == 204 || status == 304
+    }
+
+    /// The head bytes.
+    ///
+    /// - Parameters:
+    ///   - version: the response's version; one this connection can't speak (`HTTP/2`) is
+    ///     written as `HTTP/1.1`.
+    ///   - headers: the fields as the response has them; `Transfer-Encoding` and `Connection` are
+    ///     left out, since the server frames the body with `Content-Length` and decides itself
+    ///     whether the connection stays open.
+    ///   - connection: the `Connection` value to send, if any.
+    static func bytes(status: Int, version: String, headers: HTTPHeaders, connection: String?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + headers.fields.count * 32)
+        out.append(contentsOf: (version == "HTTP/1.0" ? "HTTP/1.0" : "HTTP/1.1").utf8)
+        out.append(.space)
+        out.append(contentsOf: String(status).utf8)
+        out.append(.space)
+        out.append(contentsOf: HTTPStatus.reasonPhrase(status).utf8)
+        out.append(contentsOf: crlf)
+        let omitsLength = (100..<200).contains(status) || status == 204
+        for field in headers {
+            if field.name.caseInsensitiveEquals("Transfer-Encoding") || field.name.caseInsensitiveEquals("Connection") { continue }
+            if omitsLength, field.name.caseInsensitiveEquals("Content-Length") { continue }
+            append(field.name, field.value, to: &out)
+        }
+        if let connection { append("Connection", connection, to: &out) }
+        out.append(contentsOf: crlf)
+        return out
+    }
+
+    private static let crlf: [UInt8] = [.cr, .lf]
+
+    /// Appends one field, with line breaks in the value replaced by spaces so a value can never
+    /// start a header of its own.
+    private static func append(_ name: String, _ value: String, to out: inout [UInt8]) {
+        out.append(contentsOf: name.utf8)
+        out.append(.colon)
+        out.append(.space)
+        for byte in value.utf8 { out.append(byte == .cr || byte == .lf ? .space : byte) }
+        out.append(contentsOf: crlf)
+    }
+
+    /// A complete plain-text response, for refusals and failures the server answers itself.
+    static func plain(status: Int, message: String, closing: Bool) -> [UInt8] {
+        let body = Array((message.hasSuffix("\n") ? message : message + "\n").utf8)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain; charset=utf-8")
+        headers.add("Content-Length", String(body.count))
+        return bytes(status: status, version: "HTTP/1.1", headers: headers, connection: closing ? "close" : nil) + body
+    }
+}

@@ -1,0 +1,379 @@
+import Foundation
+import RequestMocker
+
+/// One client connection of a ``MockServer``: reads requests one after another (keep-alive),
+/// answers each from the registry, and ends on `Connection: close`, an error, a timeout, or
+/// `stop()`. Runs on the connection's own thread, with blocking I/O.
+struct HTTPConnection {
+    let connection: PooledConnection
+    let server: MockServer
+    private let parser: RequestHeadParser
+    private let clock = ContinuousClock()
+    /// Input received and not yet consumed, from `start` on.
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    init(connection: PooledConnection, server: MockServer) {
+        self.connection = connection
+        self.server = server
+        let configuration = server.configuration
+        parser = RequestHeadParser(
+            maximumRequestLine: configuration.maximumRequestLineLength,
+            maximumHead: configuration.maximumHeaderSize,
+            maximumBody: configuration.maximumBodySize
+        )
+        connection.socket.setSendTimeout(configuration.sendTimeout)
+    }
+
+    private var socket: Socket { connection.socket }
+
+    mutating func run() {
+        while !connection.isStopping {
+            let arrival = clock.now
+            let incoming: (RequestHead, Data?)
+            switch readRequest() {
+            case .request(let head, let body): incoming = (head, body)
+            case .refused(let rejection): return refuse(rejection, since: arrival)
+            case .ended: return
+            }
+            guard answer(incoming.0, body: incoming.1, since: arrival) else { return }
+            if start == buffer.count {
+                buffer.removeAll(keepingCapacity: buffer.capacity <= 1024 * 1024)
+                start = 0
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    private enum Incoming {
+        case request(RequestHead, body: Data?)
+        case refused(Rejection)
+        /// Closed by the client, idle for too long, or stopped: nothing to answer.
+        case ended
+    }
+
+    private mutating func readRequest() -> Incoming {
+        var scanned = 0
+        var deadline: ContinuousClock.Instant?
+        var head: RequestHead
+        while true {
+            do {
+                if let (parsed, end) = try parser.parse(buffer, from: start, scanned: &scanned) {
+                    head = parsed
+                    start = end
+                    break
+                }
+            } catch {
+                return .refused(error)
+            }
+            if deadline == nil, buffer.count > start { deadline = clock.now + server.configuration.requestTimeout }
+            switch fill(until: deadline ?? clock.now + server.configuration.idleTimeout) {
+            case .more: continue
+            case .timedOut where deadline != nil:
+                return .refused(Rejection(status: 408, reason: "the request did not arrive within \(server.configuration.requestTimeout)"))
+            case .timedOut, .closed: return .ended
+            }
+        }
+        if head.hasUnsupportedExpectation {
+            return .refused(Rejection(status: 417, reason: "only `Expect: 100-continue` is understood"))
+        }
+        let bodyDeadline = deadline ?? clock.now + server.configuration.requestTimeout
+        switch head.framing {
+        case .none:
+            return .request(head, body: nil)
+        case .length(let length):
+            if head.expectsContinue, buffer.count - start < length, !sendContinue() { return .ended }
+            while buffer.count - start < length {
+                switch fill(until: bodyDeadline) {
+                case .more: continue
+                case .timedOut:
+                    return .refused(Rejection(status: 408, reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
+                case .closed: return .ended
+                }
+            }
+            defer { start += length }
+            return .request(head, body: Data(buffer[start..<(start + length)]))
+        case .chunked:
+            var decoder = ChunkedBodyDecoder(maximumBody: server.configuration.maximumBodySize)
+            var sentContinue = false
+            while true {
+                do {
+                    try decoder.consume(buffer, from: &start)
+                } catch {
+                    return .refused(error)
+                }
+                if decoder.isComplete { return .request(head, body: Data(decoder.body)) }
+                if head.expectsContinue, !sentContinue {
+                    guard sendContinue() else { return .ended }
+                    sentContinue = true
+                }
+                switch fill(until: bodyDeadline) {
+                case .more: continue
+                case .timedOut:
+                    return .refused(Rejection(status: 408, reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
+                case .closed: return .ended
+                }
+            }
+        }
+    }
+
+    private enum Fill {
+        case more
+        case timedOut
+        case closed
+    }
+
+    /// Reads what arrives before `deadline`.
+    private mutating func fill(until deadline: ContinuousClock.Instant) -> Fill {
+        let remaining = clock.now.duration(to: deadline)
+        guard remaining > .zero else { return .timedOut }
+        switch socket.waitReadable(timeout: remaining) {
+        case .timedOut: return .timedOut
+        case .hungUp: return .closed
+        case .readable: break
+        }
+        if start > 0, start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        do {
+            return try socket.read(appendingTo: &buffer) > 0 ? .more : .closed
+        } catch {
+            return .closed
+        }
+    }
+
+    private func sendContinue() -> Bool {
+        (try? socket.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))) != nil
+    }
+
+    // MARK: Refusing
+
+    private func refuse(_ rejection: Rejection, since arrival: ContinuousClock.Instant) {
+        try? socket.write(ResponseHead.plain(status: rejection.status, message: rejection.reason, closing: true))
+        report(nil, nil, .refused(status: rejection.status, reason: rejection.reason), since: arrival)
+    }
+
+    private func report(_ request: MockRequest?, _ entry: JournalEntry?, _ outcome: ServedRequest.Outcome, since arrival: ContinuousClock.Instant) {
+        guard let onRequest = server.onRequest else { return }
+        onRequest(ServedRequest(request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now)))
+    }
+
+    // MARK: Answering
+
+    /// Answers one request. Returns whether the connection stays open for another.
+    private mutating func answer(_ head: RequestHead, body: Data?, since arrival: ContinuousClock.Instant) -> Bool {
+        let request: MockRequest
+        switch makeRequest(head, body: body) {
+        case .success(let made): request = made
+        case .failure(let rejection):
+            refuse(rejection, since: arrival)
+            return false
+        }
+        let (decision, entry) = server.registry.decision(for: request)
+        let outcome: ResolvedOutcome
+        switch decision {
+        case .fail(let error):
+            let unmatched: Bool
+            if case .unmatched = error as? RequestMockerError { unmatched = true } else { unmatched = false }
+            let status = unmatched ? 404 : 500
+            return sendPlain(status: status, message: "\(error)", head: head, request: request, entry: entry, since: arrival)
+        case .passThrough:
+            guard !server.isSelf(request.url) else { return refuseLoop(head, request, entry, since: arrival) }
+            let timeout = server.configuration.forwardingTimeout
+            guard let forwarded = connection.wait(for: { await PassThrough.forward(request, timeout: timeout) }) else {
+                report(request, entry, .abandoned, since: arrival)
+                return false
+            }
+            outcome = ResolvedOutcome(forwarded: forwarded)
+        case .record(let ticket):
+            guard !server.isSelf(request.url) else { return refuseLoop(head, request, entry, since: arrival) }
+            let timeout = server.configuration.forwardingTimeout
+            guard let recorded = connection.wait(for: { await ticket.forwardAndRecord(request, timeout: timeout) }) else {
+                report(request, entry, .abandoned, since: arrival)
+                return false
+            }
+            outcome = recorded
+        case .respond(.pending(let work)):
+            guard let computed = connection.wait(for: work) else {
+                report(request, entry, .abandoned, since: arrival)
+                return false
+            }
+            outcome = computed
+        case .respond(.ready(let ready)):
+            outcome = ready
+        }
+        if outcome.delay > .zero, !socket.pauseWhileConnected(outcome.delay) {
+            report(request, entry, .abandoned, since: arrival)
+            return false
+        }
+        switch outcome.result {
+        case .success(let response):
+            return send(response, head: head, request: request, entry: entry, since: arrival)
+        case .failure(let fault as ConnectionFault):
+            perform(fault)
+            report(request, entry, .fault(fault), since: arrival)
+            return false
+        case .failure(let error as RequestMockerError):
+            // A mistake in the mocks: say so, rather than break the connection mysteriously.
+            return sendPlain(status: 500, message: "\(error)", head: head, request: request, entry: entry, since: arrival)
+        case .failure(let error):
+            connection.finish(.reset)
+            report(request, entry, .reset(reason: "\(error)"), since: arrival)
+            return false
+        }
+    }
+
+    private func makeRequest(_ head: RequestHead, body: Data?) -> Result<MockRequest, Rejection> {
+        let url: URL?
+        if head.target.hasPrefix("/") || head.target == "*" {
+            let host: String
+            if let given = head.headers["Host"], !given.isEmpty {
+                host = given
+            } else if head.minorVersion == 0, let base = server.baseURL?.host, let port = server.baseURL?.port {
+                host = base.contains(":") ? "[\(base)]:\(port)" : "\(base):\(port)"
+            } else {
+                return .failure(Rejection(status: 400, reason: "an HTTP/1.1 request needs a Host header"))
+            }
+            url = URL(string: "http://\(host)\(head.target == "*" ? "/" : head.target)")
+        } else {
+            // The absolute form, as sent to a proxy.
+            url = URL(string: head.target).flatMap { $0.scheme != nil && $0.host != nil ? $0 : nil }
+        }
+        guard let url else {
+            return .failure(Rejection(status: 400, reason: "\(head.target) with Host \(head.headers["Host"] ?? "(none)") is not a valid URL"))
+        }
+        return .success(MockRequest(method: HTTPMethod(rawValue: head.method), url: url, headers: head.headers, body: body))
+    }
+
+    private func refuseLoop(_ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry, since arrival: ContinuousClock.Instant) -> Bool {
+        let message = "nothing answered \(request.method.rawValue) \(request.url), and passing it through would send it back to "
+            + "this server; send a Host header naming the real server, or the absolute URL as to a proxy"
+        return sendPlain(status: 502, message: message, head: head, request: request, entry: entry, since: arrival)
+    }
+
+    private func sendPlain(
+        status: Int, message: String, head: RequestHead, request: MockRequest, entry: JournalEntry,
+        since arrival: ContinuousClock.Instant
+    ) -> Bool {
+        let body = Data((message.hasSuffix("\n") ? message : message + "\n").utf8)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain; charset=utf-8")
+        headers.add("Content-Length", String(body.count))
+        let response = PlainResponse(status: status, headers: headers, body: body)
+        return send(response, head: head, request: request, entry: entry, since: arrival)
+    }
+
+    // MARK: Writing
+
+    private struct PlainResponse {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+    }
+
+    private func send(
+        _ plain: PlainResponse, head: RequestHead, request: MockRequest, entry: JournalEntry, since arrival: ContinuousClock.Instant
+    ) -> Bool {
+        let closing = !head.keepAlive || connection.isStopping
+        var bytes = ResponseHead.bytes(status: plain.status, version: "HTTP/1.1", headers: plain.headers, connection: connectionHeader(closing, head))
+        if head.method != "HEAD" { bytes.append(contentsOf: plain.body) }
+        guard (try? socket.write(bytes)) != nil else {
+            report(request, entry, .abandoned, since: arrival)
+            return false
+        }
+        report(request, entry, .responded(status: plain.status), since: arrival)
+        return !closing
+    }
+
+    private func connectionHeader(_ closing: Bool, _ head: RequestHead) -> String? {
+        closing ? "close" : (head.minorVersion == 0 ? "keep-alive" : nil)
+    }
+
+    private func send(
+        _ response: ResolvedResponse, head: RequestHead, request: MockRequest, entry: JournalEntry, since arrival: ContinuousClock.Instant
+    ) -> Bool {
+        let sendsBody = head.method != "HEAD" && !ResponseHead.forbidsBody(response.status)
+        let length = response.body.count
+        let limit = sendsBody ? min(length, response.transfer.truncatedAfter ?? length) : 0
+        let cutShort = sendsBody && limit < length
+        let closing = !head.keepAlive || connection.isStopping || cutShort || response.httpVersion == "HTTP/1.0"
+            || response.headers.values(for: "Connection").contains { $0.lowercased().contains("close") }
+        // Open a file before the head goes out, so a file that vanished still gets a clean 500.
+        var file: FileHandle?
+        if sendsBody, case .file(let url, _) = response.body {
+            do {
+                file = try FileHandle(forReadingFrom: url)
+            } catch {
+                let failure = RequestMockerError.fileNotReadable(path: url.path, reason: (error as NSError).localizedDescription)
+                return sendPlain(status: 500, message: "\(failure)", head: head, request: request, entry: entry, since: arrival)
+            }
+        }
+        defer { try? file?.close() }
+        var bytes = ResponseHead.bytes(
+            status: response.status, version: response.httpVersion, headers: response.headers, connection: connectionHeader(closing, head)
+        )
+        let complete: Bool
+        if case .bytes(let data) = response.body, response.transfer.bytesPerSecond == nil, limit <= 64 * 1024 {
+            // The common case: head and body in one write.
+            bytes.append(contentsOf: data.prefix(limit))
+            complete = (try? socket.write(bytes)) != nil
+        } else {
+            complete = (try? socket.write(bytes)) != nil && sendBody(response, file: file, limit: limit)
+        }
+        guard complete else {
+            report(request, entry, .abandoned, since: arrival)
+            return false
+        }
+        report(request, entry, .responded(status: response.status), since: arrival)
+        return !closing
+    }
+
+    /// Sends the first `limit` bytes of the body, in pieces, at the response's bandwidth limit.
+    private func sendBody(_ response: ResolvedResponse, file: FileHandle?, limit: Int) -> Bool {
+        let rate = response.transfer.bytesPerSecond
+        // Twenty pieces a second under a limit, so the pace is smooth; 64 KiB pieces otherwise.
+        let piece = rate.map { max(1, min(64 * 1024, $0 / 20)) } ?? 64 * 1024
+        let began = clock.now
+        var sent = 0
+        while sent < limit {
+            let count = min(piece, limit - sent)
+            let chunk: Data
+            switch response.body {
+            case .bytes(let data):
+                chunk = data.subdata(in: (data.startIndex + sent)..<(data.startIndex + sent + count))
+            case .file:
+                guard let read = try? file?.read(upToCount: count), !read.isEmpty else { return false }
+                chunk = read
+            }
+            guard (try? socket.write(chunk)) != nil else { return false }
+            sent += chunk.count
+            if let rate, sent < limit {
+                // Paced against the start, so rounding in each pause doesn't add up.
+                let due = began + .milliseconds(Int64(sent) * 1000 / Int64(rate))
+                let wait = clock.now.duration(to: due)
+                if wait > .zero, !socket.pauseWhileConnected(wait) { return false }
+            }
+        }
+        return true
+    }
+
+    // MARK: Faults
+
+    private func perform(_ fault: ConnectionFault) {
+        switch fault.kind {
+        case .closeBeforeResponding:
+            connection.finish(.close)
+        case .reset:
+            connection.finish(.reset)
+        case .malformedStatusLine:
+            try? socket.write(Array("HTTP/1.1 TWO-HUNDRED OK\r\nContent-Length: 0\r\n\r\n".utf8))
+            connection.finish(.close)
+        case .stall:
+            // Until the client gives up or the server stops.
+            _ = socket.pauseWhileConnected(nil)
+            connection.finish(.close)
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import RequestMocker
+
+/// A real HTTP/1.1 server on loopback that answers from a ``MockRegistry``, for clients that
+/// don't use `URLSession`: other processes, `curl`, AsyncHTTPClient, an app pointed at a local
+/// backend that isn't built yet.
+///
+/// Everything a registry does through ``MockURLProtocol`` it does here too: filters, mock-data
+/// folders, cassettes, the journal and the unmatched policy. What the URL protocol can only
+/// imitate happens for real on the wire: delays, bandwidth limits
+/// (``MockResponse/throttled(bytesPerSecond:)``), bodies cut short
+/// (``MockResponse/truncated(afterBytes:)``) and ``ConnectionFault``s.
+///
+/// ```swift
+/// let registry = MockRegistry()
+/// registry.register(.get("/users/<id>"), respond: .json(["id": 7, "name": "Ada"]))
+/// let server = MockServer(registry: registry)
+/// let baseURL = try server.start()              // http://127.0.0.1:<free port>
+/// defer { server.stop() }
+/// // curl \(baseURL)/users/7   ->   {"id":7,"name":"Ada"}
+/// ```
+///
+/// ## How it answers
+/// - A request no source answers gets `404` with the unmatched-request report as its
+///   `text/plain` body (under ``UnmatchedRequestPolicy/fail``); a mistake in the mocks
+///   (an unreadable file, an invalid pattern, a block that threw) gets `500` with the reason.
+/// - A response that is an error resets the connection; ``MockResponse/fault(_:)`` picks
+///   another way to break it.
+/// - Redirects are sent to the client as they are (a real server doesn't follow them).
+/// - The status line carries the response's HTTP version when it is `HTTP/1.0` or `HTTP/1.1`
+///   (anything else is written as `HTTP/1.1`); after an `HTTP/1.0` response the connection
+///   closes. `Content-Length` frames every body; `Transfer-Encoding` and `Connection` from a
+///   response are not sent.
+/// - Pass-through and recording forward to the host in the request's `Host` header; a request
+///   whose host is this server itself gets `502` instead of looping.
+///
+/// ## Limits
+/// Each connection has its own thread, so a slow or broken client only blocks itself. Request
+/// lines over ``Configuration/maximumRequestLineLength`` get `414`, heads over
+/// ``Configuration/maximumHeaderSize`` `431`, bodies over ``Configuration/maximumBodySize``
+/// `413`, malformed requests `400`; clients that stall mid-request get `408` after
+/// ``Configuration/requestTimeout``, and idle keep-alive connections close after
+/// ``Configuration/idleTimeout``.
+///
+/// A running server keeps itself alive: call ``stop()`` when done (not from inside a response
+/// block, which runs on one of the server's own threads).
+public final class MockServer: Sendable {
+    /// Where the server listens and how much it accepts.
+    public struct Configuration: Sendable {
+        /// The address to bind: `127.0.0.1` unless another is asked for explicitly
+        /// (`"::1"`, `"0.0.0.0"` to be reachable from other machines).
+        public var host = "127.0.0.1"
+        /// The port; 0 (the default) lets the system pick a free one, reported by ``MockServer/baseURL``.
+        public var port: UInt16 = 0
+        /// The longest request line; longer gets `414 URI Too Long`.
+        public var maximumRequestLineLength = 8 * 1024
+        /// The largest request head (request line and header fields); larger gets
+        /// `431 Request Header Fields Too Large`.
+        public var maximumHeaderSize = 64 * 1024
+        /// The largest request body; larger gets `413 Content Too Large`.
+        public var maximumBodySize = 16 * 1024 * 1024
+        /// How long a kept-alive connection may wait for its next request.
+        public var idleTimeout: Duration = .seconds(30)
+        /// How long a request may take to arrive once its first byte did; slower gets `408`.
+        public var requestTimeout: Duration = .seconds(30)
+        /// How long a write may wait for a client that doesn't read.
+        public var sendTimeout: Duration = .seconds(30)
+        /// Connections served at once; more are answered `503` and closed.
+        public var maximumConnections = 1024
+        /// The timeout for pass-through and recording requests to the real server.
+        public var forwardingTimeout: TimeInterval = 60
+
+        /// The defaults: loopback, any free port.
+        public init() {}
+
+        /// The defaults, on another port or address.
+        public init(host: String = "127.0.0.1", port: UInt16 = 0) {
+            self.host = host
+            self.port = port
+        }
+    }
+
+    /// The registry every request is answered from.
+    public let registry: MockRegistry
+    /// The settings this server was created with.
+    public let configuration: Configuration
+    let onRequest: (@Sendable (ServedRequest) -> Void)?
+
+    private enum Phase: Sendable {
+        case idle
+        case running(SocketPool, URL)
+        case stopped
+    }
+
+    private let phase = LockedState(Phase.idle)
+
+    /// Creates a server; nothing listens until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - registry: where answers come from; a new, empty registry by default.
+    ///   - configuration: address, port and limits.
+    ///   - onRequest: called once per request when it is done, on the connection's thread; keep
+    ///     it quick. The `request-mocker` command prints ``ServedRequest/description``.
+    public init(
+        registry: MockRegistry = MockRegistry(),
+        configuration: Configuration = Configuration(),
+        onRequest: (@Sendable (ServedRequest) -> Void)? = nil
+    ) {
+        self.registry = registry
+        self.configuration = configuration
+        self.onRequest = onRequest
+    }
+
+    /// Binds and starts listening; returns once connections are accepted.
+    ///
+    /// - Returns: the base URL, such as `http://127.0.0.1:50412`.
+    /// - Throws: ``MockServerError/cannotListen(host:port:reason:)`` when the address can't be
+    ///   bound, ``MockServerError/alreadyStarted`` on a second call.
+    @discardableResult
+    public func start() throws(MockServerError) -> URL {
+        let pool: SocketPool
+        do {
+            pool = try SocketPool(name: "MockServer")
+        } catch {
+            throw .cannotListen(host: configuration.host, port: configuration.port, reason: error.description)
+        }
+        let claimed = phase.withLock { phase -> Bool in
+            guard case .idle = phase else { return false }
+            phase = .running(pool, URL(fileURLWithPath: "/"))
+            return true
+        }
+        guard claimed else { throw .alreadyStarted }
+        let address: (host: String, port: UInt16)
+        do {
+            address = try pool.listen(
+                host: configuration.host,
+                port: configuration.port,
+                maximumConnections: configuration.maximumConnections,
+                overflow: { socket in
+                    try? socket.write(ResponseHead.plain(status: 503, message: "the server is at its limit of connections", closing: true))
+                },
+                handler: { [self] connection in
+                    var handler = HTTPConnection(connection: connection, server: self)
+                    handler.run()
+                }
+            )
+        } catch {
+            phase.withLock { $0 = .stopped }
+            pool.stop()
+            throw .cannotListen(host: configuration.host, port: configuration.port, reason: error.description)
+        }
+        let host = address.host.contains(":") ? "[\(address.host)]" : address.host
+        let url = URL(string: "http://\(host):\(address.port)") ?? URL(fileURLWithPath: "/")
+        phase.withLock { $0 = .running(pool, url) }
+        return url
+    }
+
+    /// `http://<address>:<port>` while running; `nil` before ``start()`` and after ``stop()``.
+    public var baseURL: URL? {
+        phase.withLock { phase in
+            if case .running(_, let url) = phase { url } else { nil }
+        }
+    }
+
+    /// The port while running.
+    public var port: UInt16? {
+        baseURL?.port.map { UInt16($0) }
+    }
+
+    /// How many connections are open right now.
+    public var connectionCount: Int {
+        phase.withLock { phase in
+            if case .running(let pool, _) = phase { pool.connectionCount } else { 0 }
+        }
+    }
+
+    /// Closes the listener and every connection (responses in progress are cut off) and
+    /// returns when all of the server's threads have ended. Safe to call more than once.
+    public func stop() {
+        let pool = phase.withLock { phase -> SocketPool? in
+            defer { phase = .stopped }
+            if case .running(let pool, _) = phase { return pool }
+            return nil
+        }
+        pool?.stop()
+    }
+
+    /// Whether `url` points at this server itself (a pass-through there would loop).
+    func isSelf(_ url: URL) -> Bool {
+        guard let base = baseURL, let port = url.port ?? (url.scheme == "http" ? 80 : nil), port == base.port else { return false }
+        let host = url.host?.lowercased() ?? ""
+        let loopback: Set<String> = ["localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0"]
+        return host == base.host?.lowercased() || loopback.contains(host)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import RequestMocker
+
+/// One request a ``MockServer`` handled, as its `onRequest` handler sees it: for logging (the
+/// `request-mocker` command prints one line each) and for tests that watch the wire.
+public struct ServedRequest: Sendable, CustomStringConvertible {
+    /// How the exchange ended.
+    public enum Outcome: Sendable, Equatable {
+        /// A response with this status was sent (or begun, for a truncated body).
+        case responded(status: Int)
+        /// The response asked for a fault, and the connection broke that way.
+        case fault(ConnectionFault)
+        /// The response was an error, so the connection was reset.
+        case reset(reason: String)
+        /// The server refused the request before matching it (400, 408, 413, 414, 417, 431, 505).
+        case refused(status: Int, reason: String)
+        /// The client went away, or the server stopped, before the response was complete.
+        case abandoned
+    }
+
+    /// The request, or `nil` when it was refused before it could be read.
+    public let request: MockRequest?
+    /// What the registry made of it (also in the registry's journal); `nil` when refused.
+    public let journalEntry: JournalEntry?
+    /// How it ended.
+    public let outcome: Outcome
+    /// From the request's arrival to the end of the response.
+    public let duration: Duration
+
+    /// One line: `GET /users/7 -> 200 from file users/7-GET.http (0.3 ms)`; for an unmatched
+    /// request the names the mock-data folders looked for follow.
+    public var description: String {
+        var line = request.map { "\($0.method.rawValue) \(Self.target(of: $0.url))" } ?? "(unreadable request)"
+        switch outcome {
+        case .responded(let status): line += " -> \(status)"
+        case .fault(let fault): line += " -> fault: \(fault)"
+        case .reset(let reason): line += " -> reset: \(reason)"
+        case .refused(let status, let reason): line += " -> \(status) refused: \(reason)"
+        case .abandoned: line += " -> abandoned before the response was complete"
+        }
+        if let source = journalEntry.flatMap(Self.source) { line += " \(source)" }
+        line += " (\(Self.milliseconds(duration)) ms)"
+        if case .unmatched(let report) = journalEntry?.disposition {
+            for note in report.notes { line += "\n    \(note)" }
+        }
+        return line
+    }
+
+    private static func target(of url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        let query = url.query(percentEncoded: true).map { "?\($0)" } ?? ""
+        return (path.isEmpty ? "/" : path) + query
+    }
+
+    private static func source(of entry: JournalEntry) -> String? {
+        switch entry.disposition {
+        case .answered:
+            if let file = entry.file, let index = entry.entryIndex { return "from cassette \(file.lastPathComponent), entry \(index)" }
+            if let file = entry.file { return "from file \(file.path)" }
+            return entry.filter.map { "from filter \($0)" }
+        case .recorded: return entry.file.map { "recorded into \($0.path)" }
+        case .passedThrough: return "passed through to the network"
+        case .unmatched: return "unmatched"
+        case .answeredByPolicy: return "from the unmatched-request policy"
+        case .failed(let reason): return "failed: \(reason)"
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

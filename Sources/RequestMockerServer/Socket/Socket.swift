@@ -1,0 +1,292 @@
+import Foundation
+
+/// A TCP socket descriptor and the few calls the servers make on it.
+///
+/// A plain value: it doesn't own the descriptor, so whoever accepted or opened it closes it,
+/// exactly once. Blocking I/O throughout; each connection has its own thread, so a slow or
+/// hostile client only ever blocks itself. Spellings that differ between Glibc and Darwin are
+/// in `SocketPlatform` (Socket+Glibc.swift, Socket+Darwin.swift).
+struct Socket: Sendable, Hashable {
+    let descriptor: Int32
+
+    /// A failed system call: which one, and `errno`.
+    struct Failure: Error, CustomStringConvertible {
+        let call: String
+        let code: Int32
+
+        init(_ call: String, code: Int32 = SocketPlatform.lastError) {
+            self.call = call
+            self.code = code
+        }
+
+        var description: String { "\(call) failed: \(SocketPlatform.errorMessage(code)) (errno \(code))" }
+
+        var isTimeout: Bool { code == EAGAIN || code == EWOULDBLOCK }
+    }
+
+    // MARK: Listening
+
+    /// Binds `host` (a numeric IPv4 or IPv6 address, or a name such as `localhost`) and `port`
+    /// (0 for any free port) and listens.
+    static func listen(host: String, port: UInt16, backlog: Int32) throws(Failure) -> Socket {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = SocketPlatform.streamType
+        hints.ai_flags = AI_PASSIVE
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw Failure("getaddrinfo(\(host))", code: status == EAI_SYSTEM ? SocketPlatform.lastError : EADDRNOTAVAIL)
+        }
+        defer { freeaddrinfo(list) }
+        let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+        guard descriptor >= 0 else { throw Failure("socket") }
+        let socket = Socket(descriptor: descriptor)
+        socket.setFlag(SO_REUSEADDR)
+        SocketPlatform.prepare(descriptor)
+        guard bind(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+            let failure = Failure("bind(\(host):\(port))")
+            socket.close()
+            throw failure
+        }
+        guard SocketPlatform.systemListen(descriptor, backlog) == 0 else {
+            let failure = Failure("listen")
+            socket.close()
+            throw failure
+        }
+        return socket
+    }
+
+    /// The address and port this socket is bound to (the real port when 0 was asked for).
+    func localAddress() throws(Failure) -> (host: String, port: UInt16) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard status == 0 else { throw Failure("getsockname") }
+        var hostBuffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        var portBuffer = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        let named = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &hostBuffer, socklen_t(hostBuffer.count), &portBuffer, socklen_t(portBuffer.count),
+                            NI_NUMERICHOST | NI_NUMERICSERV)
+            }
+        }
+        guard named == 0 else { throw Failure("getnameinfo", code: EINVAL) }
+        let host = String(decoding: hostBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let port = UInt16(String(decoding: portBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? 0
+        return (host, port)
+    }
+
+    /// Waits for a connection; `nil` when the call was interrupted or the connection vanished
+    /// before it was accepted (try again).
+    func accept() throws(Failure) -> Socket? {
+        let accepted = SocketPlatform.systemAccept(descriptor)
+        guard accepted >= 0 else {
+            let code = SocketPlatform.lastError
+            if code == EINTR || code == ECONNABORTED || code == EAGAIN { return nil }
+            throw Failure("accept", code: code)
+        }
+        let socket = Socket(descriptor: accepted)
+        SocketPlatform.prepare(accepted)
+        socket.setFlag(Int32(IPPROTO_TCP), Int32(TCP_NODELAY))
+        return socket
+    }
+
+    // MARK: Options
+
+    private func setFlag(_ option: Int32) {
+        setFlag(SOL_SOCKET, option)
+    }
+
+    private func setFlag(_ level: Int32, _ option: Int32) {
+        var on: Int32 = 1
+        _ = setsockopt(descriptor, level, option, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Makes a blocked `send` give up with `EAGAIN` after `timeout`, so a client that stops
+    /// reading can't hold a thread forever.
+    func setSendTimeout(_ timeout: Duration) {
+        var value = Self.timeValue(timeout)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    private static func timeValue(_ duration: Duration) -> timeval {
+        let (seconds, attoseconds) = duration.components
+        var value = timeval()
+        value.tv_sec = .init(max(seconds, 0))
+        value.tv_usec = .init(max(attoseconds / 1_000_000_000_000, seconds > 0 || attoseconds > 0 ? 1 : 0))
+        return value
+    }
+
+    // MARK: Reading and writing
+
+    /// Reads what is there, up to `capacity` bytes, appending it to `buffer`.
+    ///
+    /// - Returns: the number of bytes read; 0 when the peer closed its side.
+    func read(appendingTo buffer: inout [UInt8], capacity: Int = 64 * 1024) throws(Failure) -> Int {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: capacity))
+        var count = 0
+        repeat {
+            count = buffer.withUnsafeMutableBytes { raw in
+                SocketPlatform.systemRead(descriptor, raw.baseAddress.map { $0 + start }, capacity)
+            }
+        } while count < 0 && SocketPlatform.lastError == EINTR
+        let failure = count < 0 ? Failure("read") : nil
+        buffer.removeLast(capacity - max(count, 0))
+        if let failure { throw failure }
+        return count
+    }
+
+    /// Sends every byte, or throws (`EPIPE` for a closed peer, `EAGAIN` after the send timeout).
+    func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        guard var next = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let sent = send(descriptor, next, remaining, SocketPlatform.sendFlags)
+            if sent < 0 {
+                if SocketPlatform.lastError == EINTR { continue }
+                throw Failure("send")
+            }
+            next += sent
+            remaining -= sent
+        }
+    }
+
+    func write(_ data: Data) throws(Failure) {
+        do {
+            try data.withUnsafeBytes { raw in try write(raw) }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure("send", code: EIO)
+        }
+    }
+
+    func write(_ bytes: [UInt8]) throws(Failure) {
+        do {
+            try bytes.withUnsafeBytes { raw in try write(raw) }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure("send", code: EIO)
+        }
+    }
+
+    /// What `wait(for:timeout:)` saw.
+    enum Readiness {
+        case readable
+        case timedOut
+        /// The connection hung up or failed (also what a `shutdown` from `stop()` looks like).
+        case hungUp
+    }
+
+    /// Waits until this socket has input (or hung up), or `timeout` passes; `nil` waits forever.
+    func waitReadable(timeout: Duration?) -> Readiness {
+        var entry = pollfd(fd: descriptor, events: SocketPlatform.readable, revents: 0)
+        return Self.poll(&entry, count: 1, timeout: timeout).first ?? .timedOut
+    }
+
+    /// Waits until the peer goes away, or `timeout` passes, without reading anything: for a
+    /// response that is paused on purpose. Input that arrives meanwhile (a pipelined request)
+    /// stays unread.
+    ///
+    /// - Returns: `true` when the whole time passed with the connection still there.
+    func pauseWhileConnected(_ timeout: Duration?) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = timeout.map { clock.now + $0 }
+        var events = SocketPlatform.readable
+        while true {
+            let remaining = deadline.map { clock.now.duration(to: $0) }
+            if let remaining, remaining <= .zero { return true }
+            // Without a deadline, wake now and then: `poll` with no events sees a hang-up only.
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            switch Self.poll(&entry, count: 1, timeout: remaining).first ?? .timedOut {
+            case .timedOut:
+                if deadline != nil { return true }
+            case .hungUp:
+                return false
+            case .readable:
+                var byte: UInt8 = 0
+                let peeked = recv(descriptor, &byte, 1, SocketPlatform.peekFlags)
+                if peeked == 0 { return false }
+                if peeked < 0, SocketPlatform.lastError != EAGAIN, SocketPlatform.lastError != EINTR { return false }
+                // Real input: stop watching for it, keep watching for a hang-up.
+                events = 0
+            }
+        }
+    }
+
+    /// `poll(2)` over several descriptors; one readiness per entry.
+    static func poll(_ entries: UnsafeMutablePointer<pollfd>, count: Int, timeout: Duration?) -> [Readiness] {
+        let milliseconds: Int32
+        if let timeout {
+            let (seconds, attoseconds) = timeout.components
+            let total = max(seconds, 0) * 1000 + max(attoseconds, 0) / 1_000_000_000_000_000 + (attoseconds > 0 ? 1 : 0)
+            milliseconds = Int32(clamping: total)
+        } else {
+            milliseconds = -1
+        }
+        var status: Int32
+        repeat {
+            status = SocketPlatform.systemPoll(entries, count, milliseconds)
+        } while status < 0 && SocketPlatform.lastError == EINTR
+        return (0..<count).map { index in
+            let revents = entries[index].revents
+            if status <= 0 { return .timedOut }
+            if revents & SocketPlatform.readable != 0 { return .readable }
+            if revents & SocketPlatform.hangUp != 0 { return .hungUp }
+            return .timedOut
+        }
+    }
+
+    // MARK: Closing
+
+    /// Ends both directions without releasing the descriptor: blocked calls on it return at
+    /// once. `stop()` uses this; the connection's own thread then closes.
+    func shutdown() {
+        SocketPlatform.systemShutdown(descriptor, SocketPlatform.shutdownBoth)
+    }
+
+    /// Sends a FIN (the client reads the end of the stream) and releases the descriptor.
+    func closeGracefully() {
+        SocketPlatform.systemShutdown(descriptor, SocketPlatform.shutdownWrite)
+        close()
+    }
+
+    /// Resets the connection: the client sees `ECONNRESET` instead of an orderly end.
+    func reset() {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        close()
+    }
+
+    func close() {
+        SocketPlatform.systemClose(descriptor)
+    }
+}
+
+/// A pipe whose only job is to wake a thread blocked in `poll` (the accept loops, on `stop()`).
+struct WakePipe: Sendable {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() throws(Socket.Failure) {
+        var ends: [Int32] = [0, 0]
+        guard SocketPlatform.systemPipe(&ends) == 0 else { throw Socket.Failure("pipe") }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    func wake() {
+        var byte: UInt8 = 1
+        _ = SocketPlatform.systemWrite(writeEnd, &byte, 1)
+    }
+
+    func close() {
+        SocketPlatform.systemClose(readEnd)
+        SocketPlatform.systemClose(writeEnd)
+    }
+}

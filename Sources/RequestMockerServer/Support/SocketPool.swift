@@ -1,0 +1,239 @@
+import Foundation
+import RequestMocker
+
+/// The listeners, the connections and the threads behind one server, and the `stop()` that
+/// ends them all.
+///
+/// One thread per listener blocks in `poll` + `accept`; one thread per connection runs that
+/// connection's loop with blocking I/O. `stop()` wakes the listeners through a pipe, shuts
+/// every connection's socket down (so blocked reads, writes and pauses return at once), cancels
+/// work a connection is waiting for, and waits until every thread has finished. A connection's
+/// descriptor is closed only after it left the table, under the same lock `stop()` holds, so
+/// `stop()` never shuts down a descriptor number the system already reused.
+final class SocketPool: Sendable {
+    private struct State: Sendable {
+        var stopped = false
+        var nextID = 0
+        var connections: [Int: Socket] = [:]
+        var cancellations: [Int: @Sendable () -> Void] = [:]
+        var listeners: [Socket] = []
+    }
+
+    private let state = LockedState(State())
+    private let threads = DispatchGroup()
+    private let wake: WakePipe
+    private let name: String
+
+    init(name: String) throws(Socket.Failure) {
+        self.name = name
+        wake = try WakePipe()
+    }
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
+    var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// Listens on `host`:`port` and starts accepting; each accepted connection runs `handler` on
+    /// a thread of its own. Beyond `maximumConnections`, `overflow` answers and the socket closes.
+    ///
+    /// - Returns: the address and port really bound.
+    func listen(
+        host: String,
+        port: UInt16,
+        backlog: Int32 = 511,
+        maximumConnections: Int = .max,
+        overflow: @escaping @Sendable (Socket) -> Void = { _ in },
+        handler: @escaping @Sendable (PooledConnection) -> Void
+    ) throws(Socket.Failure) -> (host: String, port: UInt16) {
+        let listener = try Socket.listen(host: host, port: port, backlog: backlog)
+        let address: (host: String, port: UInt16)
+        do {
+            address = try listener.localAddress()
+        } catch {
+            listener.close()
+            throw error
+        }
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.listeners.append(listener)
+            return true
+        }
+        guard accepted else {
+            listener.close()
+            throw Socket.Failure("listen", code: ECANCELED)
+        }
+        spawn("\(name) listener \(address.port)") { [self] in
+            acceptLoop(listener, maximumConnections: maximumConnections, overflow: overflow, handler: handler)
+        }
+        return address
+    }
+
+    private func acceptLoop(
+        _ listener: Socket,
+        maximumConnections: Int,
+        overflow: @escaping @Sendable (Socket) -> Void,
+        handler: @escaping @Sendable (PooledConnection) -> Void
+    ) {
+        var entries = [
+            pollfd(fd: listener.descriptor, events: SocketPlatform.readable, revents: 0),
+            pollfd(fd: wake.readEnd, events: SocketPlatform.readable, revents: 0),
+        ]
+        while !isStopped {
+            for index in entries.indices { entries[index].revents = 0 }
+            let readiness = Socket.poll(&entries, count: 2, timeout: nil)
+            if readiness[1] != .timedOut || isStopped { return }
+            guard readiness[0] == .readable else { continue }
+            let socket: Socket?
+            do {
+                socket = try listener.accept()
+            } catch {
+                // Out of descriptors, most likely: let connections finish before trying again.
+                Thread.sleep(forTimeInterval: 0.01)
+                continue
+            }
+            guard let socket else { continue }
+            let id = state.withLock { state -> Int? in
+                guard !state.stopped, state.connections.count < maximumConnections else { return nil }
+                state.nextID += 1
+                state.connections[state.nextID] = socket
+                return state.nextID
+            }
+            guard let id else {
+                if !isStopped { overflow(socket) }
+                socket.close()
+                continue
+            }
+            let connection = PooledConnection(id: id, socket: socket, pool: self)
+            spawn("\(name) connection \(id)") {
+                handler(connection)
+                connection.finish(.close)
+            }
+        }
+    }
+
+    private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        threads.enter()
+        let thread = Thread { [threads] in
+            body()
+            threads.leave()
+        }
+        thread.name = name
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+
+    /// Closes the listeners and every connection, and returns when all their threads ended.
+    /// Calling it again does nothing more.
+    func stop() {
+        let (connections, cancellations) = state.withLock { state -> ([Socket], [@Sendable () -> Void]) in
+            guard !state.stopped else { return ([], []) }
+            state.stopped = true
+            // Shut down while holding the lock: no connection can close its descriptor meanwhile.
+            for socket in state.connections.values { socket.shutdown() }
+            return (Array(state.connections.values), Array(state.cancellations.values))
+        }
+        _ = connections
+        wake.wake()
+        for cancel in cancellations { cancel() }
+        threads.wait()
+        let listeners = state.withLock { state -> [Socket] in
+            defer { state.listeners = [] }
+            return state.listeners
+        }
+        for listener in listeners { listener.close() }
+    }
+
+    deinit {
+        wake.close()
+    }
+
+    // MARK: For PooledConnection
+
+    fileprivate func remove(_ id: Int) -> Bool {
+        state.withLock { state in
+            state.cancellations[id] = nil
+            return state.connections.removeValue(forKey: id) != nil
+        }
+    }
+
+    /// Registers what `stop()` must call to end a wait; `false` when stopping already.
+    fileprivate func setCancellation(_ id: Int, _ cancel: (@Sendable () -> Void)?) -> Bool {
+        state.withLock { state in
+            guard !state.stopped else { return false }
+            state.cancellations[id] = cancel
+            return true
+        }
+    }
+}
+
+/// One accepted connection: its socket, and the way out that keeps `stop()` safe.
+final class PooledConnection: Sendable {
+    let id: Int
+    let socket: Socket
+    private let pool: SocketPool
+    private let finished = LockedState(false)
+
+    fileprivate init(id: Int, socket: Socket, pool: SocketPool) {
+        self.id = id
+        self.socket = socket
+        self.pool = pool
+    }
+
+    var isStopping: Bool { pool.isStopped }
+
+    enum Closing {
+        /// A FIN after everything sent.
+        case close
+        /// A TCP reset.
+        case reset
+    }
+
+    /// Closes the connection (the first call wins; the thread's end calls it anyway).
+    func finish(_ closing: Closing) {
+        let first = finished.withLock { finished -> Bool in
+            defer { finished = true }
+            return !finished
+        }
+        guard first else { return }
+        _ = pool.remove(id)
+        switch closing {
+        case .close: socket.closeGracefully()
+        case .reset: socket.reset()
+        }
+    }
+
+    /// Runs `work` on Swift concurrency and blocks this connection's thread until it returns,
+    /// or until the server stops (then the task is cancelled and this returns `nil`).
+    func wait<Value: Sendable>(for work: @escaping @Sendable () async -> Value) -> Value? {
+        let rendezvous = Rendezvous<Value>()
+        let task = Task { rendezvous.fulfil(await work()) }
+        guard pool.setCancellation(id, { rendezvous.cancel() }) else {
+            task.cancel()
+            return nil
+        }
+        let value = rendezvous.wait()
+        _ = pool.setCancellation(id, nil)
+        if value == nil { task.cancel() }
+        return value
+    }
+}
+
+/// A value handed from a task to a waiting thread, or a cancellation.
+private final class Rendezvous<Value: Sendable>: Sendable {
+    private let value = LockedState<Value?>(nil)
+    private let signal = DispatchSemaphore(value: 0)
+
+    func fulfil(_ result: Value) {
+        value.withLock { $0 = result }
+        signal.signal()
+    }
+
+    func cancel() {
+        signal.signal()
+    }
+
+    func wait() -> Value? {
+        signal.wait()
+        return value.withLock { $0 }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The parsed command line of `request-mocker`.
+struct CommandLineOptions: Equatable {
+    enum Command: Equatable {
+        case help
+        case version
+        case serve(ServeOptions)
+    }
+
+    struct ServeOptions: Equatable {
+        var folder: String?
+        var cassette: String?
+        var host = "127.0.0.1"
+        var port: UInt16 = 8080
+    }
+
+    /// A mistake on the command line: one line that says what to type instead.
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let usage = """
+        USAGE: request-mocker serve [FOLDER] [--cassette FILE.har] [--host ADDRESS] [--port PORT]
+
+        Serves mock responses over HTTP/1.1, printing one line per request: what answered it,
+        or, when nothing did, the file names it looked for.
+
+        ARGUMENTS:
+          FOLDER               A mock-data folder of .http and .json files named as in
+                               MockDataNaming.md. Without FOLDER and --cassette, the
+                               Examples/MockData folder of the current directory.
+
+        OPTIONS:
+          --cassette FILE.har  Also answer from a HAR cassette (after FOLDER, when both are
+                               given). Requests match on method, path and query, so a cassette
+                               recorded against another host still answers; each recording
+                               answers once, and the last one keeps answering after that.
+                               The file is never written.
+          --host ADDRESS       The address to listen on (default: 127.0.0.1). Use 0.0.0.0 or ::
+                               only to be reachable from other machines.
+          --port PORT          The port (default: 8080); 0 picks any free port.
+          -h, --help           Show this help.
+          --version            Show the version.
+
+        Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
+        Exit status: 0 after Ctrl-C, 64 for bad arguments, 65 for an invalid cassette or
+        mock-data folder, 69 when the address can't be bound.
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+        guard let first = arguments.first else {
+            throw UsageError(description: "missing command; try `request-mocker serve Examples/MockData` or `request-mocker --help`")
+        }
+        switch first {
+        case "-h", "--help", "help": return CommandLineOptions(command: .help)
+        case "--version": return CommandLineOptions(command: .version)
+        case "serve": break
+        default:
+            throw UsageError(description: "unknown command \(first.debugDescription); the command is `serve` (see `request-mocker --help`)")
+        }
+        var options = ServeOptions()
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                return CommandLineOptions(command: .help)
+            case "--cassette", "--host", "--port":
+                guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+                    throw UsageError(description: "\(argument) needs a value, for example \(example(for: argument))")
+                }
+                try apply(argument, value, to: &options)
+            default:
+                if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                    let name = String(argument[..<equals]), value = String(argument[argument.index(after: equals)...])
+                    guard ["--cassette", "--host", "--port"].contains(name) else {
+                        throw UsageError(description: "unknown option \(name); the options are --cassette, --host and --port")
+                    }
+                    try apply(name, value, to: &options)
+                } else if argument.hasPrefix("-") {
+                    throw UsageError(description: "unknown option \(argument); the options are --cassette, --host and --port")
+                } else if options.folder == nil {
+                    options.folder = argument
+                } else {
+                    throw UsageError(description: "one FOLDER only, but got \(options.folder ?? "") and \(argument)")
+                }
+            }
+        }
+        return CommandLineOptions(command: .serve(options))
+    }
+
+    private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {
+        switch name {
+        case "--cassette":
+            options.cassette = value
+        case "--host":
+            guard !value.isEmpty else { throw UsageError(description: "--host needs an address, for example --host 127.0.0.1") }
+            options.host = value
+        default:
+            guard let port = UInt16(value) else {
+                throw UsageError(description: "--port \(value) is not a port; give a number from 0 to 65535")
+            }
+            options.port = port
+        }
+    }
+
+    private static func example(for option: String) -> String {
+        switch option {
+        case "--cassette": "--cassette Tests/Cassettes/api.har"
+        case "--host": "--host 127.0.0.1"
+        default: "--port 8080"
+        }
+    }
+
+    var command: Command
+}
