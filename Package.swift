@@ -22,6 +22,12 @@ let package = Package(
             path: "Benchmarks/request-mocker-bench"
         ),
         .testTarget(
+            name: "RequestMockerServerTests",
+            // The command's executable is run by its tests, so it must be built first.
+            dependencies: ["RequestMockerServer", "request-mocker"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
             name: "RequestMockerTests",
             dependencies: ["RequestMocker"],
             // Cassettes are found beside the test file through #filePath, as users keep theirs.

@@ -256,6 +256,11 @@ struct Socket: Sendable, Hashable {
         close()
     }
 
+    /// Ends the sending side only: the peer reads the end of the stream and may still send.
+    func shutdownWrite() {
+        SocketPlatform.systemShutdown(descriptor, SocketPlatform.shutdownWrite)
+    }
+
     /// Resets the connection: the client sees `ECONNRESET` instead of an orderly end.
     func reset() {
         var option = linger(l_onoff: 1, l_linger: 0)

@@ -1,0 +1,172 @@
+import Foundation
+import RequestMocker
+
+/// One connection to a ``ScriptedServer``'s main listener: greet, then cut input into units,
+/// match each against the rules, run the commands. Runs on the connection's own thread.
+struct Conversation {
+    let connection: PooledConnection
+    let server: ScriptedServer
+    let number: Int
+    private var buffer: [UInt8] = []
+
+    init(connection: PooledConnection, server: ScriptedServer, number: Int) {
+        self.connection = connection
+        self.server = server
+        self.number = number
+    }
+
+    private var socket: Socket { connection.socket }
+
+    mutating func run() {
+        server.log(.event("connected"), connection: number)
+        guard perform(server.script.greeting, groups: []) else { return }
+        while !connection.isStopping {
+            let script = server.script
+            guard let unit = nextUnit(script.framing) else {
+                server.log(.event("the client closed the connection"), connection: number)
+                return
+            }
+            server.log(.input(unit), connection: number)
+            guard let (rule, groups) = script.rules.lazy.compactMap({ rule in rule.groups(in: unit).map { (rule, $0) } }).first else {
+                server.log(.event("no rule matched, so the connection was closed"), connection: number)
+                connection.finish(.close)
+                return
+            }
+            guard perform(rule.commands, groups: groups) else { return }
+        }
+    }
+
+    /// The next unit of input, or `nil` when the client closed or the server stopped.
+    private mutating func nextUnit(_ framing: ScriptedServer.Framing) -> String? {
+        while true {
+            switch framing {
+            case .reads:
+                if !buffer.isEmpty {
+                    defer { buffer.removeAll() }
+                    return String(decoding: buffer, as: UTF8.self)
+                }
+            case .lines:
+                if let lf = buffer.firstIndex(of: .lf) {
+                    var end = lf
+                    if end > 0, buffer[end - 1] == .cr { end -= 1 }
+                    defer { buffer.removeFirst(lf + 1) }
+                    return String(decoding: buffer[..<end], as: UTF8.self)
+                }
+            case .delimiter(let delimiter):
+                let marker = Array(delimiter.utf8)
+                if let range = Self.firstRange(of: marker, in: buffer) {
+                    defer { buffer.removeFirst(range.upperBound) }
+                    return String(decoding: buffer[..<range.upperBound], as: UTF8.self)
+                }
+            }
+            guard socket.waitReadable(timeout: nil) == .readable,
+                  let count = try? socket.read(appendingTo: &buffer), count > 0
+            else { return nil }
+        }
+    }
+
+    private static func firstRange(of marker: [UInt8], in buffer: [UInt8]) -> Range<Int>? {
+        guard !marker.isEmpty, buffer.count >= marker.count else { return nil }
+        for start in 0...(buffer.count - marker.count) where buffer[start] == marker[0] {
+            if buffer[start..<(start + marker.count)].elementsEqual(marker) { return start..<(start + marker.count) }
+        }
+        return nil
+    }
+
+    /// Runs commands in order; `false` once the connection is closed or gone.
+    private func perform(_ commands: [ScriptedServer.Command], groups: [String]) -> Bool {
+        for command in commands {
+            switch command {
+            case .text(let template):
+                guard send(Data(Substitution.apply(to: template, groups: groups, server: server).utf8)) else { return false }
+            case .bytes(let data):
+                guard send(data) else { return false }
+            case .sendData:
+                guard send(server.script.data) else { return false }
+            case .pause(let duration):
+                guard socket.pauseWhileConnected(duration) else {
+                    server.log(.event("the client closed the connection during a pause"), connection: number)
+                    return false
+                }
+            case .close:
+                server.log(.event("closed by the script"), connection: number)
+                connection.finish(.close)
+                return false
+            }
+        }
+        return true
+    }
+
+    private func send(_ data: Data) -> Bool {
+        guard (try? socket.write(data)) != nil else {
+            server.log(.event("the connection was lost while sending"), connection: number)
+            return false
+        }
+        server.log(.output(data), connection: number)
+        return true
+    }
+}
+
+/// `$`-substitutions in a ``ScriptedServer/Command/text(_:)``.
+enum Substitution {
+    static let serverName = "RequestMocker ScriptedServer \(RequestMockerVersion.current)"
+
+    static func apply(to template: String, groups: [String], server: ScriptedServer) -> String {
+        guard template.contains("$") else { return template }
+        let values = server.substitutionValues()
+        var result = ""
+        var rest = Substring(template)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            rest = rest[rest.index(after: dollar)...]
+            if rest.first == "$" {
+                result += "$"
+                rest = rest.dropFirst()
+                continue
+            }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty {
+                // The longest run of digits that names a group: `$12` is group 12 if it exists.
+                var taken = digits
+                while let index = Int(taken), index >= groups.count, taken.count > 1 { taken = taken.dropLast() }
+                if let index = Int(taken), index < groups.count {
+                    result += groups[index]
+                } else {
+                    result += ""
+                }
+                rest = rest.dropFirst(taken.count)
+                continue
+            }
+            let word = rest.prefix { $0.isASCII && $0.isLetter }
+            switch word {
+            case "address": result += values.address
+            case "port": result += String(values.port)
+            case "pasv": result += pasv(address: values.address, port: values.dataPort)
+            case "size": result += String(values.size)
+            case "date": result += httpDate(Date())
+            case "server": result += serverName
+            default:
+                // Not a substitution: keep the text as written.
+                result += "$" + word
+            }
+            rest = rest.dropFirst(word.count)
+        }
+        return result + rest
+    }
+
+    /// FTP's `h1,h2,h3,h4,p1,p2` for an IPv4 address (other addresses give `127,0,0,1`).
+    static func pasv(address: String, port: UInt16) -> String {
+        let octets = address.split(separator: ".")
+        let host = octets.count == 4 && octets.allSatisfy({ UInt8($0) != nil }) ? octets.joined(separator: ",") : "127,0,0,1"
+        return "\(host),\(port / 256),\(port % 256)"
+    }
+
+    /// RFC 1123, as HTTP's `Date` header: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

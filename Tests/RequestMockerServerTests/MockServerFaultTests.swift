@@ -1,0 +1,134 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import Testing
+
+/// Faults happen on the wire at the server, and `MockURLProtocol` reports each as the error
+/// `URLSession` reports for the real thing.
+@Suite struct MockServerFaultTests {
+    static func faultRegistry() -> MockRegistry {
+        let registry = MockRegistry()
+        registry.register(.get("/close"), respond: .fault(.closeBeforeResponding))
+        registry.register(.get("/reset"), respond: .fault(.reset))
+        registry.register(.get("/malformed"), respond: .fault(.malformedStatusLine))
+        registry.register(.get("/cut"), respond: .string(String(repeating: "x", count: 100)).truncated(afterBytes: 5))
+        registry.register(.get("/error"), respond: .error(URLError(.cannotLoadFromNetwork)))
+        registry.register(.get("/stall"), respond: .fault(.stall))
+        return registry
+    }
+
+    @Test func pythonSeesEachFault() async throws {
+        try await withServer(Self.faultRegistry()) { _, base in
+            let script = """
+                import http.client, socket, sys
+                for path in ["/close", "/reset", "/malformed", "/cut", "/error", "/stall"]:
+                    # Only the stall should need its timeout; the rest end at once.
+                    conn = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=0.5 if path == "/stall" else 10)
+                    try:
+                        conn.request("GET", path)
+                        response = conn.getresponse()
+                        print(path, response.status, response.read())
+                    except Exception as error:
+                        print(path, type(error).__name__)
+                """
+            let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
+            #expect(result.output == """
+                /close RemoteDisconnected
+                /reset ConnectionResetError
+                /malformed BadStatusLine
+                /cut IncompleteRead
+                /error ConnectionResetError
+                /stall TimeoutError
+
+                """)
+        }
+    }
+
+    /// Pins what FoundationNetworking reports for each fault from a real server, and that the
+    /// URL protocol reports the same without one.
+    @Test(arguments: [
+        ("/close", ConnectionFault.closeBeforeResponding.urlErrorCode),
+        ("/reset", ConnectionFault.reset.urlErrorCode),
+        ("/malformed", ConnectionFault.malformedStatusLine.urlErrorCode),
+        ("/cut", ConnectionFault.truncatedBodyErrorCode),
+        ("/stall", URLError.Code.timedOut),
+    ])
+    func urlSessionReportsTheSameErrorFromTheServerAndTheProtocol(path: String, expected: URLError.Code) async throws {
+        let registry = Self.faultRegistry()
+        try await withServer(registry) { _, base in
+            var request = URLRequest(url: base.appendingPathComponent(path))
+            request.timeoutInterval = 1
+            let fromServer = await urlErrorCode { _ = try await plainSession().data(for: request) }
+            let mocked = registry.makeSession()
+            var direct = URLRequest(url: URL(string: "https://api.test\(path)")!)
+            direct.timeoutInterval = 1
+            let fromProtocol = await urlErrorCode { _ = try await mocked.data(for: direct) }
+            #expect(fromServer == expected)
+            #expect(fromProtocol == expected)
+        }
+    }
+
+    #if canImport(FoundationNetworking)
+    @Test func linuxCodesAreTheMeasuredOnes() {
+        #expect(ConnectionFault.closeBeforeResponding.urlErrorCode == .badServerResponse)
+        #expect(ConnectionFault.reset.urlErrorCode == .networkConnectionLost)
+        #expect(ConnectionFault.malformedStatusLine.urlErrorCode == .unsupportedURL)
+        #expect(ConnectionFault.truncatedBodyErrorCode == .unknown)
+    }
+    #endif
+
+    @Test func aTruncatedBodyDeliversItsFirstBytesThroughTheProtocol() async throws {
+        let registry = Self.faultRegistry()
+        let delegate = BodyCollector()
+        let session = registry.makeSession(delegate: delegate)
+        session.dataTask(with: URL(string: "https://api.test/cut")!).resume()
+        let (data, error) = await delegate.completion()
+        #expect(String(decoding: data, as: UTF8.self) == "xxxxx")
+        #expect((error as? URLError)?.code == ConnectionFault.truncatedBodyErrorCode)
+    }
+
+    @Test func theNextRequestAfterAFaultIsServed() async throws {
+        let registry = Self.faultRegistry()
+        registry.register(.get("/fine"), respond: .string("fine"))
+        try await withServer(registry) { _, base in
+            for path in ["/close", "/reset", "/malformed", "/cut", "/error"] {
+                _ = try await ExternalProcess.curl([base.absoluteString + path])
+                let next = try await ExternalProcess.curl([base.absoluteString + "/fine"])
+                #expect(next.output == "fine", "after \(path)")
+            }
+        }
+    }
+}
+
+/// Collects a data task's body and its end.
+final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked Sendable: the stored properties are guarded by `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+    private var finished: (Data, (any Error)?)?
+    private var continuation: CheckedContinuation<(Data, (any Error)?), Never>?
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { self.data.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let waiting = lock.withLock { () -> CheckedContinuation<(Data, (any Error)?), Never>? in
+            finished = (data, error)
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: (data, error))
+    }
+
+    func completion() async -> (Data, (any Error)?) {
+        await withCheckedContinuation { continuation in
+            let done = lock.withLock { () -> (Data, (any Error)?)? in
+                if let finished { return finished }
+                self.continuation = continuation
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import Testing
+
+/// Hostile and broken clients get the right status, and never take the server down: after each,
+/// a good request on a new connection is still answered.
+@Suite struct MockServerLimitTests {
+    static func configuration() -> MockServer.Configuration {
+        var configuration = MockServer.Configuration()
+        configuration.maximumBodySize = 1_000
+        configuration.requestTimeout = .milliseconds(400)
+        configuration.idleTimeout = .milliseconds(400)
+        return configuration
+    }
+
+    static func registry() -> MockRegistry {
+        let registry = MockRegistry()
+        registry.register(.get("/fine"), respond: .string("fine"))
+        registry.register(.post("/upload"), respond: .status(204))
+        return registry
+    }
+
+    static let good = "GET /fine HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+
+    /// A request no well-behaved client sends, named for the test report.
+    struct BadRequest: Sendable, CustomTestStringConvertible {
+        let name: String
+        let bytes: String
+        let status: Int
+
+        var testDescription: String { "\(name) -> \(status)" }
+    }
+
+    static let badRequests = [
+        BadRequest(name: "request line of 9 KB", bytes: "GET /\(String(repeating: "a", count: 9_000)) HTTP/1.1\r\nHost: x\r\n\r\n", status: 414),
+        BadRequest(
+            name: "70 KB of headers",
+            bytes: "GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Filler: \(String(repeating: "f", count: 1_000))\r\n", count: 70) + "\r\n",
+            status: 431
+        ),
+        BadRequest(name: "Content-Length over the limit", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n", status: 413),
+        BadRequest(
+            name: "chunked body over the limit",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n\(String(repeating: "z", count: 2048))\r\n0\r\n\r\n",
+            status: 413
+        ),
+        BadRequest(name: "header line without a colon", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n", status: 400),
+        BadRequest(name: "folded header", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\n Folded: value\r\n\r\n", status: 400),
+        BadRequest(name: "not a request line", bytes: "NOT A REQUEST\r\n\r\n", status: 400),
+        BadRequest(name: "HTTP/1.1 without Host", bytes: "GET /fine HTTP/1.1\r\n\r\n", status: 400),
+        BadRequest(
+            name: "Content-Length and Transfer-Encoding",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
+            status: 400
+        ),
+        BadRequest(name: "conflicting lengths", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3, 4\r\n\r\nabcd", status: 400),
+        BadRequest(name: "bad chunk size", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
+        BadRequest(name: "HTTP/2.0 request line", bytes: "GET /fine HTTP/2.0\r\nHost: x\r\n\r\n", status: 505),
+        BadRequest(name: "unknown expectation", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n", status: 417),
+    ]
+
+    @Test(arguments: badRequests)
+    func refusesWithTheRightStatusAndKeepsServing(_ bad: BadRequest) async throws {
+        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+            let port = UInt16(base.port ?? 0)
+            let reply = try await RawClient.exchange(port: port, [bad.bytes])
+            #expect(reply.response.hasPrefix("HTTP/1.1 \(bad.status) "), "\(reply.response.prefix(200))")
+            #expect(reply.response.contains("Connection: close"))
+            #expect(reply.ending == "closed")
+            let next = try await RawClient.exchange(port: port, [Self.good])
+            #expect(next.response.hasSuffix("\r\n\r\nfine"))
+        }
+    }
+
+    @Test func slowClientGets408() async throws {
+        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+            // Half a request, then nothing for longer than the request timeout.
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\nHo"], timeout: 3)
+            #expect(reply.response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+            #expect(reply.ending == "closed")
+        }
+    }
+
+    @Test func slowLorisTricklingBytesIsCutOffToo() async throws {
+        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+            // A byte every 100 ms never lets a read time out, but the request as a whole does.
+            let parts = "GET /fine HTTP/1.1\r\nHost: localhost\r\n".map(String.init)
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), parts, pause: 0.1, timeout: 3)
+            #expect(reply.response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        }
+    }
+
+    @Test func idleConnectionIsClosedWithoutAWord() async throws {
+        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [], timeout: 3)
+            #expect(reply.response == "")
+            #expect(reply.ending == "closed")
+        }
+    }
+
+    @Test func keepAliveThenIdleTimeout() async throws {
+        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+            let request = "GET /fine HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [request, request], pause: 0.1, timeout: 3)
+            #expect(reply.response.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
+            #expect(reply.ending == "closed")
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+            let first = "GET /fine HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [first + first + Self.good])
+            #expect(reply.response.components(separatedBy: "\r\n\r\nfine").count == 4)
+            #expect(reply.ending == "closed")
+        }
+    }
+
+    @Test func oneBadConnectionNeverDisturbsTheOthers() async throws {
+        var configuration = Self.configuration()
+        configuration.requestTimeout = .seconds(10)
+        try await withServer(Self.registry(), configuration: configuration) { server, base in
+            // A client that sends half a head and then waits, holding its connection.
+            let stuck = Task { try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\n"], timeout: 8) }
+            while server.connectionCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let session = plainSession()
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { String(decoding: try await session.data(from: base.appendingPathComponent("fine")).0, as: UTF8.self) }
+                }
+                for try await body in group { #expect(body == "fine") }
+            }
+            server.stop()
+            #expect(try await stuck.value.ending == "closed")
+        }
+    }
+
+    @Test func connectionsBeyondTheLimitGet503() async throws {
+        var configuration = Self.configuration()
+        configuration.maximumConnections = 1
+        configuration.requestTimeout = .seconds(10)
+        configuration.idleTimeout = .seconds(10)
+        try await withServer(Self.registry(), configuration: configuration) { server, base in
+            let holder = Task { try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\n"], timeout: 8) }
+            while server.connectionCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good])
+            #expect(reply.response.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+            server.stop()
+            _ = try await holder.value
+        }
+    }
+
+    @Test func passThroughBackToItselfIs502() async throws {
+        let registry = MockRegistry(unmatchedPolicy: .passThrough)
+        try await withServer(registry) { _, base in
+            let result = try await ExternalProcess.curl(["--include", base.absoluteString + "/anything"])
+            #expect(result.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+            #expect(result.output.contains("would send it back to this server"))
+        }
+    }
+}
