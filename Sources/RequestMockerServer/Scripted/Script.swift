@@ -113,7 +113,12 @@ struct RegularExpression: @unchecked Sendable {
         do {
             value = try NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
         } catch {
-            throw .invalidPattern(pattern: pattern, reason: (error as NSError).localizedDescription)
+            // Foundation's own message says little ("The value is invalid"), so say where to look.
+            throw .invalidPattern(
+                pattern: pattern,
+                reason: "check for unbalanced parentheses or brackets, a dangling quantifier, or a lone backslash "
+                    + "(\((error as NSError).localizedDescription))"
+            )
         }
     }
 
