@@ -144,6 +144,19 @@ struct MockRegistryTests {
         #expect(registry.journal.isEmpty)
     }
 
+    @Test("journalCapacity keeps the most recent entries")
+    func journalCapacity() async throws {
+        registry.register(.get("/n/<n>"), respond: .string("n"))
+        for n in 0..<5 { _ = try await session.data(from: url("/n/\(n)")) }
+        registry.journalCapacity = 3
+        #expect(registry.journal.map(\.request.url) == [url("/n/2"), url("/n/3"), url("/n/4")])
+        _ = try await session.data(from: url("/n/5"))
+        #expect(registry.journal.map(\.request.url) == [url("/n/3"), url("/n/4"), url("/n/5")])
+        registry.journalCapacity = nil
+        _ = try await session.data(from: url("/n/6"))
+        #expect(registry.journal.count == 4)
+    }
+
     @Test("waitForRequests returns once enough requests arrived, and times out with a count")
     func waiting() async throws {
         registry.register(.post("/events"), respond: .status(202))

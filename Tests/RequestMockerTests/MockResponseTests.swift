@@ -180,6 +180,34 @@ struct MockResponseTests {
         #expect(clock.now - timedOutStart < .seconds(5))
     }
 
+    @Test("a throttled body arrives after the time its transfer takes, in one piece")
+    func throttled() async throws {
+        registry.register(.get("/dribble"), respond: .data(Data(repeating: 7, count: 3_000)).throttled(bytesPerSecond: 10_000))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (data, response) = try await session.data(from: url("/dribble"))
+        #expect(clock.now - start >= .milliseconds(300))
+        #expect(data == Data(repeating: 7, count: 3_000))
+        #expect(response.header("Content-Length") == "3000")
+    }
+
+    @Test("faults become the platform's URLError; a stall ends with the request's timeout")
+    func faults() async throws {
+        registry.register(.get("/reset"), respond: .fault(.reset))
+        registry.register(.get("/close"), respond: .fault(.closeBeforeResponding))
+        registry.register(.get("/stall"), respond: .fault(.stall))
+        await #expect { try await session.data(from: url("/reset")) } throws: { isURLError($0, .networkConnectionLost) }
+        await #expect { try await session.data(from: url("/close")) } throws: {
+            isURLError($0, ConnectionFault.closeBeforeResponding.urlErrorCode)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let request = URLRequest(url: url("/stall"), timeoutInterval: 0.3)
+        await #expect { try await session.data(for: request) } throws: { isURLError($0, .timedOut) }
+        #expect(clock.now - start >= .milliseconds(300))
+        #expect("\(ConnectionFault.stall)" == "the server stalled")
+    }
+
     @Test("redirects: followed, 302 becomes GET without body, 307 keeps method and body, final URL reported")
     func redirects() async throws {
         registry.register(.post("/old"), respond: .redirect(to: "/new", status: 302))

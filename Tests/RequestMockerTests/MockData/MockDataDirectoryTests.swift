@@ -103,6 +103,13 @@ struct MockDataDirectoryTests {
         }
     }
 
+    @Test("a HEAD falls back to the GET's files, after its own names")
+    func headFallsBackToGet() throws {
+        let directory = try MockDataDirectory(folder.url)
+        let head = MockRequest(method: .head, url: url("/users"))
+        #expect(directory.candidateFileNames(for: head) == ["HEAD|-users.http", "HEAD|-users.json", "GET|-users.http", "GET|-users.json"])
+    }
+
     @Test("VOKMockUrlProtocol's 404 for misses, through the unmatched policy")
     func notFound() async throws {
         let registry = MockRegistry(unmatchedPolicy: .respond(.status(404)))
