@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(name: "request-mocker", dependencies: ["RequestMocker", "RequestMockerServer"]),
         .executableTarget(
             name: "request-mocker-bench",
-            dependencies: ["RequestMocker"],
+            dependencies: ["RequestMocker", "RequestMockerServer"],
             path: "Benchmarks/request-mocker-bench"
         ),
         .testTarget(

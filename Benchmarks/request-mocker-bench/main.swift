@@ -2,7 +2,10 @@
 // modes measured in the same run, interleaved round by round, so a busy machine moves both
 // sides of a ratio alike.
 //
-//     swift run -c release request-mocker-bench [--rounds N] [--per-round N]
+//     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N]
+//
+// The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
+// without them those rows say so and the rest of the table is printed.
 import Foundation
 import RequestMocker
 
@@ -59,6 +62,10 @@ func option(_ name: String, default value: Int) -> Int {
     let arguments = CommandLine.arguments
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let parsed = Int(arguments[index + 1]) else { return value }
     return parsed
+}
+
+if let index = CommandLine.arguments.firstIndex(of: "--serve-file"), index + 1 < CommandLine.arguments.count {
+    serveFileAndWait(CommandLine.arguments[index + 1])
 }
 
 let rounds = option("--rounds", default: 20)
@@ -246,6 +253,24 @@ let bestLoad = loadTimes.min() ?? .zero, bestParse = parseTimes.min() ?? .zero
 print("  load 10,000-entry cassette vs JSONSerialization: " + String(format: "%.2f  ", ratio(bestLoad, bestParse))
     + verdict(ratio(bestLoad, bestParse), 2) + String(format: "  (%.0f ms vs %.0f ms, best of 5)", seconds(bestLoad) * 1000, seconds(bestParse) * 1000))
 print("  register 10,000 filters:                    " + (seconds(bestRegistration) < 1 ? "ok (well under 1 s)" : "OVER BUDGET"))
+
+// The loopback server, measured after the in-process rows so they don't compete for the cores.
+let serverRounds = option("--server-rounds", default: 3)
+print("")
+print("loopback server (wrk -t2 -c16, one 13-byte stub, \(serverRounds) interleaved rounds of 5 s, median):")
+if let throughput = try serverThroughput(rounds: serverRounds, seconds: 5) {
+    let share = throughput.mock / throughput.nginx
+    print(String(format: "  nginx %.0f req/s, MockServer %.0f req/s: %.2f of nginx  ", throughput.nginx, throughput.mock, share)
+        + (share >= 0.5 ? "ok (goal ≥ 0.5)" : "UNDER GOAL (≥ 0.5)"))
+} else {
+    print("  skipped: needs wrk and nginx (apt-get install wrk nginx)")
+}
+if let memory = try fileStreamingMemory() {
+    print(String(format: "  1 GiB file response to curl: peak resident %.1f MiB (%.1f MiB idle), %.1f s  ", memory.peak, memory.idle, memory.seconds)
+        + (memory.peak < 64 ? "ok (budget < 64 MiB)" : "OVER BUDGET (< 64 MiB)"))
+} else {
+    print("  1 GiB file response: skipped (needs curl and /proc)")
+}
 
 extension String {
     func leftPadded(_ width: Int) -> String {

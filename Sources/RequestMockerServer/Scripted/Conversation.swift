@@ -129,11 +129,8 @@ enum Substitution {
                 // The longest run of digits that names a group: `$12` is group 12 if it exists.
                 var taken = digits
                 while let index = Int(taken), index >= groups.count, taken.count > 1 { taken = taken.dropLast() }
-                if let index = Int(taken), index < groups.count {
-                    result += groups[index]
-                } else {
-                    result += ""
-                }
+                // A group the pattern doesn't have stands for nothing.
+                if let index = Int(taken), index < groups.count { result += groups[index] }
                 rest = rest.dropFirst(taken.count)
                 continue
             }

@@ -126,17 +126,17 @@ struct Socket: Sendable, Hashable {
     ///
     /// - Returns: the number of bytes read; 0 when the peer closed its side.
     func read(appendingTo buffer: inout [UInt8], capacity: Int = 64 * 1024) throws(Failure) -> Int {
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: capacity))
-        var count = 0
-        repeat {
-            count = buffer.withUnsafeMutableBytes { raw in
-                SocketPlatform.systemRead(descriptor, raw.baseAddress.map { $0 + start }, capacity)
-            }
-        } while count < 0 && SocketPlatform.lastError == EINTR
-        let failure = count < 0 ? Failure("read") : nil
-        buffer.removeLast(capacity - max(count, 0))
-        if let failure { throw failure }
+        // Read into uninitialized stack space and append only what arrived: zero-filling 64 KiB
+        // of the array for every small request would cost more than the request.
+        let count = withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { scratch -> Int in
+            var count = 0
+            repeat {
+                count = SocketPlatform.systemRead(descriptor, scratch.baseAddress, capacity)
+            } while count < 0 && SocketPlatform.lastError == EINTR
+            if count > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<count])) }
+            return count
+        }
+        if count < 0 { throw Failure("read") }
         return count
     }
 
@@ -248,12 +248,6 @@ struct Socket: Sendable, Hashable {
     /// once. `stop()` uses this; the connection's own thread then closes.
     func shutdown() {
         SocketPlatform.systemShutdown(descriptor, SocketPlatform.shutdownBoth)
-    }
-
-    /// Sends a FIN (the client reads the end of the stream) and releases the descriptor.
-    func closeGracefully() {
-        SocketPlatform.systemShutdown(descriptor, SocketPlatform.shutdownWrite)
-        close()
     }
 
     /// Ends the sending side only: the peer reads the end of the stream and may still send.

@@ -125,14 +125,13 @@ final class SocketPool: Sendable {
     /// Closes the listeners and every connection, and returns when all their threads ended.
     /// Calling it again does nothing more.
     func stop() {
-        let (connections, cancellations) = state.withLock { state -> ([Socket], [@Sendable () -> Void]) in
-            guard !state.stopped else { return ([], []) }
+        let cancellations = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.stopped else { return [] }
             state.stopped = true
             // Shut down while holding the lock: no connection can close its descriptor meanwhile.
             for socket in state.connections.values { socket.shutdown() }
-            return (Array(state.connections.values), Array(state.cancellations.values))
+            return Array(state.cancellations.values)
         }
-        _ = connections
         wake.wake()
         for cancel in cancellations { cancel() }
         threads.wait()
@@ -197,8 +196,30 @@ final class PooledConnection: Sendable {
         guard first else { return }
         _ = pool.remove(id)
         switch closing {
-        case .close: socket.closeGracefully()
-        case .reset: socket.reset()
+        case .close:
+            socket.shutdownWrite()
+            drainInput()
+            socket.close()
+        case .reset:
+            socket.reset()
+        }
+    }
+
+    /// Reads and drops what the client still sends, until it closes (or a second passes, or a
+    /// MiB arrives). Closing a socket with unread input makes the system send a reset, which
+    /// can destroy a response the client hasn't read yet: a `413` sent before the body, say.
+    private func drainInput() {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(1)
+        var discarded: [UInt8] = []
+        var total = 0
+        while total < 1024 * 1024 {
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero, socket.waitReadable(timeout: remaining) == .readable,
+                  let count = try? socket.read(appendingTo: &discarded), count > 0
+            else { return }
+            total += count
+            discarded.removeAll(keepingCapacity: true)
         }
     }
 

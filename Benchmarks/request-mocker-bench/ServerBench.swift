@@ -1,0 +1,182 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+
+// The loopback server's rows: throughput against nginx serving the same bytes (both driven by
+// `wrk -t2 -c16`, interleaved), and the peak memory of a server process streaming a 1 GiB file.
+
+#if canImport(Glibc)
+import Glibc
+
+/// Starts a program with its output in `outputPath` (or nowhere), through `posix_spawn`.
+///
+/// Not `Process`: in this benchmark `Process.waitUntilExit()` never saw nginx's launcher exit
+/// (it stayed a zombie and the run hung), so children are started and reaped with the system
+/// calls themselves, with the signal mask and dispositions reset.
+func spawn(_ arguments: [String], output outputPath: String? = nil) -> pid_t? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // Dispatch's threads block most signals, and a child inherits the mask: without this, the
+    // server child ignores SIGTERM and nginx ignores its own stop signal.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    guard posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ) == 0 else { return nil }
+    return pid
+}
+#else
+/// The server rows are measured on Linux only (wrk, nginx and /proc); elsewhere they are skipped.
+func spawn(_ arguments: [String], output outputPath: String? = nil) -> pid_t? { nil }
+#endif
+
+/// Waits for a child and returns its exit status.
+func reap(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    return (status >> 8) & 0xFF
+}
+
+/// Runs a program to the end and returns its status and what it printed.
+func runToEnd(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-\(UUID().uuidString).out")
+    defer { try? FileManager.default.removeItem(at: output) }
+    guard let pid = spawn([executable] + arguments, output: output.path) else { return (-1, "") }
+    let status = reap(pid)
+    return (status, String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self))
+}
+
+func installed(_ program: String) -> Bool {
+    runToEnd("sh", ["-c", "command -v \(program)"]).status == 0
+}
+
+/// `wrk`'s "Requests/sec" for `url`.
+func wrk(_ url: String, seconds: Int) -> Double? {
+    let result = runToEnd("wrk", ["-t2", "-c16", "-d\(seconds)s", url])
+    guard let line = result.output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }) else { return nil }
+    return Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
+}
+
+/// A free loopback port, found by letting a server take one and stopping it.
+func freePort() throws -> Int {
+    let probe = MockServer()
+    let url = try probe.start()
+    probe.stop()
+    return url.port ?? 18_081
+}
+
+struct ThroughputResult {
+    let nginx: Double
+    let mock: Double
+}
+
+/// Both servers answer 13 bytes; rounds alternate so load on the machine hits both alike.
+func serverThroughput(rounds: Int, seconds: Int) throws -> ThroughputResult? {
+    guard installed("wrk"), installed("nginx") else { return nil }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-nginx-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("www"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let body = "Hello, world!"
+    try Data(body.utf8).write(to: folder.appendingPathComponent("www/hello"))
+    let port = try freePort()
+    let configuration = """
+        worker_processes auto;
+        daemon on;
+        pid \(folder.path)/nginx.pid;
+        error_log \(folder.path)/logs/error.log;
+        events { worker_connections 1024; }
+        http {
+          access_log off;
+          default_type text/plain;
+          keepalive_requests 1000000;
+          server { listen 127.0.0.1:\(port); root \(folder.path)/www; }
+        }
+        """
+    let configurationFile = folder.appendingPathComponent("nginx.conf")
+    try Data(configuration.utf8).write(to: configurationFile)
+    guard runToEnd("nginx", ["-c", configurationFile.path, "-p", folder.path]).status == 0 else { return nil }
+    defer { _ = runToEnd("nginx", ["-c", configurationFile.path, "-p", folder.path, "-s", "stop"]) }
+
+    let registry = MockRegistry()
+    registry.journalCapacity = 1_000
+    registry.register(.get("/hello"), respond: .string(body))
+    let server = MockServer(registry: registry)
+    let base = try server.start()
+    defer { server.stop() }
+
+    var nginx: [Double] = [], mock: [Double] = []
+    _ = wrk("http://127.0.0.1:\(port)/hello", seconds: 1)
+    _ = wrk(base.absoluteString + "/hello", seconds: 1)
+    for _ in 0..<rounds {
+        if let value = wrk("http://127.0.0.1:\(port)/hello", seconds: seconds) { nginx.append(value) }
+        if let value = wrk(base.absoluteString + "/hello", seconds: seconds) { mock.append(value) }
+    }
+    guard !nginx.isEmpty, !mock.isEmpty else { return nil }
+    return ThroughputResult(nginx: nginx.sorted()[nginx.count / 2], mock: mock.sorted()[mock.count / 2])
+}
+
+/// The peak resident memory, in MiB, of a process that serves a 1 GiB file response to `curl`,
+/// before and after the download; `nil` without `curl` or `/proc`.
+func fileStreamingMemory() throws -> (idle: Double, peak: Double, seconds: Double)? {
+    guard installed("curl"), FileManager.default.fileExists(atPath: "/proc/self/status") else { return nil }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-file-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("gigabyte.bin")
+    _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.truncate(atOffset: 1 << 30)   // sparse: reads as zeros without touching the disk
+    try handle.close()
+
+    let log = folder.appendingPathComponent("server.log")
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    guard let child = spawn([executable, "--serve-file", file.path], output: log.path) else { return nil }
+    defer {
+        kill(child, SIGTERM)
+        _ = reap(child)
+    }
+    var port: String?
+    for _ in 0..<500 where port == nil {
+        let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
+        port = text.split(separator: "\n").first.map(String.init)
+        if port == nil { Thread.sleep(forTimeInterval: 0.01) }
+    }
+    guard let port else { return nil }
+    let idle = peakResidentMiB(of: child)
+    let start = Date()
+    let download = runToEnd("curl", ["-s", "-o", "/dev/null", "-w", "%{size_download}", "http://127.0.0.1:\(port)/gigabyte"])
+    let elapsed = Date().timeIntervalSince(start)
+    guard download.output == String(1 << 30) else { return nil }
+    return (idle, peakResidentMiB(of: child), elapsed)
+}
+
+/// `VmHWM` (the peak resident set) from `/proc/<pid>/status`, in MiB.
+func peakResidentMiB(of pid: Int32) -> Double {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return -1 }
+    let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    return kilobytes / 1024
+}
+
+/// `request-mocker-bench --serve-file PATH`: the child process of ``fileStreamingMemory()``.
+func serveFileAndWait(_ path: String) -> Never {
+    let registry = MockRegistry()
+    registry.register(.get("/gigabyte"), respond: .file(URL(fileURLWithPath: path)))
+    let server = MockServer(registry: registry)
+    guard let base = try? server.start() else { exit(1) }
+    FileHandle.standardOutput.write(Data("\(base.port ?? 0)\n".utf8))
+    while true { Thread.sleep(forTimeInterval: 3600) }
+}
