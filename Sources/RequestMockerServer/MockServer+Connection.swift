@@ -40,6 +40,10 @@ struct HTTPConnection {
             if start == buffer.count {
                 buffer.removeAll(keepingCapacity: buffer.capacity <= 1024 * 1024)
                 start = 0
+            } else if start > 64 * 1024 {
+                // Pipelined input keeps the buffer from ever emptying: drop what was consumed.
+                buffer.removeFirst(start)
+                start = 0
             }
         }
     }
@@ -58,6 +62,9 @@ struct HTTPConnection {
         var deadline: ContinuousClock.Instant?
         var head: RequestHead
         while true {
+            // Line breaks between requests (some clients send one after a body) are not the
+            // start of a request, so they don't start its deadline.
+            while start < buffer.count, buffer[start] == .cr || buffer[start] == .lf { start += 1 }
             do {
                 if let (parsed, end) = try parser.parse(buffer, from: start, scanned: &scanned) {
                     head = parsed
@@ -171,6 +178,11 @@ struct HTTPConnection {
             refuse(rejection, since: arrival)
             return false
         }
+        if request.headers.values(for: MockServer.forwardedByHeader).contains(server.identity) {
+            // This server forwarded it to itself under a name `isSelf` didn't recognise.
+            let (_, entry) = server.registry.decision(for: request)
+            return refuseLoop(head, request, entry, since: arrival)
+        }
         let (decision, entry) = server.registry.decision(for: request)
         let outcome: ResolvedOutcome
         switch decision {
@@ -181,19 +193,21 @@ struct HTTPConnection {
             return sendPlain(status: status, message: "\(error)", head: head, request: request, entry: entry, since: arrival)
         case .passThrough:
             guard !server.isSelf(request.url) else { return refuseLoop(head, request, entry, since: arrival) }
-            let timeout = server.configuration.forwardingTimeout
-            guard let forwarded = connection.wait(for: { await PassThrough.forward(request, timeout: timeout) }) else {
+            let timeout = server.configuration.forwardingTimeout, outgoing = marked(request)
+            guard let forwarded = connection.wait(for: { await PassThrough.forward(outgoing, timeout: timeout) }) else {
                 report(request, entry, .abandoned, since: arrival)
                 return false
             }
+            if case .failure(let error) = forwarded { return refuseForwarding(error, head, request, entry, since: arrival) }
             outcome = ResolvedOutcome(forwarded: forwarded)
         case .record(let ticket):
             guard !server.isSelf(request.url) else { return refuseLoop(head, request, entry, since: arrival) }
-            let timeout = server.configuration.forwardingTimeout
-            guard let recorded = connection.wait(for: { await ticket.forwardAndRecord(request, timeout: timeout) }) else {
+            let timeout = server.configuration.forwardingTimeout, outgoing = marked(request)
+            guard let recorded = connection.wait(for: { await ticket.forwardAndRecord(outgoing, timeout: timeout) }) else {
                 report(request, entry, .abandoned, since: arrival)
                 return false
             }
+            if case .failure(let error) = recorded.result { return refuseForwarding(error, head, request, entry, since: arrival) }
             outcome = recorded
         case .respond(.pending(let work)):
             guard let computed = connection.wait(for: work) else {
@@ -204,7 +218,7 @@ struct HTTPConnection {
         case .respond(.ready(let ready)):
             outcome = ready
         }
-        if outcome.delay > .zero, !socket.pauseWhileConnected(outcome.delay) {
+        if outcome.delay > .zero, !socket.pause(outcome.delay) {
             report(request, entry, .abandoned, since: arrival)
             return false
         }
@@ -245,6 +259,23 @@ struct HTTPConnection {
             return .failure(Rejection(status: 400, reason: "\(head.target) with Host \(head.headers["Host"] ?? "(none)") is not a valid URL"))
         }
         return .success(MockRequest(method: HTTPMethod(rawValue: head.method), url: url, headers: head.headers, body: body))
+    }
+
+    /// The request as it is forwarded: marked, so that if it comes back here by a name for this
+    /// server that `isSelf` doesn't know, it is refused instead of looping.
+    private func marked(_ request: MockRequest) -> MockRequest {
+        var headers = request.headers
+        headers.add(MockServer.forwardedByHeader, server.identity)
+        return MockRequest(method: request.method, url: request.url, headers: headers, body: request.body)
+    }
+
+    /// What a proxy answers when the real server can't be reached.
+    private func refuseForwarding(
+        _ error: any Error, _ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry, since arrival: ContinuousClock.Instant
+    ) -> Bool {
+        let reason = error is URLError ? error.localizedDescription : "\(error)"
+        let message = "passing \(request.method.rawValue) \(request.url) through to the network failed: \(reason)"
+        return sendPlain(status: 502, message: message, head: head, request: request, entry: entry, since: arrival)
     }
 
     private func refuseLoop(_ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry, since arrival: ContinuousClock.Instant) -> Bool {
@@ -353,7 +384,7 @@ struct HTTPConnection {
                 // Paced against the start, so rounding in each pause doesn't add up.
                 let due = began + .milliseconds(Int64(sent) * 1000 / Int64(rate))
                 let wait = clock.now.duration(to: due)
-                if wait > .zero, !socket.pauseWhileConnected(wait) { return false }
+                if wait > .zero, !socket.pause(wait) { return false }
             }
         }
         return true
@@ -371,8 +402,9 @@ struct HTTPConnection {
             try? socket.write(Array("HTTP/1.1 TWO-HUNDRED OK\r\nContent-Length: 0\r\n\r\n".utf8))
             connection.finish(.close)
         case .stall:
-            // Until the client gives up or the server stops.
-            _ = socket.pauseWhileConnected(nil)
+            // Until the client gives up (or half-closes: a stall never answers anyway) or the
+            // server stops.
+            _ = socket.pause(nil, endingOnPeerFinish: true)
             connection.finish(.close)
         }
     }

@@ -94,6 +94,11 @@ public final class MockServer: Sendable {
 
     private let phase = LockedState(Phase.idle)
 
+    /// Marks requests this server forwards (pass-through, recording), to recognise them if
+    /// they come back.
+    static let forwardedByHeader = "X-RequestMocker-Forwarded-By"
+    let identity = UUID().uuidString
+
     /// Creates a server; nothing listens until ``start()``.
     ///
     /// - Parameters:
@@ -138,6 +143,9 @@ public final class MockServer: Sendable {
                 maximumConnections: configuration.maximumConnections,
                 overflow: { socket in
                     try? socket.write(ResponseHead.plain(status: 503, message: "the server is at its limit of connections", closing: true))
+                    // Briefly: this runs on the accept thread.
+                    socket.shutdownWrite()
+                    socket.drain(for: .milliseconds(50))
                 },
                 handler: { [self] connection in
                     var handler = HTTPConnection(connection: connection, server: self)
@@ -151,7 +159,16 @@ public final class MockServer: Sendable {
         }
         let host = address.host.contains(":") ? "[\(address.host)]" : address.host
         let url = URL(string: "http://\(host):\(address.port)") ?? URL(fileURLWithPath: "/")
-        phase.withLock { $0 = .running(pool, url) }
+        // A `stop()` that came in meanwhile wins.
+        let running = phase.withLock { phase -> Bool in
+            guard case .running = phase else { return false }
+            phase = .running(pool, url)
+            return true
+        }
+        guard running else {
+            pool.stop()
+            throw .cannotListen(host: configuration.host, port: configuration.port, reason: "the server was stopped while starting")
+        }
         return url
     }
 

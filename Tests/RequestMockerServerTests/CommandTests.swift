@@ -16,20 +16,22 @@ enum Command {
     }
 }
 
-/// A `request-mocker serve` left running while a test talks to it.
-final class ServingCommand: Sendable {
+/// A process left running while a test talks to it: `request-mocker serve`, or a Python server.
+final class BackgroundProcess: Sendable {
     private let process: Process
     private let output: URL
     private let ended: Task<Int32, Never>
-    let baseURL: URL
+    /// The first match of the ready pattern in what the process printed.
+    let announced: String
 
-    init(_ arguments: [String]) async throws {
-        output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-serve-\(UUID().uuidString).log")
+    /// Starts the process and waits until its output matches `ready` (a regular expression).
+    init(_ executable: URL, _ arguments: [String], in directory: URL? = nil, ready: String) async throws {
+        output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-background-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
-        process.executableURL = Command.executable
-        process.arguments = ["serve"] + arguments + ["--port", "0"]
-        process.currentDirectoryURL = Command.packageRoot
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = process.standardOutput
         let stream = AsyncStream<Int32> { continuation in
@@ -38,11 +40,11 @@ final class ServingCommand: Sendable {
         try process.run()
         self.process = process
         ended = Task { await stream.first { _ in true } ?? -1 }
-        var found: URL?
+        var found: String?
         for _ in 0..<500 where found == nil {
             let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            if let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) {
-                found = URL(string: String(text[range]))
+            if let range = text.range(of: ready, options: .regularExpression) {
+                found = String(text[range])
             } else {
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -50,11 +52,12 @@ final class ServingCommand: Sendable {
         guard let found else {
             process.terminate()
             let printed = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            throw RawClientFailed(message: "the command printed no address: \(printed)")
+            throw RawClientFailed(message: "\(executable.lastPathComponent) never printed \(ready): \(printed)")
         }
-        baseURL = found
+        announced = found
     }
 
+    /// Everything printed so far.
     var log: String {
         String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
     }
@@ -69,6 +72,14 @@ final class ServingCommand: Sendable {
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: output)
     }
+}
+
+/// `request-mocker serve … --port 0`, run from the package root.
+func serving(_ arguments: [String]) async throws -> (BackgroundProcess, URL) {
+    let process = try await BackgroundProcess(
+        Command.executable, ["serve"] + arguments + ["--port", "0"], in: Command.packageRoot, ready: #"http://127\.0\.0\.1:\d+"#
+    )
+    return (process, try #require(URL(string: process.announced)))
 }
 
 @Suite struct CommandTests {
@@ -98,8 +109,8 @@ final class ServingCommand: Sendable {
     }
 
     @Test func servesExamplesMockDataByDefaultAndStopsOnCtrlC() async throws {
-        let serving = try await ServingCommand([])
-        let base = serving.baseURL.absoluteString
+        let (serving, baseURL) = try await serving([])
+        let base = baseURL.absoluteString
         let user = try await ExternalProcess.curl(["--include", base + "/users/1"])
         #expect(user.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(user.output.hasSuffix(#"{"id": 1, "name": "Ada Lovelace", "languages": ["Analytical Engine"]}"# + "\n"))
@@ -122,8 +133,8 @@ final class ServingCommand: Sendable {
 
     @Test func servesACassetteRecordedAgainstAnotherHost() async throws {
         let cassette = try #require(Bundle.module.url(forResource: "other-host", withExtension: "har", subdirectory: "Fixtures"))
-        let serving = try await ServingCommand(["--cassette=\(cassette.path)"])
-        let base = serving.baseURL.absoluteString
+        let (serving, baseURL) = try await serving(["--cassette=\(cassette.path)"])
+        let base = baseURL.absoluteString
         let first = try await ExternalProcess.curl([base + "/v1/items?page=2"])
         #expect(first.output == #"{"items":["c","d"],"p":2}"#)
         // The last recording keeps answering, as a server should.

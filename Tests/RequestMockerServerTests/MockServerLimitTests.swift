@@ -56,6 +56,11 @@ import Testing
         ),
         BadRequest(name: "conflicting lengths", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3, 4\r\n\r\nabcd", status: 400),
         BadRequest(name: "bad chunk size", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
+        BadRequest(
+            name: "negative chunk size",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\nA",
+            status: 400
+        ),
         BadRequest(name: "HTTP/2.0 request line", bytes: "GET /fine HTTP/2.0\r\nHost: x\r\n\r\n", status: 505),
         BadRequest(name: "unknown expectation", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n", status: 417),
     ]
@@ -79,6 +84,7 @@ import Testing
             let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\nHo"], timeout: 3)
             #expect(reply.response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
             #expect(reply.ending == "closed")
+            #expect(try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix("\r\n\r\nfine"))
         }
     }
 
@@ -88,6 +94,7 @@ import Testing
             let parts = "GET /fine HTTP/1.1\r\nHost: localhost\r\n".map(String.init)
             let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), parts, pause: 0.1, timeout: 3)
             #expect(reply.response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+            #expect(try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix("\r\n\r\nfine"))
         }
     }
 
@@ -96,6 +103,7 @@ import Testing
             let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [], timeout: 3)
             #expect(reply.response == "")
             #expect(reply.ending == "closed")
+            #expect(try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix("\r\n\r\nfine"))
         }
     }
 
@@ -151,12 +159,68 @@ import Testing
         }
     }
 
+    @Test func aLineBreakAfterARequestIsNotTheStartOfAnother() async throws {
+        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+            let request = "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nab\r\n"
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [request], timeout: 3)
+            #expect(reply.response.hasPrefix("HTTP/1.1 204 No Content\r\n"))
+            #expect(!reply.response.contains("408"))
+            #expect(reply.ending == "closed")
+        }
+    }
+
     @Test func passThroughBackToItselfIs502() async throws {
         let registry = MockRegistry(unmatchedPolicy: .passThrough)
         try await withServer(registry) { _, base in
             let result = try await ExternalProcess.curl(["--include", base.absoluteString + "/anything"])
             #expect(result.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
             #expect(result.output.contains("would send it back to this server"))
+        }
+        // Listening on every address, 127.0.0.2 is this server under another name: the request
+        // is forwarded there, comes back marked, and is refused.
+        try await withServer(registry, configuration: .init(host: "0.0.0.0")) { _, base in
+            let port = base.port ?? 0
+            let renamed = try await ExternalProcess.curl(["--include", "-H", "Host: 127.0.0.2:\(port)", "http://127.0.0.1:\(port)/anything"])
+            #expect(renamed.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+            #expect(renamed.output.contains("nothing answered GET http://127.0.0.2:\(port)/anything"))
+        }
+    }
+
+    @Test func passesThroughToARealServerAsAProxy() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-proxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("from the real server\n".utf8).write(to: folder.appendingPathComponent("real.txt"))
+        let script = """
+            import http.server, os, sys
+            os.chdir(sys.argv[1])
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+            print("listening on", server.server_address[1], flush=True)
+            server.serve_forever()
+            """
+        let python = try await BackgroundProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, folder.path], ready: #"listening on \d+"#
+        )
+        let realPort = try #require(python.announced.split(separator: " ").last.map(String.init))
+        let registry = MockRegistry(unmatchedPolicy: .passThrough)
+        registry.register(.get("/mocked.txt"), respond: .string("from the mock\n"))
+        try await withServer(registry) { _, base in
+            // curl sends the absolute URL to a proxy; the mock answers what it knows.
+            let real = try await ExternalProcess.curl(["--proxy", base.absoluteString, "http://127.0.0.1:\(realPort)/real.txt"])
+            #expect(real.output == "from the real server\n")
+            let mocked = try await ExternalProcess.curl(["--proxy", base.absoluteString, "http://127.0.0.1:\(realPort)/mocked.txt"])
+            #expect(mocked.output == "from the mock\n")
+            #expect(registry.journal.map(\.isUnmatched) == [true, false])
+        }
+    }
+
+    @Test func anUnreachableServerIs502WithTheReason() async throws {
+        let registry = MockRegistry(unmatchedPolicy: .passThrough)
+        try await withServer(registry) { _, base in
+            // Nothing listens on port 1, so the connection is refused at once.
+            let result = try await ExternalProcess.curl(["--include", "-H", "Host: 127.0.0.1:1", base.absoluteString + "/x"])
+            #expect(result.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+            #expect(result.output.contains("passing GET http://127.0.0.1:1/x through to the network failed: "))
         }
     }
 }

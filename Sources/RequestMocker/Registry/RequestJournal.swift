@@ -156,7 +156,9 @@ extension MockRegistry {
 
     /// The most journal entries kept: when more arrive, the oldest are dropped. `nil` (the
     /// default) keeps every entry, which is what tests want; a long-running server (the
-    /// `request-mocker` command) sets a limit so its memory stays flat.
+    /// `request-mocker` command) sets a limit so its memory stays flat. With a limit,
+    /// ``waitForRequests(count:matching:timeout:)`` sees only the entries kept, so it can't wait
+    /// for more than the limit.
     ///
     /// ```swift
     /// registry.journalCapacity = 1_000

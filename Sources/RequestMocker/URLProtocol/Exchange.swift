@@ -83,7 +83,7 @@ struct Exchange: Sendable {
         if outcome.isStall {
             // Only the request's timeout (or cancelling it) ends a stall.
             try? await Task.sleep(for: MockResponse.longestDelay)
-            return .failure(URLError(.timedOut))
+            return .failure(URLError(Task.isCancelled ? .cancelled : .timedOut))
         }
         if outcome.deliveryDelay > .zero {
             do {

@@ -224,7 +224,11 @@ struct ChunkedBodyDecoder {
             case .size:
                 guard let line = try takeLine(buffer, &index) else { return }
                 let digits = line.prefix { $0 != .semicolon }.filter { $0 != .space && $0 != .tab }
-                guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
+                // Hex digits only: `Int(_:radix:)` would also take a sign, and a negative size
+                // must never reach the slicing below.
+                guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(\.isHexDigit),
+                      let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
+                else {
                     throw Rejection(status: 400, reason: "a chunk size is not a hexadecimal number")
                 }
                 guard body.count + size <= maximumBody else {
@@ -270,6 +274,10 @@ extension UInt8 {
     static let colon: UInt8 = 58
     static let semicolon: UInt8 = 59
     static let dot: UInt8 = 46
+
+    var isHexDigit: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
+    }
 
     var digitValue: Int? {
         (48...57).contains(self) ? Int(self - 48) : nil

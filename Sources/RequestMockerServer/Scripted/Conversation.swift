@@ -36,28 +36,43 @@ struct Conversation {
         }
     }
 
-    /// The next unit of input, or `nil` when the client closed or the server stopped.
+    /// The most input kept while waiting for a line break or delimiter.
+    static let maximumUnit = 1024 * 1024
+
+    /// How far the buffer was already searched for the delimiter.
+    private var searched = 0
+
+    /// The next unit of input, or `nil` when the client closed, the server stopped, or a unit
+    /// grew past ``maximumUnit``.
     private mutating func nextUnit(_ framing: ScriptedServer.Framing) -> String? {
         while true {
             switch framing {
             case .reads:
                 if !buffer.isEmpty {
-                    defer { buffer.removeAll() }
+                    defer { buffer.removeAll(); searched = 0 }
                     return String(decoding: buffer, as: UTF8.self)
                 }
             case .lines:
-                if let lf = buffer.firstIndex(of: .lf) {
+                if let lf = buffer[min(searched, buffer.count)...].firstIndex(of: .lf) {
                     var end = lf
                     if end > 0, buffer[end - 1] == .cr { end -= 1 }
-                    defer { buffer.removeFirst(lf + 1) }
+                    defer { buffer.removeFirst(lf + 1); searched = 0 }
                     return String(decoding: buffer[..<end], as: UTF8.self)
                 }
+                searched = buffer.count
             case .delimiter(let delimiter):
                 let marker = Array(delimiter.utf8)
-                if let range = Self.firstRange(of: marker, in: buffer) {
-                    defer { buffer.removeFirst(range.upperBound) }
+                if let range = Self.firstRange(of: marker, in: buffer, from: searched) {
+                    defer { buffer.removeFirst(range.upperBound); searched = 0 }
                     return String(decoding: buffer[..<range.upperBound], as: UTF8.self)
                 }
+                // A delimiter may straddle this read and the next.
+                searched = max(0, buffer.count - marker.count + 1)
+            }
+            if buffer.count > Self.maximumUnit {
+                server.log(.event("over \(Self.maximumUnit) bytes of input without a delimiter, so the connection was closed"), connection: number)
+                connection.finish(.close)
+                return nil
             }
             guard socket.waitReadable(timeout: nil) == .readable,
                   let count = try? socket.read(appendingTo: &buffer), count > 0
@@ -65,9 +80,9 @@ struct Conversation {
         }
     }
 
-    private static func firstRange(of marker: [UInt8], in buffer: [UInt8]) -> Range<Int>? {
-        guard !marker.isEmpty, buffer.count >= marker.count else { return nil }
-        for start in 0...(buffer.count - marker.count) where buffer[start] == marker[0] {
+    private static func firstRange(of marker: [UInt8], in buffer: [UInt8], from first: Int) -> Range<Int>? {
+        guard !marker.isEmpty, buffer.count >= marker.count, first <= buffer.count - marker.count else { return nil }
+        for start in first...(buffer.count - marker.count) where buffer[start] == marker[0] {
             if buffer[start..<(start + marker.count)].elementsEqual(marker) { return start..<(start + marker.count) }
         }
         return nil
@@ -84,7 +99,7 @@ struct Conversation {
             case .sendData:
                 guard send(server.script.data) else { return false }
             case .pause(let duration):
-                guard socket.pauseWhileConnected(duration) else {
+                guard socket.pause(duration) else {
                     server.log(.event("the client closed the connection during a pause"), connection: number)
                     return false
                 }

@@ -189,19 +189,22 @@ struct Socket: Sendable, Hashable {
         return Self.poll(&entry, count: 1, timeout: timeout).first ?? .timedOut
     }
 
-    /// Waits until the peer goes away, or `timeout` passes, without reading anything: for a
-    /// response that is paused on purpose. Input that arrives meanwhile (a pipelined request)
-    /// stays unread.
+    /// Waits for `timeout` (`nil`: until the connection ends) without reading anything, for a
+    /// response that is held back on purpose; input that arrives meanwhile (a pipelined
+    /// request) stays unread.
     ///
-    /// - Returns: `true` when the whole time passed with the connection still there.
-    func pauseWhileConnected(_ timeout: Duration?) -> Bool {
+    /// - Parameter endingOnPeerFinish: whether the peer's FIN ends the wait. A client that
+    ///   half-closes after its request still reads the answer, so delays go on; a stall, which
+    ///   never answers, ends.
+    /// - Returns: `true` when the whole time passed with the connection still there; `false`
+    ///   when it failed or hung up (which is also how `stop()` ends a wait).
+    func pause(_ timeout: Duration?, endingOnPeerFinish: Bool = false) -> Bool {
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now + $0 }
         var events = SocketPlatform.readable
         while true {
             let remaining = deadline.map { clock.now.duration(to: $0) }
             if let remaining, remaining <= .zero { return true }
-            // Without a deadline, wake now and then: `poll` with no events sees a hang-up only.
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
             switch Self.poll(&entry, count: 1, timeout: remaining).first ?? .timedOut {
             case .timedOut:
@@ -211,9 +214,10 @@ struct Socket: Sendable, Hashable {
             case .readable:
                 var byte: UInt8 = 0
                 let peeked = recv(descriptor, &byte, 1, SocketPlatform.peekFlags)
-                if peeked == 0 { return false }
                 if peeked < 0, SocketPlatform.lastError != EAGAIN, SocketPlatform.lastError != EINTR { return false }
-                // Real input: stop watching for it, keep watching for a hang-up.
+                if peeked == 0, endingOnPeerFinish { return false }
+                // Input or a FIN: stop watching for input (it would report ready at once from now
+                // on) and keep watching for a hang-up, which `poll` reports with no events asked.
                 events = 0
             }
         }
@@ -253,6 +257,25 @@ struct Socket: Sendable, Hashable {
     /// Ends the sending side only: the peer reads the end of the stream and may still send.
     func shutdownWrite() {
         SocketPlatform.systemShutdown(descriptor, SocketPlatform.shutdownWrite)
+    }
+
+    /// Reads and drops what the peer still sends, until it closes, `duration` passes, or a MiB
+    /// arrived. Closing a socket with unread input makes the system send a reset, which can
+    /// destroy a response the client hasn't read yet (a `413` sent before the body, say), so
+    /// connections are drained after their FIN and before they close.
+    func drain(for duration: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + duration
+        var discarded: [UInt8] = []
+        var total = 0
+        while total < 1024 * 1024 {
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero, waitReadable(timeout: remaining) == .readable,
+                  let count = try? read(appendingTo: &discarded), count > 0
+            else { return }
+            total += count
+            discarded.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Resets the connection: the client sees `ECONNRESET` instead of an orderly end.

@@ -82,7 +82,11 @@ final class SocketPool: Sendable {
             for index in entries.indices { entries[index].revents = 0 }
             let readiness = Socket.poll(&entries, count: 2, timeout: nil)
             if readiness[1] != .timedOut || isStopped { return }
-            guard readiness[0] == .readable else { continue }
+            guard readiness[0] == .readable else {
+                // `poll` failed or the listener reports an error: don't spin on it.
+                Thread.sleep(forTimeInterval: 0.01)
+                continue
+            }
             let socket: Socket?
             do {
                 socket = try listener.accept()
@@ -198,28 +202,10 @@ final class PooledConnection: Sendable {
         switch closing {
         case .close:
             socket.shutdownWrite()
-            drainInput()
+            socket.drain(for: .seconds(1))
             socket.close()
         case .reset:
             socket.reset()
-        }
-    }
-
-    /// Reads and drops what the client still sends, until it closes (or a second passes, or a
-    /// MiB arrives). Closing a socket with unread input makes the system send a reset, which
-    /// can destroy a response the client hasn't read yet: a `413` sent before the body, say.
-    private func drainInput() {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(1)
-        var discarded: [UInt8] = []
-        var total = 0
-        while total < 1024 * 1024 {
-            let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero, socket.waitReadable(timeout: remaining) == .readable,
-                  let count = try? socket.read(appendingTo: &discarded), count > 0
-            else { return }
-            total += count
-            discarded.removeAll(keepingCapacity: true)
         }
     }
 
