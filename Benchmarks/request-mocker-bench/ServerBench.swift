@@ -180,3 +180,22 @@ func serveFileAndWait(_ path: String) -> Never {
     FileHandle.standardOutput.write(Data("\(base.port ?? 0)\n".utf8))
     while true { Thread.sleep(forTimeInterval: 3600) }
 }
+
+/// Prints the server's rows of the table.
+func printServerRows(rounds: Int) throws {
+    print("")
+    print("loopback server (wrk -t2 -c16, one 13-byte stub, \(rounds) interleaved rounds of 5 s, median):")
+    if let throughput = try serverThroughput(rounds: rounds, seconds: 5) {
+        let share = throughput.mock / throughput.nginx
+        print(String(format: "  nginx %.0f req/s, MockServer %.0f req/s: %.2f of nginx  ", throughput.nginx, throughput.mock, share)
+            + (share >= 0.5 ? "ok (goal ≥ 0.5)" : "UNDER GOAL (≥ 0.5)"))
+    } else {
+        print("  skipped: needs wrk and nginx (apt-get install wrk nginx)")
+    }
+    if let memory = try fileStreamingMemory() {
+        print(String(format: "  1 GiB file response to curl: peak resident %.1f MiB (%.1f MiB idle), %.1f s  ", memory.peak, memory.idle, memory.seconds)
+            + (memory.peak < 64 ? "ok (budget < 64 MiB)" : "OVER BUDGET (< 64 MiB)"))
+    } else {
+        print("  1 GiB file response: skipped (needs curl and /proc)")
+    }
+}

@@ -3,6 +3,12 @@ import RequestMocker
 
 /// One request a ``MockServer`` handled, as its `onRequest` handler sees it: for logging (the
 /// `request-mocker` command prints one line each) and for tests that watch the wire.
+///
+/// ```swift
+/// let server = MockServer(registry: registry) { served in
+///     print(served)   // GET /users/7 -> 200 from filter GET /users/<id> (0.2 ms)
+/// }
+/// ```
 public struct ServedRequest: Sendable, CustomStringConvertible {
     /// How the exchange ended.
     public enum Outcome: Sendable, Equatable {

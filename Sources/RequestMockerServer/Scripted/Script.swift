@@ -1,24 +1,24 @@
 import Foundation
 import RequestMocker
 
-/// What a ``ScriptedServer`` says: a greeting, rules that answer input, and the bytes its data
-/// listener serves.
-///
-/// Rules are tried in order on each unit of input (a line, by default); the first whose regular
-/// expression matches runs its commands. Input no rule matches closes the connection, unless a
-/// catch-all rule (``Rule/any(_:)``) is last.
-///
-/// ```swift
-/// let script = try ScriptedServer.Script(
-///     greeting: [.text("220 $address FTP server ready\r\n")],
-///     rules: [
-///         .init("^USER (.+)$", [.text("331 Password required for $1\r\n")]),
-///         .init("^QUIT$", [.text("221 Bye\r\n"), .close]),
-///     ],
-///     data: Data("Hello from the data connection".utf8)
-/// )
-/// ```
 extension ScriptedServer {
+    /// What a ``ScriptedServer`` says: a greeting, rules that answer input, and the bytes its data
+    /// listener serves.
+    ///
+    /// Rules are tried in order on each unit of input (a line, by default); the first whose regular
+    /// expression matches runs its commands. Input no rule matches closes the connection, unless a
+    /// catch-all rule (``Rule/any(_:)``) is last.
+    ///
+    /// ```swift
+    /// let script = try ScriptedServer.Script(
+    ///     greeting: [.text("220 $address FTP server ready\r\n")],
+    ///     rules: [
+    ///         .init("^USER (.+)$", [.text("331 Password required for $1\r\n")]),
+    ///         .init("^QUIT$", [.text("221 Bye\r\n"), .close]),
+    ///     ],
+    ///     data: Data("Hello from the data connection".utf8)
+    /// )
+    /// ```
     public struct Script: Sendable {
         /// Commands run as soon as a client connects, before any input (FTP's `220` banner).
         public var greeting: [Command]

@@ -173,6 +173,11 @@ public final class ScriptedServer: Sendable {
 }
 
 /// One thing that happened on a ``ScriptedServer`` connection.
+///
+/// ```swift
+/// #expect(server.transcript.contains { $0.kind == .input("USER anonymous") })
+/// print(server.transcript.map(\.description).joined(separator: "\n"))   // #1 < "USER anonymous" …
+/// ```
 public struct TranscriptEntry: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// A unit of input, as the rules saw it.
