@@ -179,9 +179,9 @@ struct HTTPConnection {
             return false
         }
         if request.headers.values(for: MockServer.forwardedByHeader).contains(server.identity) {
-            // This server forwarded it to itself under a name `isSelf` didn't recognise.
-            let (_, entry) = server.registry.decision(for: request)
-            return refuseLoop(head, request, entry, since: arrival)
+            // This server forwarded it to itself under a name `isSelf` didn't recognise. The
+            // journal already has it, as the request that was passed through.
+            return refuseLoop(head, request, nil, since: arrival)
         }
         let (decision, entry) = server.registry.decision(for: request)
         let outcome: ResolvedOutcome
@@ -271,21 +271,21 @@ struct HTTPConnection {
 
     /// What a proxy answers when the real server can't be reached.
     private func refuseForwarding(
-        _ error: any Error, _ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry, since arrival: ContinuousClock.Instant
+        _ error: any Error, _ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry?, since arrival: ContinuousClock.Instant
     ) -> Bool {
         let reason = error is URLError ? error.localizedDescription : "\(error)"
         let message = "passing \(request.method.rawValue) \(request.url) through to the network failed: \(reason)"
         return sendPlain(status: 502, message: message, head: head, request: request, entry: entry, since: arrival)
     }
 
-    private func refuseLoop(_ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry, since arrival: ContinuousClock.Instant) -> Bool {
+    private func refuseLoop(_ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry?, since arrival: ContinuousClock.Instant) -> Bool {
         let message = "nothing answered \(request.method.rawValue) \(request.url), and passing it through would send it back to "
             + "this server; send a Host header naming the real server, or the absolute URL as to a proxy"
         return sendPlain(status: 502, message: message, head: head, request: request, entry: entry, since: arrival)
     }
 
     private func sendPlain(
-        status: Int, message: String, head: RequestHead, request: MockRequest, entry: JournalEntry,
+        status: Int, message: String, head: RequestHead, request: MockRequest, entry: JournalEntry?,
         since arrival: ContinuousClock.Instant
     ) -> Bool {
         let body = Data((message.hasSuffix("\n") ? message : message + "\n").utf8)
@@ -305,7 +305,7 @@ struct HTTPConnection {
     }
 
     private func send(
-        _ plain: PlainResponse, head: RequestHead, request: MockRequest, entry: JournalEntry, since arrival: ContinuousClock.Instant
+        _ plain: PlainResponse, head: RequestHead, request: MockRequest, entry: JournalEntry?, since arrival: ContinuousClock.Instant
     ) -> Bool {
         let closing = !head.keepAlive || connection.isStopping
         var bytes = ResponseHead.bytes(status: plain.status, version: "HTTP/1.1", headers: plain.headers, connection: connectionHeader(closing, head))
