@@ -68,6 +68,12 @@ final class BackgroundProcess: Sendable {
         return await ended.value
     }
 
+    /// Sends SIGTERM and waits until the process has ended.
+    func stop() async {
+        process.terminate()
+        _ = await ended.value
+    }
+
     deinit {
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: output)

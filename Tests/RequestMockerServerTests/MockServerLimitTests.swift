@@ -192,8 +192,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("from the real server\n".utf8).write(to: folder.appendingPathComponent("real.txt"))
         let script = """
-            import http.server, os, sys
+            import http.server, os, signal, sys, threading, time
+            # Started from a Swift concurrency thread, this process inherits that thread's
+            # blocked signals: unblock them, or SIGTERM never ends it.
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
             os.chdir(sys.argv[1])
+            parent = os.getppid()
+            def leave_with_parent():
+                while os.getppid() == parent:
+                    time.sleep(0.5)
+                os._exit(0)
+            threading.Thread(target=leave_with_parent, daemon=True).start()
             server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
             print("listening on", server.server_address[1], flush=True)
             server.serve_forever()
@@ -212,6 +221,7 @@ import Testing
             #expect(mocked.output == "from the mock\n")
             #expect(registry.journal.map(\.isUnmatched) == [true, false])
         }
+        await python.stop()
     }
 
     @Test func anUnreachableServerIs502WithTheReason() async throws {
