@@ -288,42 +288,17 @@ struct HTTPConnection {
         status: Int, message: String, head: RequestHead, request: MockRequest, entry: JournalEntry?,
         since arrival: ContinuousClock.Instant
     ) -> Bool {
-        let body = Data((message.hasSuffix("\n") ? message : message + "\n").utf8)
-        var headers = HTTPHeaders()
-        headers.add("Content-Type", "text/plain; charset=utf-8")
-        headers.add("Content-Length", String(body.count))
-        let response = PlainResponse(status: status, headers: headers, body: body)
-        return send(response, head: head, request: request, entry: entry, since: arrival)
+        send(ResponseHead.plainText(status: status, message: message), head: head, request: request, entry: entry, since: arrival)
     }
 
     // MARK: Writing
-
-    private struct PlainResponse {
-        let status: Int
-        let headers: HTTPHeaders
-        let body: Data
-    }
-
-    private func send(
-        _ plain: PlainResponse, head: RequestHead, request: MockRequest, entry: JournalEntry?, since arrival: ContinuousClock.Instant
-    ) -> Bool {
-        let closing = !head.keepAlive || connection.isStopping
-        var bytes = ResponseHead.bytes(status: plain.status, version: "HTTP/1.1", headers: plain.headers, connection: connectionHeader(closing, head))
-        if head.method != "HEAD" { bytes.append(contentsOf: plain.body) }
-        guard (try? socket.write(bytes)) != nil else {
-            report(request, entry, .abandoned, since: arrival)
-            return false
-        }
-        report(request, entry, .responded(status: plain.status), since: arrival)
-        return !closing
-    }
 
     private func connectionHeader(_ closing: Bool, _ head: RequestHead) -> String? {
         closing ? "close" : (head.minorVersion == 0 ? "keep-alive" : nil)
     }
 
     private func send(
-        _ response: ResolvedResponse, head: RequestHead, request: MockRequest, entry: JournalEntry, since arrival: ContinuousClock.Instant
+        _ response: ResolvedResponse, head: RequestHead, request: MockRequest, entry: JournalEntry?, since arrival: ContinuousClock.Instant
     ) -> Bool {
         let sendsBody = head.method != "HEAD" && !ResponseHead.forbidsBody(response.status)
         let length = response.body.count

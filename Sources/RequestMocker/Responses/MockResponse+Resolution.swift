@@ -19,7 +19,7 @@ package struct ResolvedResponse: Sendable {
         headerDictionary = headers.dictionary
     }
 
-    init(status: Int, httpVersion: String, headers: HTTPHeaders, body: Data) {
+    package init(status: Int, httpVersion: String, headers: HTTPHeaders, body: Data) {
         self.init(status: status, httpVersion: httpVersion, headers: headers, body: .bytes(body))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RequestMocker
 
 /// Writes a response's status line and header fields as HTTP/1.1 bytes.
@@ -48,12 +49,21 @@ enum ResponseHead {
         out.append(contentsOf: crlf)
     }
 
-    /// A complete plain-text response, for refusals and failures the server answers itself.
-    static func plain(status: Int, message: String, closing: Bool) -> [UInt8] {
-        let body = Array((message.hasSuffix("\n") ? message : message + "\n").utf8)
+    /// A plain-text response the server answers itself (a refusal, a failure, an unmatched
+    /// request's report): the message as one line-terminated body.
+    static func plainText(status: Int, message: String) -> ResolvedResponse {
+        let body = Data((message.hasSuffix("\n") ? message : message + "\n").utf8)
         var headers = HTTPHeaders()
         headers.add("Content-Type", "text/plain; charset=utf-8")
         headers.add("Content-Length", String(body.count))
-        return bytes(status: status, version: "HTTP/1.1", headers: headers, connection: closing ? "close" : nil) + body
+        return ResolvedResponse(status: status, httpVersion: "HTTP/1.1", headers: headers, body: body)
+    }
+
+    /// ``plainText(status:message:)`` as bytes, for connections about to close.
+    static func plain(status: Int, message: String, closing: Bool) -> [UInt8] {
+        let response = plainText(status: status, message: message)
+        var out = bytes(status: status, version: response.httpVersion, headers: response.headers, connection: closing ? "close" : nil)
+        if case .bytes(let body) = response.body { out.append(contentsOf: body) }
+        return out
     }
 }

@@ -155,17 +155,7 @@ struct Socket: Sendable, Hashable {
         }
     }
 
-    func write(_ data: Data) throws(Failure) {
-        do {
-            try data.withUnsafeBytes { raw in try write(raw) }
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure("send", code: EIO)
-        }
-    }
-
-    func write(_ bytes: [UInt8]) throws(Failure) {
+    func write(_ bytes: some ContiguousBytes) throws(Failure) {
         do {
             try bytes.withUnsafeBytes { raw in try write(raw) }
         } catch let failure as Failure {
