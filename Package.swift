@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "RequestMocker", targets: ["RequestMocker"]),
         .library(name: "RequestMockerServer", targets: ["RequestMockerServer"]),
+        .library(name: "RequestMockerTesting", targets: ["RequestMockerTesting"]),
         .executable(name: "request-mocker", targets: ["request-mocker"]),
         .executable(name: "request-mocker-bench", targets: ["request-mocker-bench"]),
     ],
@@ -15,6 +16,8 @@ let package = Package(
     targets: [
         .target(name: "RequestMocker"),
         .target(name: "RequestMockerServer", dependencies: ["RequestMocker"]),
+        // The only module that imports XCTest or Testing.
+        .target(name: "RequestMockerTesting", dependencies: ["RequestMocker"]),
         .executableTarget(name: "request-mocker", dependencies: ["RequestMocker", "RequestMockerServer"]),
         .executableTarget(
             name: "request-mocker-bench",
@@ -26,6 +29,13 @@ let package = Package(
             // The command's executable is run by its tests, so it must be built first.
             dependencies: ["RequestMockerServer", "request-mocker"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "RequestMockerTestingTests",
+            // The loopback server stands in for the real server that cassettes record from.
+            dependencies: ["RequestMockerTesting", "RequestMockerServer"],
+            // Cassettes named after tests, found beside the test files as users keep theirs.
+            exclude: ["__Cassettes__"]
         ),
         .testTarget(
             name: "RequestMockerTests",

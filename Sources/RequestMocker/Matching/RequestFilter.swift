@@ -36,6 +36,9 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     public var response: MockResponse
     /// Where the filter was written: `File.swift:12`.
     public let location: String
+    /// Where ``expected(fileID:filePath:line:column:)`` marked the filter, or `nil` when it isn't
+    /// expected.
+    public private(set) var expectedAt: CodeLocation?
 
     var conditions: [Condition] = []
 
@@ -160,6 +163,21 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     public func respond(with response: MockResponse) -> RequestFilter {
         var copy = self
         copy.response = response
+        return copy
+    }
+
+    /// A copy marked as expected: at least one request must match it before the test ends.
+    ///
+    /// ``MockRegistry/unmetExpectations`` lists the expected filters no request matched yet;
+    /// RequestMockerTesting reports each at the end of the test, pointing at the line that
+    /// called `expected()`.
+    ///
+    /// ```swift
+    /// registry.register(.post("/events").expected(), respond: .status(204))
+    /// ```
+    public func expected(fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) -> RequestFilter {
+        var copy = self
+        copy.expectedAt = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         return copy
     }
 

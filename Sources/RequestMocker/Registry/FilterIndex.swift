@@ -58,19 +58,37 @@ struct FilterIndex: Sendable {
     private var general: [Entry] = []
     private var lastOrder = 0
     private var firstOrder = 0
+    /// Fallback orders start far above anything `back` reaches.
+    private static let fallbackBase = Int.max / 2
+    private var fallbackOrder = fallbackBase
 
-    mutating func insert(_ source: Source, id: Int, atFront: Bool) {
+    /// Where a new entry goes in first-match order.
+    enum Position {
+        /// Before every entry.
+        case front
+        /// After every entry except the fallbacks.
+        case back
+        /// After every entry, fallbacks included, however many are added later: a source that
+        /// answers what nothing else does (a test's cassette). Always filed as general.
+        case fallback
+    }
+
+    mutating func insert(_ source: Source, id: Int, at position: Position) {
         let order: Int
-        if atFront {
+        switch position {
+        case .front:
             firstOrder -= 1
             order = firstOrder
-        } else {
+        case .back:
             lastOrder += 1
             order = lastOrder
+        case .fallback:
+            fallbackOrder += 1
+            order = fallbackOrder
         }
         let key: FilterIndexKey
         switch source {
-        case .filter(let filter): key = filter.path?.indexKey ?? .general
+        case .filter(let filter): key = position == .fallback ? .general : filter.path?.indexKey ?? .general
         case .directory, .cassette: key = .general
         }
         let entry = Entry(id: id, order: order, source: source, key: key)
@@ -78,9 +96,14 @@ struct FilterIndex: Sendable {
         switch key {
         case .shape(let shape):
             layouts[shape.count, default: [:]][shape.literalPositions, default: 0] += 1
-            if atFront { buckets[shape, default: []].insert(entry, at: 0) } else { buckets[shape, default: []].append(entry) }
+            if position == .front { buckets[shape, default: []].insert(entry, at: 0) } else { buckets[shape, default: []].append(entry) }
         case .general:
-            if atFront { general.insert(entry, at: 0) } else { general.append(entry) }
+            switch position {
+            case .front: general.insert(entry, at: 0)
+            // Each list stays sorted by order, which the merge in `firstResult` relies on.
+            case .back: general.insert(entry, at: general.firstIndex { $0.order > Self.fallbackBase } ?? general.endIndex)
+            case .fallback: general.append(entry)
+            }
         }
     }
 

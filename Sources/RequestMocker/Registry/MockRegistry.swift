@@ -25,6 +25,8 @@ public final class MockRegistry: Sendable {
         var journal = RequestJournal()
         var protocolClass: MockURLProtocol.Type?
         var routeSlot: Int?
+        var session: URLSession?
+        var strays: [MockRequest] = []
     }
 
     let state: LockedState<State>
@@ -51,9 +53,9 @@ public final class MockRegistry: Sendable {
     }
 
     deinit {
-        if let slot = state.withLock({ $0.routeSlot }) {
-            RouteTable.release(slot)
-        }
+        let (slot, session) = state.withLock { ($0.routeSlot, $0.session) }
+        session?.finishTasksAndInvalidate()
+        if let slot { RouteTable.release(slot) }
     }
 
     // MARK: Settings
@@ -83,7 +85,7 @@ public final class MockRegistry: Sendable {
     /// - Returns: a handle that removes this one filter and tells how often it answered.
     @discardableResult
     public func register(_ filter: RequestFilter) -> FilterHandle {
-        insert(.filter(filter), atFront: false)
+        insert(.filter(filter), at: .back)
     }
 
     /// Adds a filter that answers with `response`.
@@ -93,7 +95,7 @@ public final class MockRegistry: Sendable {
     /// ```
     @discardableResult
     public func register(_ filter: RequestFilter, respond response: MockResponse) -> FilterHandle {
-        insert(.filter(filter.respond(with: response)), atFront: false)
+        insert(.filter(filter.respond(with: response)), at: .back)
     }
 
     /// Adds a filter whose response a block computes from the request and its path variables.
@@ -108,7 +110,7 @@ public final class MockRegistry: Sendable {
         _ filter: RequestFilter,
         respond block: @escaping @Sendable (MockRequest, Captures) throws -> MockResponse
     ) -> FilterHandle {
-        insert(.filter(filter.respond(with: .block(block))), atFront: false)
+        insert(.filter(filter.respond(with: .block(block))), at: .back)
     }
 
     /// Adds a filter whose response an `async` block computes.
@@ -117,19 +119,19 @@ public final class MockRegistry: Sendable {
         _ filter: RequestFilter,
         respond block: @escaping @Sendable (MockRequest, Captures) async throws -> MockResponse
     ) -> FilterHandle {
-        insert(.filter(filter.respond(with: .block(block))), atFront: false)
+        insert(.filter(filter.respond(with: .block(block))), at: .back)
     }
 
     /// Adds a filter before every filter registered so far, so it is tried first.
     @discardableResult
     public func prepend(_ filter: RequestFilter) -> FilterHandle {
-        insert(.filter(filter), atFront: true)
+        insert(.filter(filter), at: .front)
     }
 
     /// Adds a filter that answers with `response`, before every filter registered so far.
     @discardableResult
     public func prepend(_ filter: RequestFilter, respond response: MockResponse) -> FilterHandle {
-        insert(.filter(filter.respond(with: response)), atFront: true)
+        insert(.filter(filter.respond(with: response)), at: .front)
     }
 
     /// Adds a folder of response files after everything registered so far; requests that no
@@ -142,13 +144,13 @@ public final class MockRegistry: Sendable {
     /// - Returns: a handle that removes the folder again.
     @discardableResult
     public func register(_ directory: MockDataDirectory) -> FilterHandle {
-        insert(.directory(directory), atFront: false)
+        insert(.directory(directory), at: .back)
     }
 
     /// Adds a folder of response files before everything registered so far: an override folder.
     @discardableResult
     public func prepend(_ directory: MockDataDirectory) -> FilterHandle {
-        insert(.directory(directory), atFront: true)
+        insert(.directory(directory), at: .front)
     }
 
     /// Adds a cassette after everything registered so far: requests that no earlier source
@@ -162,13 +164,13 @@ public final class MockRegistry: Sendable {
     ///   until it is saved).
     @discardableResult
     public func register(_ cassette: Cassette) -> FilterHandle {
-        insert(.cassette(cassette), atFront: false)
+        insert(.cassette(cassette), at: .back)
     }
 
     /// Adds a cassette before everything registered so far.
     @discardableResult
     public func prepend(_ cassette: Cassette) -> FilterHandle {
-        insert(.cassette(cassette), atFront: true)
+        insert(.cassette(cassette), at: .front)
     }
 
     /// Registers `cassette`, runs `body` with a session that routes to this registry, then
@@ -207,10 +209,18 @@ public final class MockRegistry: Sendable {
         return value
     }
 
-    private func insert(_ source: FilterIndex.Source, atFront: Bool) -> FilterHandle {
+    /// Adds a cassette after everything registered so far and everything registered later, so
+    /// it answers only what no filter, folder or other cassette does. A cassette named after a
+    /// test (RequestMockerTesting) goes here, so the filters a test registers win over it.
+    @discardableResult
+    package func registerFallback(_ cassette: Cassette) -> FilterHandle {
+        insert(.cassette(cassette), at: .fallback)
+    }
+
+    private func insert(_ source: FilterIndex.Source, at position: FilterIndex.Position) -> FilterHandle {
         let id = state.withLock { state in
             state.nextID += 1
-            state.index.insert(source, id: state.nextID, atFront: atFront)
+            state.index.insert(source, id: state.nextID, at: position)
             return state.nextID
         }
         return FilterHandle(id: id, registry: self)

@@ -39,9 +39,13 @@ open class MockURLProtocol: URLProtocol {
     class var routedRegistry: MockRegistry? { .shared }
 
     override open class func canInit(with request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme?.lowercased() else { return false }
-        return scheme == "http" || scheme == "https"
+        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        if routesToShared { MockRegistry.noteIfStray(request) }
+        return true
     }
+
+    /// Whether this class serves ``MockRegistry/shared`` (every registry's own class overrides it).
+    class var routesToShared: Bool { true }
 
     override open class func canonicalRequest(for request: URLRequest) -> URLRequest {
         request

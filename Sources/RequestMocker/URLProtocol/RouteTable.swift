@@ -78,6 +78,8 @@ final class RoutedMockURLProtocol<Slot: RouteSlot>: MockURLProtocol {
     override class var routedRegistry: MockRegistry? {
         RouteTable.registry(forSlot: Slot.number)
     }
+
+    override class var routesToShared: Bool { false }
 }
 
 extension MockRegistry {

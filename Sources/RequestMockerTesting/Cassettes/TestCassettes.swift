@@ -1,0 +1,70 @@
+import Foundation
+
+/// Where a test's cassette lives, and the cassettes open in this process.
+enum TestCassettes {
+    /// The folder cassettes of tests in `testFile` go in: `__Cassettes__/<TestFile>/` beside
+    /// the test file, or under `directory` when one is given.
+    static func folder(forTestFile testFile: String, in directory: URL?) -> URL {
+        let file = URL(fileURLWithPath: testFile)
+        let base = directory ?? file.deletingLastPathComponent()
+        return base
+            .appendingPathComponent("__Cassettes__", isDirectory: true)
+            .appendingPathComponent(file.deletingPathExtension().lastPathComponent, isDirectory: true)
+    }
+
+    /// A file name from a test's name: `loadsProfile()` → `loadsProfile`, `loads(user:)` →
+    /// `loads(user_)`, XCTest's `-[UsersTests testLoads]` or `UsersTests.testLoads` → `testLoads`.
+    static func fileName(forTest name: String) -> String {
+        var name = name
+        if name.hasPrefix("-["), name.hasSuffix("]"), let space = name.lastIndex(of: " ") {
+            name = String(name[name.index(after: space)..<name.index(before: name.endIndex)])
+        } else if !name.contains("("), let dot = name.lastIndex(of: ".") {
+            name = String(name[name.index(after: dot)...])
+        }
+        if name.hasSuffix("()") { name.removeLast(2) }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.()")
+        let cleaned = String(name.map { allowed.contains($0) ? $0 : "_" })
+        return (cleaned.isEmpty ? "unnamed" : cleaned) + ".har"
+    }
+
+    private struct Open: Sendable {
+        let cassette: Cassette
+        let owner: String
+    }
+
+    private static let open = LockedState([String: Open]())
+
+    /// The cassette at `url`, opened once per process and shared by the cases of one
+    /// parameterized test (so their recordings land in one file instead of overwriting each
+    /// other).
+    ///
+    /// - Throws: ``TestCassetteError/sharedByTwoTests(path:first:second:)`` when another test
+    ///   already uses that file; the cassette's own errors when it can't be opened.
+    static func cassette(at url: URL, owner: String, open make: (URL) throws -> Cassette) throws -> Cassette {
+        try open.withLock { open in
+            if let existing = open[url.path] {
+                guard existing.owner == owner else {
+                    throw TestCassetteError.sharedByTwoTests(path: url.path, first: existing.owner, second: owner)
+                }
+                return existing.cassette
+            }
+            let cassette = try make(url)
+            open[url.path] = Open(cassette: cassette, owner: owner)
+            return cassette
+        }
+    }
+}
+
+/// A mistake in naming a test's cassette.
+public enum TestCassetteError: Error, CustomStringConvertible {
+    /// Two tests would record into one file (same file and test name, in different suites).
+    case sharedByTwoTests(path: String, first: String, second: String)
+
+    public var description: String {
+        switch self {
+        case .sharedByTwoTests(let path, let first, let second):
+            "the cassette \(path) is already used by \(first), so \(second) can't use it too: "
+                + "give one of them its own name with .cassette(named: \"…\")"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+
+/// What a test's registry has to say when the test ends: requests no filter matched, requests
+/// that went to ``MockRegistry/shared`` instead, and expected filters nothing matched.
+struct EndOfTestReport {
+    /// One failure to report, and where.
+    enum Finding {
+        case atTest(String)
+        case atCode(String, CodeLocation)
+    }
+
+    let findings: [Finding]
+
+    /// - Parameter registry: the test's registry; for ``MockRegistry/shared`` (a global-mode
+    ///   test) stray requests are not a thing, and its pass-through misses are not reported.
+    init(_ registry: MockRegistry) {
+        var findings: [Finding] = []
+        for entry in registry.journal {
+            if case .unmatched(let report) = entry.disposition {
+                findings.append(.atTest("Unmatched request during the test: \(report)"))
+            }
+        }
+        for stray in registry.strayRequests {
+            findings.append(.atTest(
+                "\(stray) went to MockRegistry.shared (URLSession.shared, or a session with MockURLProtocol.self), "
+                    + "not to this test's registry, so it can't be isolated from other tests: give the code under test "
+                    + "MockRegistry.current.session, or run the test with the .mockingShared trait"
+            ))
+        }
+        for filter in registry.unmetExpectations {
+            if let place = filter.expectedAt {
+                findings.append(.atCode("Expected a request matching \(filter), but none arrived", place))
+            }
+        }
+        self.findings = findings
+    }
+
+    /// Reports every finding; those about the test as a whole at `testPlace`.
+    func record(atTest testPlace: ReportPlace) {
+        for finding in findings {
+            switch finding {
+            case .atTest(let message): MockingIssue.record(message, at: testPlace)
+            case .atCode(let message, let place): MockingIssue.record(message, at: place)
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// A Swift Testing trait that plays back, and records, a cassette named after the test:
+/// `__Cassettes__/<TestFile>/<testName>.har` beside the test's source file.
+///
+/// The first run records the real traffic (in the default `.once` mode); later runs play it
+/// back offline. The cassette answers only what the test's own filters don't, so stubs you
+/// register win over recordings:
+///
+/// ```swift
+/// @Test(.cassette()) func loadsRepositories() async throws {
+///     let repositories = try await GitHubClient(session: MockRegistry.current.session).repositories(of: "swiftlang")
+///     #expect(!repositories.isEmpty)
+/// }
+/// // REQUEST_MOCKER_RECORD_MODE=all swift test   re-records every cassette
+/// ```
+///
+/// The trait gives the test a registry of its own, as ``MockingTrait`` does (with the same
+/// reports at the end), or uses the one an outer `.mocking` trait made. The cassette is saved
+/// when the test ends, also when it fails, because what was recorded is real traffic either
+/// way. Cases of a parameterized test share their test's cassette.
+///
+/// Keep the cassettes in git, and tell SwiftPM they aren't sources: `exclude: ["__Cassettes__"]`
+/// in the test target.
+public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
+    let record: RecordMode
+    let name: String?
+    let directory: URL?
+    let playback: PlaybackMode
+    let matchers: [CassetteMatcher]
+    let redaction: Redaction
+
+    /// Applies to every test of a suite, each with its own cassette.
+    public var isRecursive: Bool { true }
+
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> CassetteTrait? {
+        testCase == nil ? nil : self
+    }
+
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let folder = TestCassettes.folder(forTestFile: test.sourceLocation.filePath, in: directory)
+        let url = folder.appendingPathComponent(name.map { $0.hasSuffix(".har") ? $0 : $0 + ".har" }
+            ?? TestCassettes.fileName(forTest: test.name))
+        let cassette = try TestCassettes.cassette(at: url, owner: "\(test.id)") { url in
+            try Cassette(contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction)
+        }
+        try await TestRegistryScope.run(unmatchedPolicy: .fail, reportingAt: test.sourceLocation) { registry in
+            let handle = registry.registerFallback(cassette)
+            defer {
+                registry.remove(handle)
+                do {
+                    try cassette.save()
+                } catch {
+                    MockingIssue.record("\(error)", at: .test(test.sourceLocation))
+                }
+            }
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == CassetteTrait {
+    /// Plays back and records `__Cassettes__/<TestFile>/<testName>.har`; see ``CassetteTrait``.
+    ///
+    /// ```swift
+    /// @Test(.cassette()) func loadsProfile() async throws { ... }
+    /// @Test(.cassette(record: .none)) func neverTouchesTheNetwork() async throws { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - record: when to record, `.once` by default; `REQUEST_MOCKER_RECORD_MODE` overrides
+    ///     it, as it does for every cassette, so CI can run with `none` and a developer can
+    ///     re-record everything with `all`.
+    ///   - name: the file name instead of the test's name (`.har` is added when missing).
+    ///   - directory: where `__Cassettes__` goes instead of beside the test file.
+    ///   - playback: how fast recordings answer; see ``PlaybackMode``.
+    ///   - matchers: what a recording must share with a request; ``CassetteMatcher/default``.
+    ///   - redaction: what is hidden before writing; ``Redaction/default``.
+    public static func cassette(
+        record: RecordMode = .once,
+        named name: String? = nil,
+        in directory: URL? = nil,
+        playback: PlaybackMode = .momentary,
+        matchers: [CassetteMatcher] = CassetteMatcher.default,
+        redaction: Redaction = .default
+    ) -> Self {
+        CassetteTrait(record: record, name: name, directory: directory, playback: playback, matchers: matchers, redaction: redaction)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+@testable import RequestMockerTesting
+import Testing
+
+/// What the traits report when a test ends. Each test runs a trait's scope around a block of
+/// its own and catches the issues the scope records, to check them exactly.
+@Suite struct EndOfTestReportTests {
+    /// Runs `body` inside the `.mocking` trait's scope for the running test and returns the
+    /// issues the scope recorded.
+    private func issues(
+        of trait: MockingTrait = .mocking,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) async throws -> [IssueLog.Recorded] {
+        let test = try #require(Test.current)
+        let log = IssueLog()
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: Test.Case.current, performing: body)
+        } matching: { log.keep($0) }
+        return log.issues
+    }
+
+    @Test func anUnmatchedRequestIsReportedAtTheTestWithTheNearestFilters() async throws {
+        let testLine = try #require(Test.current).sourceLocation.line
+        let filterLine = LockedState(0)
+        let issues = try await issues {
+            let registry = MockRegistry.current
+            registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 1])); filterLine.withLock { $0 = #line }
+            // The request fails with the same report, as a RequestMockerError.
+            await #expect(throws: RequestMockerError.self) {
+                _ = try await registry.session.data(from: url("https://api.test/users"))
+            }
+        }
+        #expect(issues == [IssueLog.Recorded(
+            message: """
+                Unmatched request during the test: no filter matched GET https://api.test/users
+                  nearest filters, closest first:
+                    GET https://api.test/users/<id> (EndOfTestReportTests.swift:\(filterLine.withLock { $0 })): path /users has 1 segment, pattern /users/<id> has 2
+                  (1 filter registered)
+                """,
+            file: "EndOfTestReportTests.swift",
+            line: testLine
+        )])
+    }
+
+    @Test func anExpectedFilterNothingMatchedIsReportedWhereItWasMarked() async throws {
+        let markedLine = LockedState(0)
+        let issues = try await issues {
+            let registry = MockRegistry.current
+            registry.register(.get("https://api.test/used").expected(), respond: .status(204))
+            registry.register(.post("https://api.test/events").expected(), respond: .status(204)); markedLine.withLock { $0 = #line }
+            _ = try await registry.session.data(from: url("https://api.test/used"))
+        }
+        #expect(issues == [IssueLog.Recorded(
+            message: "Expected a request matching POST https://api.test/events (EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived",
+            file: "EndOfTestReportTests.swift",
+            line: markedLine.withLock { $0 }
+        )])
+    }
+
+    @Test func reportsAreMadeWhenTheTestThrowsToo() async throws {
+        struct Failure: Error {}
+        let test = try #require(Test.current)
+        let log = IssueLog()
+        let markedLine = LockedState(0)
+        await withKnownIssue {
+            await #expect(throws: Failure.self) {
+                try await MockingTrait.mocking.provideScope(for: test, testCase: Test.Case.current) {
+                    MockRegistry.current.register(.get("https://api.test/never").expected()); markedLine.withLock { $0 = #line }
+                    throw Failure()
+                }
+            }
+        } matching: { log.keep($0) }
+        #expect(log.issues.map(\.message) == [
+            "Expected a request matching GET https://api.test/never (EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived",
+        ])
+    }
+
+    @Test func aTestWhoseRequestsAllMatchedReportsNothing() async throws {
+        let test = try #require(Test.current)
+        try await MockingTrait.mocking.provideScope(for: test, testCase: Test.Case.current) {
+            MockRegistry.current.register(.get("https://api.test/users/7").expected(), respond: .json(["id": 7]))
+            _ = try await MockRegistry.current.session.data(from: url("https://api.test/users/7"))
+        }
+    }
+
+    @Test func currentOutsideTheTraitsRecordsAnIssueAndIsTheSharedRegistry() async throws {
+        let testLine = try #require(Test.current).sourceLocation.line
+        let log = IssueLog()
+        withKnownIssue {
+            #expect(MockRegistry.current === MockRegistry.shared)
+        } matching: { log.keep($0) }
+        #expect(log.issues == [IssueLog.Recorded(
+            message: "MockRegistry.current is MockRegistry.shared in this test, which every test shares: add the .mocking trait to the test or its suite (or .mockingShared to use the shared registry on purpose)",
+            file: "EndOfTestReportTests.swift",
+            line: testLine
+        )])
+    }
+}
+
+/// A request that bypasses the test's registry and reaches `MockRegistry.shared` is reported.
+/// The stray lands in the shared registry, so this suite takes the shared registry's turn.
+@Suite(.mockingShared) struct StrayRequestTests {
+    @Test func aRequestThroughMockURLProtocolItselfIsReported() async throws {
+        let test = try #require(Test.current)
+        let testLine = test.sourceLocation.line
+        MockRegistry.shared.register(.get("https://legacy.test/config"), respond: .json(["beta": true]))
+        let log = IssueLog()
+        try await withKnownIssue {
+            try await MockingTrait.mocking.provideScope(for: test, testCase: Test.Case.current) {
+                #expect(MockRegistry.current !== MockRegistry.shared)
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.protocolClasses = [MockURLProtocol.self]
+                let legacy = URLSession(configuration: configuration)
+                defer { legacy.finishTasksAndInvalidate() }
+                let answer = try await get("https://legacy.test/config", through: legacy)
+                #expect(answer.body == #"{"beta":true}"#)
+            }
+        } matching: { log.keep($0) }
+        #expect(log.issues == [IssueLog.Recorded(
+            message: "GET https://legacy.test/config went to MockRegistry.shared (URLSession.shared, or a session with MockURLProtocol.self), not to this test's registry, so it can't be isolated from other tests: give the code under test MockRegistry.current.session, or run the test with the .mockingShared trait",
+            file: "EndOfTestReportTests.swift",
+            line: testLine
+        )])
+    }
+}
