@@ -39,7 +39,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RequestMockerTests",
-            dependencies: ["RequestMocker"],
+            // RequestMockerTesting only for `.mockingShared`, which the shared registry's tests need.
+            dependencies: ["RequestMocker", "RequestMockerTesting"],
             // Cassettes are found beside the test file through #filePath, as users keep theirs.
             exclude: ["Cassettes"],
             resources: [.copy("Fixtures")]

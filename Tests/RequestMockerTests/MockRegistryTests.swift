@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerTesting
 import Testing
 
 @Suite("MockRegistry")
@@ -248,8 +249,9 @@ struct MockRegistryTests {
     }
 }
 
-/// `MockRegistry.shared` is process-wide, so its tests run one at a time.
-@Suite("MockRegistry.shared", .serialized)
+/// `MockRegistry.shared` is process-wide, so its tests run one at a time, and not alongside
+/// other tests of it in other suites.
+@Suite("MockRegistry.shared", .mockingShared)
 struct SharedRegistryTests {
     @Test("MockURLProtocol.self in protocolClasses serves the shared registry (ANS style)")
     func sharedRegistry() async throws {

@@ -1,0 +1,94 @@
+import Foundation
+@testable import RequestMockerTesting
+import RequestMockerServer
+import Testing
+
+@Suite struct CassetteTraitTests {
+    // Plays back __Cassettes__/CassetteTraitTests/playsBackTheCassetteNamedAfterIt.har.
+    @Test(.cassette(record: .none)) func playsBackTheCassetteNamedAfterIt() async throws {
+        let session = MockRegistry.current.session
+        #expect(try await get("https://api.profile.test/me", through: session).body == #"{"name":"Ada","plan":"pro"}"#)
+        #expect(try await get("https://api.profile.test/settings", through: session).body == #"{"theme":"dark"}"#)
+        #expect(MockRegistry.current.journal.map(\.entryIndex) == [0, 1])
+    }
+
+    @Test(.mocking { $0.register(.get("https://api.profile.test/me"), respond: .json(["name": "Stub"])) }, .cassette(record: .none))
+    func filtersTheTestRegistersWinOverTheCassette() async throws {
+        let session = MockRegistry.current.session
+        // Registered after the cassette, and still tried first.
+        MockRegistry.current.register(.get("https://api.profile.test/settings"), respond: .json(["theme": "light"]))
+        #expect(try await get("https://api.profile.test/me", through: session).body == #"{"name":"Stub"}"#)
+        #expect(try await get("https://api.profile.test/settings", through: session).body == #"{"theme":"light"}"#)
+        #expect(MockRegistry.current.journal.allSatisfy { $0.file == nil })
+    }
+
+    @Test func recordsIntoAFileNamedAfterTheTestAndSavesItWhenTheTestEnds() async throws {
+        let test = try #require(Test.current)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = MockRegistry()
+        origin.register(.get("/greeting"), respond: .json(["hello": "world"]))
+        let server = MockServer(registry: origin)
+        let base = try server.start()
+        defer { server.stop() }
+
+        let trait = CassetteTrait.cassette(record: .once, in: directory)
+        try await trait.provideScope(for: test, testCase: Test.Case.current) {
+            let answer = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
+            #expect(answer.body == #"{"hello":"world"}"#)
+            #expect(MockRegistry.current.journal.map(\.disposition.isRecorded) == [true])
+        }
+
+        let file = directory.appendingPathComponent(
+            "__Cassettes__/CassetteTraitTests/recordsIntoAFileNamedAfterTheTestAndSavesItWhenTheTestEnds.har"
+        )
+        server.stop()
+        let replay = MockRegistry()
+        replay.register(try Cassette(contentsOf: file, record: .none))
+        let replayed = try await get(base.absoluteString + "/greeting", through: replay.session)
+        #expect(replayed.status == 200)
+        #expect(replayed.body == #"{"hello":"world"}"#)
+    }
+
+    @Test func twoTestsCantShareACassette() throws {
+        let file = URL(fileURLWithPath: "/nonexistent/__Cassettes__/Shared/name.har")
+        _ = try TestCassettes.cassette(at: file, owner: "First.test()") { try Cassette(contentsOf: $0, record: .none) }
+        let again = try TestCassettes.cassette(at: file, owner: "First.test()") { _ in
+            Issue.record("opened a second time")
+            return try Cassette(contentsOf: file, record: .none)
+        }
+        #expect(again.url == file)
+        #expect {
+            try TestCassettes.cassette(at: file, owner: "Second.test()") { try Cassette(contentsOf: $0, record: .none) }
+        } throws: { error in
+            "\(error)" == "the cassette /nonexistent/__Cassettes__/Shared/name.har is already used by First.test(), "
+                + "so Second.test() can't use it too: give one of them its own name with .cassette(named: \"…\")"
+        }
+    }
+
+    @Test(arguments: [
+        ("loadsProfile()", "loadsProfile.har"),
+        ("loads(user:)", "loads(user_).har"),
+        ("UsersTests.testLoads", "testLoads.har"),
+        ("-[UsersTests testLoads]", "testLoads.har"),
+        ("with space/and slash", "with_space_and_slash.har"),
+        ("", "unnamed.har"),
+    ])
+    func fileNamesComeFromTestNames(name: String, fileName: String) {
+        #expect(TestCassettes.fileName(forTest: name) == fileName)
+    }
+
+    @Test func theFolderIsBesideTheTestFile() {
+        let folder = TestCassettes.folder(forTestFile: "/work/Tests/AppTests/ProfileTests.swift", in: nil)
+        #expect(folder.path == "/work/Tests/AppTests/__Cassettes__/ProfileTests")
+        let elsewhere = TestCassettes.folder(forTestFile: "/work/Tests/AppTests/ProfileTests.swift", in: URL(fileURLWithPath: "/fixtures"))
+        #expect(elsewhere.path == "/fixtures/__Cassettes__/ProfileTests")
+    }
+}
+
+extension JournalEntry.Disposition {
+    var isRecorded: Bool {
+        if case .recorded = self { true } else { false }
+    }
+}
