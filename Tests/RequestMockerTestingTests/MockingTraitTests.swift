@@ -60,14 +60,20 @@ import Testing
     struct ConfigureFailure: Error {}
 }
 
-/// The trait on a suite and on its tests: one registry per test, the suite's filters first.
+/// The trait on a suite and on its tests: one registry per test, the test's filters first.
 @Suite(.mocking { $0.register(.get("https://api.test/health"), respond: .string("ok")) })
 struct MockingSuiteTraitTests {
-    @Test(.mocking { $0.register(.get("https://api.test/users/7"), respond: .json(["id": 7])) })
-    func aTestSeesTheSuitesFiltersAndItsOwn() async throws {
-        #expect(MockRegistry.current.filters.map(\.path?.rawValue) == ["/health", "/users/7"])
-        #expect(try await get("https://api.test/health", through: MockRegistry.current.session).body == "ok")
+    @Test(.mocking { registry in
+        registry.register(.get("https://api.test/users/7"), respond: .json(["id": 7]))
+        registry.register(.get("https://api.test/health"), respond: .string("overridden"))
+    })
+    func aTestSeesItsOwnFiltersFirstThenTheSuites() async throws {
+        #expect(MockRegistry.current.filters.map(\.path?.rawValue) == ["/users/7", "/health", "/health"])
+        #expect(try await get("https://api.test/health", through: MockRegistry.current.session).body == "overridden")
         #expect(try await get("https://api.test/users/7", through: MockRegistry.current.session).body == #"{"id":7}"#)
+        // Filters registered in the test itself come after both, as registration order says.
+        MockRegistry.current.register(.get("https://api.test/late"), respond: .status(204))
+        #expect(MockRegistry.current.filters.last?.path?.rawValue == "/late")
     }
 
     @Test func aTestWithoutATraitOfItsOwnGetsTheSuites() {

@@ -46,6 +46,26 @@ struct MockRegistryTests {
         }
     }
 
+    @Test("a fallback cassette stays behind filters registered later, general or shaped; moved filters keep their handles")
+    func fallbackAndMoveToFront() throws {
+        let cassette = try Cassette(contentsOf: url("file:///nonexistent/fallback.har"), record: .none)
+        registry.register(.get("/first"), respond: .status(200))
+        registry.registerFallback(cassette)
+        let mark = registry.registrationMark
+        registry.register(.any("**"), respond: .status(201))
+        let shaped = registry.register(.get("/a/<x>"), respond: .status(202))
+        #expect(registry.filters.map(\.path?.rawValue) == ["/first", "**", "/a/<x>"])
+        let answer = registry.decision(for: MockRequest(method: .get, url: url("https://x.test/zzz"))).entry
+        #expect(answer.filter?.path?.rawValue == "**")
+
+        registry.moveToFront(registeredAfter: mark)
+        #expect(registry.filters.map(\.path?.rawValue) == ["**", "/a/<x>", "/first"])
+        _ = registry.decision(for: MockRequest(method: .get, url: url("https://x.test/a/1")))
+        #expect(shaped.requestCount == 0, "the catch-all, moved first, answers before the shaped filter")
+        shaped.remove()
+        #expect(registry.filters.map(\.path?.rawValue) == ["**", "/first"])
+    }
+
     @Test("a handle removes its one filter and counts its requests")
     func handles() async throws {
         let first = registry.register(.get("/x"), respond: .string("first"))

@@ -107,6 +107,16 @@ struct FilterIndex: Sendable {
         }
     }
 
+    /// Moves the entries with ids above `id` in front of all others, keeping their order and
+    /// ids (so their handles and journal entries still refer to them).
+    mutating func moveToFront(idsAbove id: Int) {
+        let moved = ordered.filter { $0.id > id }
+        for entry in moved.reversed() {
+            remove(id: entry.id)
+            insert(entry.source, id: entry.id, at: .front)
+        }
+    }
+
     @discardableResult
     mutating func remove(id: Int) -> Entry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }

@@ -217,6 +217,17 @@ public final class MockRegistry: Sendable {
         insert(.cassette(cassette), at: .fallback)
     }
 
+    /// A mark for ``moveToFront(registeredAfter:)``: everything registered so far is at or below it.
+    package var registrationMark: Int {
+        state.withLock { $0.nextID }
+    }
+
+    /// Moves what was registered after `mark` in front of everything registered before it,
+    /// keeping its order: a test's own filters go before its suite's (RequestMockerTesting).
+    package func moveToFront(registeredAfter mark: Int) {
+        state.withLock { $0.index.moveToFront(idsAbove: mark) }
+    }
+
     private func insert(_ source: FilterIndex.Source, at position: FilterIndex.Position) -> FilterHandle {
         let id = state.withLock { state in
             state.nextID += 1

@@ -49,7 +49,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         let cassette = try TestCassettes.cassette(at: url, owner: "\(test.id)") { url in
             try Cassette(contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction)
         }
-        try await TestRegistryScope.run(unmatchedPolicy: .fail, reportingAt: test.sourceLocation) { registry in
+        try await TestRegistryScope.run(unmatchedPolicy: .fail, reportingAt: test.sourceLocation, configure: nil) { registry in
             let handle = registry.registerFallback(cassette)
             defer {
                 registry.remove(handle)

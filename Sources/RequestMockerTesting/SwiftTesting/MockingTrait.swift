@@ -30,8 +30,9 @@ import Testing
 ///   matched, at the line that marked it.
 ///
 /// On a suite, the trait applies to every test in it. Traits on a suite and its tests, and
-/// ``CassetteTrait``, share one registry per test: the outermost makes it, and the closures run
-/// outermost first.
+/// ``CassetteTrait``, share one registry per test: the outermost makes it. What a test's own
+/// closure registers is tried before what its suite's registered, so a test can override a
+/// suite-wide answer.
 public struct MockingTrait: TestTrait, SuiteTrait, TestScoping {
     let unmatchedPolicy: UnmatchedRequestPolicy
     let configure: (@Sendable (MockRegistry) async throws -> Void)?
@@ -49,8 +50,7 @@ public struct MockingTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestRegistryScope.run(unmatchedPolicy: unmatchedPolicy, reportingAt: test.sourceLocation) { registry in
-            try await configure?(registry)
+        try await TestRegistryScope.run(unmatchedPolicy: unmatchedPolicy, reportingAt: test.sourceLocation, configure: configure) { _ in
             try await function()
         }
     }

@@ -3,21 +3,30 @@ import Testing
 /// The per-test registry the traits share: `.mocking` and `.cassette` on one test (or on a
 /// suite and its tests) all work on the same registry, made by the outermost of them.
 enum TestRegistryScope {
-    /// Runs `body` with the running test's registry. If an outer trait already made one, it is
-    /// reused and the outer trait reports on it; otherwise a new registry becomes
-    /// `MockRegistry.current` for `body` and is reported on when `body` ends, thrown or not.
+    /// Runs `configure` and then `body` with the running test's registry. If an outer trait
+    /// already made one, it is reused, what `configure` registers goes in front of what the
+    /// outer traits registered (the nearer scope wins), and the outer trait reports; otherwise a
+    /// new registry becomes `MockRegistry.current` and is reported on when `body` ends, thrown
+    /// or not.
     static func run(
         unmatchedPolicy: UnmatchedRequestPolicy,
         reportingAt place: SourceLocation,
+        configure: (@Sendable (MockRegistry) async throws -> Void)?,
         _ body: @Sendable (MockRegistry) async throws -> Void
     ) async throws {
         if let outer = MockRegistry.taskRegistry, outer !== MockRegistry.shared {
+            if let configure {
+                let mark = outer.registrationMark
+                try await configure(outer)
+                outer.moveToFront(registeredAfter: mark)
+            }
             return try await body(outer)
         }
         let registry = MockRegistry(unmatchedPolicy: unmatchedPolicy)
         try await MockRegistry.$taskRegistry.withValue(registry) {
             let outcome: Result<Void, any Error>
             do {
+                try await configure?(registry)
                 try await body(registry)
                 outcome = .success(())
             } catch {
