@@ -27,6 +27,32 @@ enum TestCassettes {
         return (cleaned.isEmpty ? "unnamed" : cleaned) + ".har"
     }
 
+    /// The cassette of the test named `testName` in `testFile`, opened with `options` the
+    /// first time (see ``cassette(at:owner:open:)``).
+    static func cassette(
+        ofTest testName: String,
+        in testFile: String,
+        named name: String?,
+        directory: URL?,
+        owner: String,
+        options: Options
+    ) throws -> Cassette {
+        let fileName = name.map { $0.hasSuffix(".har") ? $0 : $0 + ".har" } ?? self.fileName(forTest: testName)
+        let url = folder(forTestFile: testFile, in: directory).appendingPathComponent(fileName)
+        return try cassette(at: url, owner: owner) { url in
+            try Cassette(contentsOf: url, record: options.record, playback: options.playback,
+                         matchers: options.matchers, redaction: options.redaction)
+        }
+    }
+
+    /// How a test's cassette is opened.
+    struct Options: Sendable {
+        let record: RecordMode
+        let playback: PlaybackMode
+        let matchers: [CassetteMatcher]
+        let redaction: Redaction
+    }
+
     private struct Open: Sendable {
         let cassette: Cassette
         let owner: String

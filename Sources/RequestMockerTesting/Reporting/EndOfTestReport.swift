@@ -44,4 +44,22 @@ struct EndOfTestReport {
             }
         }
     }
+
+    /// Runs `body`, then reports on `registry`, also when `body` throws (an unmatched request is
+    /// often why it did), and then rethrows.
+    static func reporting(
+        on registry: MockRegistry,
+        atTest place: ReportPlace,
+        _ body: () async throws -> Void
+    ) async throws {
+        let outcome: Result<Void, any Error>
+        do {
+            try await body()
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        EndOfTestReport(registry).record(atTest: place)
+        try outcome.get()
+    }
 }

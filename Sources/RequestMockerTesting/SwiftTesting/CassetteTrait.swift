@@ -24,12 +24,9 @@ import Testing
 /// Keep the cassettes in git, and tell SwiftPM they aren't sources: `exclude: ["__Cassettes__"]`
 /// in the test target.
 public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
-    let record: RecordMode
     let name: String?
     let directory: URL?
-    let playback: PlaybackMode
-    let matchers: [CassetteMatcher]
-    let redaction: Redaction
+    let options: TestCassettes.Options
 
     /// Applies to every test of a suite, each with its own cassette.
     public var isRecursive: Bool { true }
@@ -43,12 +40,10 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        let folder = TestCassettes.folder(forTestFile: test.sourceLocation.filePath, in: directory)
-        let url = folder.appendingPathComponent(name.map { $0.hasSuffix(".har") ? $0 : $0 + ".har" }
-            ?? TestCassettes.fileName(forTest: test.name))
-        let cassette = try TestCassettes.cassette(at: url, owner: "\(test.id)") { url in
-            try Cassette(contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction)
-        }
+        let cassette = try TestCassettes.cassette(
+            ofTest: test.name, in: test.sourceLocation.filePath, named: name, directory: directory,
+            owner: "\(test.id)", options: options
+        )
         try await TestRegistryScope.run(unmatchedPolicy: .fail, reportingAt: test.sourceLocation, configure: nil) { registry in
             let handle = registry.registerFallback(cassette)
             defer {
@@ -89,6 +84,10 @@ extension Trait where Self == CassetteTrait {
         matchers: [CassetteMatcher] = CassetteMatcher.default,
         redaction: Redaction = .default
     ) -> Self {
-        CassetteTrait(record: record, name: name, directory: directory, playback: playback, matchers: matchers, redaction: redaction)
+        CassetteTrait(
+            name: name,
+            directory: directory,
+            options: .init(record: record, playback: playback, matchers: matchers, redaction: redaction)
+        )
     }
 }

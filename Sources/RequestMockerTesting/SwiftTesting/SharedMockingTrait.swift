@@ -44,15 +44,7 @@ public struct SharedMockingTrait: TestTrait, SuiteTrait, TestScoping {
                 shared.clearJournal()
             }
             try await MockRegistry.$taskRegistry.withValue(shared) {
-                let outcome: Result<Void, any Error>
-                do {
-                    try await function()
-                    outcome = .success(())
-                } catch {
-                    outcome = .failure(error)
-                }
-                EndOfTestReport(shared).record(atTest: .test(test.sourceLocation))
-                try outcome.get()
+                try await EndOfTestReport.reporting(on: shared, atTest: .test(test.sourceLocation), function)
             }
         }
     }

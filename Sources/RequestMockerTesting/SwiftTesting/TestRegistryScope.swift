@@ -24,17 +24,10 @@ enum TestRegistryScope {
         }
         let registry = MockRegistry(unmatchedPolicy: unmatchedPolicy)
         try await MockRegistry.$taskRegistry.withValue(registry) {
-            let outcome: Result<Void, any Error>
-            do {
+            try await EndOfTestReport.reporting(on: registry, atTest: .test(place)) {
                 try await configure?(registry)
                 try await body(registry)
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
             }
-            // Reported even when the test threw: an unmatched request is often why it did.
-            EndOfTestReport(registry).record(atTest: .test(place))
-            try outcome.get()
         }
     }
 }

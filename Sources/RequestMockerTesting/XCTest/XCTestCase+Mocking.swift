@@ -87,12 +87,10 @@ extension XCTestCase {
         line: UInt = #line,
         column: UInt = #column
     ) throws -> Cassette {
-        let folder = TestCassettes.folder(forTestFile: "\(filePath)", in: directory)
-        let url = folder.appendingPathComponent(name.map { $0.hasSuffix(".har") ? $0 : $0 + ".har" }
-            ?? TestCassettes.fileName(forTest: self.name))
-        let cassette = try TestCassettes.cassette(at: url, owner: self.name) { url in
-            try Cassette(contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction)
-        }
+        let cassette = try TestCassettes.cassette(
+            ofTest: self.name, in: "\(filePath)", named: name, directory: directory, owner: self.name,
+            options: .init(record: record, playback: playback, matchers: matchers, redaction: redaction)
+        )
         let handle = registry.registerFallback(cassette)
         let place = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         addTeardownBlock {
