@@ -69,7 +69,8 @@ struct FilterIndex: Sendable {
         /// After every entry except the fallbacks.
         case back
         /// After every entry, fallbacks included, however many are added later: a source that
-        /// answers what nothing else does (a test's cassette). Always filed as general.
+        /// answers what nothing else does (a test's cassette). Only for folders and cassettes,
+        /// which are filed as general.
         case fallback
     }
 
@@ -88,7 +89,7 @@ struct FilterIndex: Sendable {
         }
         let key: FilterIndexKey
         switch source {
-        case .filter(let filter): key = position == .fallback ? .general : filter.path?.indexKey ?? .general
+        case .filter(let filter): key = filter.path?.indexKey ?? .general
         case .directory, .cassette: key = .general
         }
         let entry = Entry(id: id, order: order, source: source, key: key)
@@ -101,7 +102,8 @@ struct FilterIndex: Sendable {
             switch position {
             case .front: general.insert(entry, at: 0)
             // Each list stays sorted by order, which the merge in `firstResult` relies on.
-            case .back: general.insert(entry, at: general.firstIndex { $0.order > Self.fallbackBase } ?? general.endIndex)
+            // Searched from the end, so an append costs nothing when there are no fallbacks.
+            case .back: general.insert(entry, at: (general.lastIndex { $0.order <= Self.fallbackBase } ?? -1) + 1)
             case .fallback: general.append(entry)
             }
         }
