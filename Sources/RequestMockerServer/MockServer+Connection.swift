@@ -8,6 +8,7 @@ struct HTTPConnection {
     let connection: PooledConnection
     let server: MockServer
     private let parser: RequestHeadParser
+    private let forwarding: Forwarding
     private let clock = ContinuousClock()
     /// Input received and not yet consumed, from `start` on.
     private var buffer: [UInt8] = []
@@ -22,6 +23,7 @@ struct HTTPConnection {
             maximumHead: configuration.maximumHeaderSize,
             maximumBody: configuration.maximumBodySize
         )
+        forwarding = server.forwarding
         connection.socket.setSendTimeout(configuration.sendTimeout)
     }
 
@@ -181,61 +183,39 @@ struct HTTPConnection {
         if request.headers.values(for: MockServer.forwardedByHeader).contains(server.identity) {
             // This server forwarded it to itself under a name `isSelf` didn't recognise. The
             // journal already has it, as the request that was passed through.
-            return refuseLoop(head, request, nil, since: arrival)
+            let loop = RequestMockerError.passThroughLoop(request: request.description)
+            return sendPlain(status: 502, message: "\(loop)", head: head, request: request, entry: nil, since: arrival)
         }
-        let (decision, entry) = server.registry.decision(for: request)
-        let outcome: ResolvedOutcome
-        switch decision {
-        case .fail(let error):
-            let unmatched: Bool
-            if case .unmatched = error as? RequestMockerError { unmatched = true } else { unmatched = false }
-            let status = unmatched ? 404 : 500
-            return sendPlain(status: status, message: "\(error)", head: head, request: request, entry: entry, since: arrival)
-        case .passThrough:
-            guard !server.isSelf(request.url) else { return refuseLoop(head, request, entry, since: arrival) }
-            let timeout = server.configuration.forwardingTimeout, outgoing = marked(request)
-            guard let forwarded = connection.wait(for: { await PassThrough.forward(outgoing, timeout: timeout) }) else {
-                report(request, entry, .abandoned, since: arrival)
-                return false
-            }
-            if case .failure(let error) = forwarded { return refuseForwarding(error, head, request, entry, since: arrival) }
-            outcome = ResolvedOutcome(forwarded: forwarded)
-        case .record(let ticket):
-            guard !server.isSelf(request.url) else { return refuseLoop(head, request, entry, since: arrival) }
-            let timeout = server.configuration.forwardingTimeout, outgoing = marked(request)
-            guard let recorded = connection.wait(for: { await ticket.forwardAndRecord(outgoing, timeout: timeout) }) else {
-                report(request, entry, .abandoned, since: arrival)
-                return false
-            }
-            if case .failure(let error) = recorded.result { return refuseForwarding(error, head, request, entry, since: arrival) }
-            outcome = recorded
-        case .respond(.pending(let work)):
+        let (pending, entry) = server.registry.answer(request, forwarding: forwarding)
+        let outcome: Outcome
+        switch pending {
+        case .ready(let ready):
+            outcome = ready
+        case .pending(let work):
             guard let computed = connection.wait(for: work) else {
                 report(request, entry, .abandoned, since: arrival)
                 return false
             }
             outcome = computed
-        case .respond(.ready(let ready)):
-            outcome = ready
         }
         if outcome.delay > .zero, !socket.pause(outcome.delay) {
             report(request, entry, .abandoned, since: arrival)
             return false
         }
+        // How each outcome goes onto the wire: see `Outcome`.
         switch outcome.result {
-        case .success(let response):
+        case .response(let response):
             return send(response, head: head, request: request, entry: entry, since: arrival)
-        case .failure(let fault as ConnectionFault):
+        case .fault(let fault):
             perform(fault)
             report(request, entry, .fault(fault), since: arrival)
             return false
-        case .failure(let error as RequestMockerError):
-            // A mistake in the mocks: say so, rather than break the connection mysteriously.
-            return sendPlain(status: 500, message: "\(error)", head: head, request: request, entry: entry, since: arrival)
-        case .failure(let error):
+        case .error(let error):
             connection.finish(.reset)
             report(request, entry, .reset(reason: "\(error)"), since: arrival)
             return false
+        case .refusal(let refusal):
+            return sendPlain(status: refusal.status, message: refusal.message, head: head, request: request, entry: entry, since: arrival)
         }
     }
 
@@ -259,29 +239,6 @@ struct HTTPConnection {
             return .failure(Rejection(status: 400, reason: "\(head.target) with Host \(head.headers["Host"] ?? "(none)") is not a valid URL"))
         }
         return .success(MockRequest(method: HTTPMethod(rawValue: head.method), url: url, headers: head.headers, body: body))
-    }
-
-    /// The request as it is forwarded: marked, so that if it comes back here by a name for this
-    /// server that `isSelf` doesn't know, it is refused instead of looping.
-    private func marked(_ request: MockRequest) -> MockRequest {
-        var headers = request.headers
-        headers.add(MockServer.forwardedByHeader, server.identity)
-        return MockRequest(method: request.method, url: request.url, headers: headers, body: request.body)
-    }
-
-    /// What a proxy answers when the real server can't be reached.
-    private func refuseForwarding(
-        _ error: any Error, _ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry?, since arrival: ContinuousClock.Instant
-    ) -> Bool {
-        let reason = error is URLError ? error.localizedDescription : "\(error)"
-        let message = "passing \(request.method.rawValue) \(request.url) through to the network failed: \(reason)"
-        return sendPlain(status: 502, message: message, head: head, request: request, entry: entry, since: arrival)
-    }
-
-    private func refuseLoop(_ head: RequestHead, _ request: MockRequest, _ entry: JournalEntry?, since arrival: ContinuousClock.Instant) -> Bool {
-        let message = "nothing answered \(request.method.rawValue) \(request.url), and passing it through would send it back to "
-            + "this server; send a Host header naming the real server, or the absolute URL as to a proxy"
-        return sendPlain(status: 502, message: message, head: head, request: request, entry: entry, since: arrival)
     }
 
     private func sendPlain(

@@ -202,6 +202,15 @@ public final class MockServer: Sendable {
         pool?.stop()
     }
 
+    /// How this server forwards: marked with its identity, and never to itself.
+    var forwarding: Forwarding {
+        Forwarding(
+            timeout: configuration.forwardingTimeout,
+            mark: HTTPHeaders.Field(name: Self.forwardedByHeader, value: identity),
+            loopsBack: { [weak self] url in self?.isSelf(url) ?? false }
+        )
+    }
+
     /// Whether `url` points at this server itself (a pass-through there would loop).
     func isSelf(_ url: URL) -> Bool {
         guard let base = baseURL, let port = url.port ?? (url.scheme == "http" ? 80 : nil), port == base.port else { return false }

@@ -55,12 +55,12 @@ struct MockRegistryTests {
         registry.register(.any("**"), respond: .status(201))
         let shaped = registry.register(.get("/a/<x>"), respond: .status(202))
         #expect(registry.filters.map(\.path?.rawValue) == ["/first", "**", "/a/<x>"])
-        let answer = registry.decision(for: MockRequest(method: .get, url: url("https://x.test/zzz"))).entry
+        let answer = registry.answer(MockRequest(method: .get, url: url("https://x.test/zzz")), forwarding: Forwarding(timeout: 1)).entry
         #expect(answer.filter?.path?.rawValue == "**")
 
         registry.moveToFront(registeredAfter: mark)
         #expect(registry.filters.map(\.path?.rawValue) == ["**", "/a/<x>", "/first"])
-        _ = registry.decision(for: MockRequest(method: .get, url: url("https://x.test/a/1")))
+        _ = registry.answer(MockRequest(method: .get, url: url("https://x.test/a/1")), forwarding: Forwarding(timeout: 1))
         #expect(shaped.requestCount == 0, "the catch-all, moved first, answers before the shaped filter")
         shaped.remove()
         #expect(registry.filters.map(\.path?.rawValue) == ["**", "/first"])

@@ -46,6 +46,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case recordingNotWritable(path: String, reason: String)
     /// `REQUEST_MOCKER_RECORD_MODE` holds something that is not a record mode.
     case invalidRecordMode(value: String, variable: String)
+    /// Nothing answered a request the loopback server received, and passing it through would
+    /// send it back to the same server.
+    case passThroughLoop(request: String)
 
     public var description: String {
         switch self {
@@ -69,6 +72,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
         case .downloadTaskUnsupported(let request):
             return "download task for \(request) cannot be mocked on Linux: FoundationNetworking crashes when a URLProtocol "
                 + "finishes a download task; use data(for:) and write the data to a file yourself"
+        case .passThroughLoop(let request):
+            return "nothing answered \(request), and passing it through would send it back to this server; "
+                + "send a Host header naming the real server, or the absolute URL as to a proxy"
         case .registryReleased(let request):
             return "\(request) was sent through the protocol class of a MockRegistry that has been released; "
                 + "keep the registry alive as long as its sessions (store it in the test case)"

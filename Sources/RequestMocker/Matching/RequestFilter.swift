@@ -27,7 +27,10 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// The scheme to require (`"https"`), or `nil` for any.
     public var scheme: String?
     /// The host to require, or `nil` for any (see the type's docs for ports and `*.`).
-    public var host: String?
+    public var host: String? {
+        get { hostPattern?.description }
+        set { hostPattern = newValue.map(HostPattern.init) }
+    }
     /// The method to require, or `nil` for any.
     public var method: HTTPMethod?
     /// The path pattern, or `nil` for any path.
@@ -41,6 +44,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     public private(set) var expectedAt: CodeLocation?
 
     var conditions: [Condition] = []
+    /// ``host``, parsed once.
+    private(set) var hostPattern: HostPattern?
 
     /// Creates a filter.
     ///
@@ -60,7 +65,7 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
         line: Int = #line
     ) {
         self.scheme = scheme?.lowercased()
-        self.host = host?.lowercased()
+        hostPattern = host.map(HostPattern.init)
         self.path = path
         self.method = method
         self.response = response
@@ -196,69 +201,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// filter.match(MockRequest(method: .get, url: URL(string: "https://x.test/users/7")!))?["id"] // "7"
     /// ```
     public func match(_ request: MockRequest) -> Captures? {
-        if let scheme, !scheme.caseInsensitiveEquals(request.scheme) { return nil }
-        if let method, method != request.method { return nil }
-        if let host, !Self.host(host, matches: request) { return nil }
-        var captures = Captures()
-        if let path {
-            guard let matched = path.match(segments: request.pathSegments) else { return nil }
-            captures = matched
-        }
-        for condition in conditions where condition.mismatch(request) != nil { return nil }
-        return captures
-    }
-
-    /// Every check, for diagnostics: a closeness score, and the first check that failed, in
-    /// words. A matching path counts double: a filter with the right path and the wrong method
-    /// is nearer than one with the right method and the wrong path.
-    func evaluate(_ request: MockRequest) -> (passed: Int, firstFailure: String?) {
-        var passed = 0
-        var firstFailure: String?
-        func check(_ failure: String?, weight: Int = 1) {
-            if let failure {
-                if firstFailure == nil { firstFailure = failure }
-            } else {
-                passed += weight
-            }
-        }
-        if let scheme { check(scheme.caseInsensitiveEquals(request.scheme) ? nil : "scheme is \(request.scheme), filter wants \(scheme)") }
-        if let method { check(method == request.method ? nil : "method is \(request.method), filter wants \(method)") }
-        if let host {
-            check(Self.host(host, matches: request) ? nil : "host is \(request.host ?? "(none)")\(request.url.port.map { ":\($0)" } ?? ""), filter wants \(host)")
-        }
-        if let path { check(path.mismatch(segments: request.pathSegments), weight: 2) }
-        for condition in conditions { check(condition.mismatch(request)) }
-        return (passed, firstFailure)
-    }
-
-    static func host(_ wanted: String, matches request: MockRequest) -> Bool {
-        guard let actual = request.host.map(Self.unbracketed) else { return false }
-        let (name, port) = Self.splitHost(wanted.lowercased())
-        if let port, request.port != port { return false }
-        if name.hasPrefix("*.") {
-            let suffix = name.dropFirst()
-            return actual.count > suffix.count && actual.hasSuffix(suffix)
-        }
-        return actual == name
-    }
-
-    /// `"example.com:8080"` → (`example.com`, 8080); `"[::1]:8080"` → (`::1`, 8080); an IPv6
-    /// address without brackets has no port.
-    static func splitHost(_ host: String) -> (name: String, port: Int?) {
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
-            let name = String(host[host.index(after: host.startIndex)..<close])
-            let rest = host[host.index(after: close)...]
-            return (name, rest.hasPrefix(":") ? Int(rest.dropFirst()) : nil)
-        }
-        let colons = host.filter { $0 == ":" }.count
-        if colons == 1, let colon = host.firstIndex(of: ":"), let port = Int(host[host.index(after: colon)...]) {
-            return (String(host[..<colon]), port)
-        }
-        return (host, nil)
-    }
-
-    private static func unbracketed(_ host: String) -> String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let evaluation = evaluate(request, stoppingAtFirstMiss: true)
+        return evaluation.firstMiss == nil ? evaluation.captures : nil
     }
 
     /// `GET https://api.example.com/users/<id> ?page=2 (UserTests.swift:12)`.
@@ -266,80 +210,9 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
         var text = method?.rawValue ?? "ANY"
         text += " "
         if let scheme { text += scheme + "://" }
-        if let host { text += host }
+        if let hostPattern { text += hostPattern.description }
         text += path.map { $0.rawValue.hasPrefix("/") ? $0.rawValue : "/" + $0.rawValue } ?? "/**"
         for condition in conditions { text += " " + condition.description }
         return text + " (\(location))"
-    }
-}
-
-/// One query item a filter asks for.
-struct QueryRequirement: Sendable, Hashable {
-    let name: String
-    let value: String?
-}
-
-/// The optional conditions of a ``RequestFilter`` beyond scheme, host, method and path.
-enum Condition: Sendable, CustomStringConvertible {
-    case query([QueryRequirement], exact: Bool)
-    case header(name: String, value: String?)
-    case jsonBody(JSONValue)
-    case predicate(String, @Sendable (MockRequest) -> Bool)
-
-    /// Why `request` fails this condition, or `nil` when it holds.
-    func mismatch(_ request: MockRequest) -> String? {
-        switch self {
-        case .query(let required, exact: false):
-            let items = request.queryItems
-            for requirement in required {
-                let present = items.contains { $0.name == requirement.name && (requirement.value == nil || $0.value == requirement.value) }
-                if !present {
-                    let actual = items.filter { $0.name == requirement.name }.map { $0.value ?? "" }
-                    let wanted = requirement.value.map { "\(requirement.name)=\($0)" } ?? requirement.name
-                    return actual.isEmpty
-                        ? "query has no \(requirement.name), filter wants \(wanted)"
-                        : "query has \(requirement.name)=\(actual.joined(separator: ",")), filter wants \(wanted)"
-                }
-            }
-            return nil
-        case .query(let required, exact: true):
-            let actual = request.queryItems.map { "\($0.name)=\($0.value ?? "")" }.sorted()
-            let wanted = required.map { "\($0.name)=\($0.value ?? "")" }.sorted()
-            guard actual != wanted else { return nil }
-            let shown = actual.isEmpty ? "no query" : "query \(actual.joined(separator: "&"))"
-            return "\(shown), filter wants exactly \(wanted.isEmpty ? "no query" : wanted.joined(separator: "&"))"
-        case .header(let name, let value):
-            let values = request.headers.values(for: name)
-            if values.isEmpty { return "header \(name) is missing" }
-            if let value, !values.contains(value) {
-                return "header \(name) is \"\(values.joined(separator: ", "))\", filter wants \"\(value)\""
-            }
-            return nil
-        case .jsonBody(let wanted):
-            guard let body = request.body, !body.isEmpty else {
-                return request.bodyHiddenByUploadTask
-                    ? "body is hidden: Linux does not show upload-task bodies to URL protocols; use data(for:) with httpBody"
-                    : "request has no body, filter wants JSON \(wanted)"
-            }
-            do {
-                let actual = try JSONValue(parsing: body)
-                return actual == wanted ? nil : "JSON body is \(actual), filter wants \(wanted)"
-            } catch {
-                return "body is not JSON (\(error)), filter wants \(wanted)"
-            }
-        case .predicate(let description, let predicate):
-            return predicate(request) ? nil : "predicate \"\(description)\" returned false"
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .query(let items, let exact):
-            let text = items.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.joined(separator: "&")
-            return exact ? "?=\(text)" : "?\(text)"
-        case .header(let name, let value): return "[\(name)\(value.map { ": \($0)" } ?? "")]"
-        case .jsonBody(let value): return "body \(value)"
-        case .predicate(let description, _): return "when \"\(description)\""
-        }
     }
 }

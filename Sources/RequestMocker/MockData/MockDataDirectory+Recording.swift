@@ -5,7 +5,9 @@ struct FileRecording: RecordingTarget {
 
     var destination: URL { file }
 
-    func store(_ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration) throws -> URL? {
+    func store(
+        _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
+    ) throws(RequestMockerError) -> URL? {
         guard case .success(let response) = result,
               let redaction = folder.recording?.redaction,
               let kept = redaction.redact(response, for: request)

@@ -160,55 +160,13 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
         return names
     }
 
-    /// The outcome of looking a request up.
-    enum Lookup {
-        case found(MockResponse, file: URL)
-        case record(RecordingTicket)
-        case missed(triedNames: [String])
-        case failed(any Error)
-    }
-
-    func lookup(_ request: MockRequest) -> Lookup {
-        guard let recording, let named = recording.redaction.redact(request, headers: false) else {
-            return find(request)
-        }
-        let records = recording.mode.records(isNew: recording.isNew) && recording.hosts.accepts(request)
-        if recording.mode.playsBack {
-            let found = find(named)
-            guard records, case .missed = found else { return found }
-        } else if !records {
-            return .missed(triedNames: [])
-        }
-        // A header in the name that redaction hides is written under the name with its hash
-        // (the second candidate), so no credential ends up in a file name.
-        let candidates = MockDataNaming(allowsWildcards: false, headersInName: headersInName).candidates(for: named)
-        let hidesNamedHeader = headersInName.contains { recording.redaction.headers[$0.lowercased()] != nil && named.header($0) != nil }
-        guard let name = hidesNamedHeader && candidates.count > 1 ? candidates[1] : candidates.first else {
-            return .missed(triedNames: [])
-        }
-        let target = FileRecording(folder: self, file: URL(fileURLWithPath: root).appendingPathComponent(name + ".http"))
-        return .record(RecordingTicket(request: recording.redaction.redact(request) ?? named, target: target))
-    }
-
     /// Called when a recorded file was written, so the next lookup lists the folder again.
     func forgetListing() {
         listing.withLock { $0 = Listing() }
     }
 
-    private func find(_ request: MockRequest) -> Lookup {
-        let candidates = candidateFileNames(for: request)
-        let names = currentNames()
-        guard let name = candidates.first(where: names.contains) else { return .missed(triedNames: candidates) }
-        let file = URL(fileURLWithPath: root).appendingPathComponent(name)
-        do {
-            return .found(try Self.response(from: file), file: file)
-        } catch {
-            return .failed(error)
-        }
-    }
-
     /// The folder's file names, listed again only when the folder changed.
-    private func currentNames() -> Set<String> {
+    func currentNames() -> Set<String> {
         let modified = (try? FileManager.default.attributesOfItem(atPath: root))?[.modificationDate] as? Date
         if let cached = listing.withLock({ $0.modified != nil && $0.modified == modified ? $0.names : nil }) {
             return cached
@@ -234,7 +192,7 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     }
 
     /// Reads and checks a file: a `.http` file parses into a response; a `.json` file must be JSON.
-    static func response(from file: URL) throws -> MockResponse {
+    static func response(from file: URL) throws(RequestMockerError) -> MockResponse {
         let data: Data
         do {
             data = try Data(contentsOf: file)

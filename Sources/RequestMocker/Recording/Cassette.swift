@@ -71,7 +71,8 @@ public final class Cassette: Sendable, CustomStringConvertible {
         /// Whether `entry` came from the file, so saving redacts it (it may be a browser
         /// export with real credentials).
         let isLoaded: Bool
-        let answer: Result<ResolvedResponse, URLError>
+        /// The recorded response, as it plays back.
+        let answer: Result<MockResponse, URLError>
 
         init(interaction: Interaction, matchRequest: MockRequest?, key: String, entry: JSONValue, isLoaded: Bool) {
             self.interaction = interaction
@@ -79,7 +80,20 @@ public final class Cassette: Sendable, CustomStringConvertible {
             self.key = key
             self.entry = entry
             self.isLoaded = isLoaded
-            answer = interaction.result.map(\.playable)
+            answer = interaction.result.map(MockResponse.init(playing:))
+        }
+
+        /// What the recording answers `request` with: its response, or its transport error,
+        /// naming the request's URL as the failing one.
+        func response(for request: MockRequest) -> MockResponse {
+            switch answer {
+            case .success(let response):
+                return response
+            case .failure(let error):
+                var info = error.userInfo
+                info[NSURLErrorFailingURLErrorKey] = request.url
+                return .error(URLError(error.code, userInfo: info))
+            }
         }
     }
 

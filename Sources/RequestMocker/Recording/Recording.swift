@@ -3,19 +3,21 @@ protocol RecordingTarget: Sendable {
     /// Keeps one interaction (the request already redacted; the response not yet).
     ///
     /// - Returns: the file it was written to, if it was written at once.
-    func store(_ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration) throws -> URL?
+    func store(
+        _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
+    ) throws(RequestMockerError) -> URL?
     /// Where recordings go, for the journal.
     var destination: URL { get }
 }
 
 /// A request to send to the network and record: the redacted request to write down, and where.
-package struct RecordingTicket: Sendable {
+struct RecordingTicket: Sendable {
     let request: MockRequest
     let target: any RecordingTarget
 
     /// Sends `original` (not the redacted copy: the server needs the real credentials),
     /// records what came back, and returns it for the caller.
-    package func forwardAndRecord(_ original: MockRequest, timeout: TimeInterval) async -> ResolvedOutcome {
+    func forwardAndRecord(_ original: MockRequest, timeout: TimeInterval) async -> Outcome {
         let startedAt = Date()
         let clock = ContinuousClock()
         let start = clock.now
@@ -23,21 +25,21 @@ package struct RecordingTicket: Sendable {
         // A request the caller cancelled, or that our own timeout gave up on, says nothing
         // about the server: relay it, but don't record it.
         if Task.isCancelled || result.failureCode == .cancelled {
-            return ResolvedOutcome(forwarded: result)
+            return Outcome(forwarded: result, for: original)
         }
         do {
             _ = try target.store(result, request: request, startedAt: startedAt, duration: start.duration(to: clock.now))
         } catch {
-            return ResolvedOutcome(result: .failure(error), delay: .zero)
+            return Outcome(.refusal(Refusal(error)))
         }
-        return ResolvedOutcome(forwarded: result)
+        return Outcome(forwarded: result, for: original)
     }
 }
 
 extension Cassette: RecordingTarget {
     var destination: URL { url }
 
-    func store(_ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration) throws -> URL? {
+    func store(_ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration) -> URL? {
         var redacted = result
         if case .success(let response) = result {
             guard let kept = redaction.redact(response, for: request) else { return nil }

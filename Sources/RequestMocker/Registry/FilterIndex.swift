@@ -28,27 +28,19 @@ struct FilterIndex: Sendable {
     final class Entry: Sendable {
         let id: Int
         let order: Int
-        let source: Source
+        let source: any AnswerSource
         let key: FilterIndexKey
+        /// The source, when it is a filter: the journal, the report and expectations list
+        /// filters (worked out once, here).
+        let filter: RequestFilter?
 
-        init(id: Int, order: Int, source: Source, key: FilterIndexKey) {
+        init(id: Int, order: Int, source: any AnswerSource) {
             self.id = id
             self.order = order
             self.source = source
-            self.key = key
+            key = source.indexKey
+            filter = source as? RequestFilter
         }
-
-        /// The filter, when this entry is one.
-        var filter: RequestFilter? {
-            if case .filter(let filter) = source { filter } else { nil }
-        }
-    }
-
-    /// What answers requests: a filter, a folder of response files, or a cassette.
-    enum Source: Sendable {
-        case filter(RequestFilter)
-        case directory(MockDataDirectory)
-        case cassette(Cassette)
     }
 
     private(set) var entries: [Int: Entry] = [:]
@@ -74,7 +66,7 @@ struct FilterIndex: Sendable {
         case fallback
     }
 
-    mutating func insert(_ source: Source, id: Int, at position: Position) {
+    mutating func insert(_ source: any AnswerSource, id: Int, at position: Position) {
         let order: Int
         switch position {
         case .front:
@@ -87,14 +79,9 @@ struct FilterIndex: Sendable {
             fallbackOrder += 1
             order = fallbackOrder
         }
-        let key: FilterIndexKey
-        switch source {
-        case .filter(let filter): key = filter.path?.indexKey ?? .general
-        case .directory, .cassette: key = .general
-        }
-        let entry = Entry(id: id, order: order, source: source, key: key)
+        let entry = Entry(id: id, order: order, source: source)
         entries[id] = entry
-        switch key {
+        switch entry.key {
         case .shape(let shape):
             layouts[shape.count, default: [:]][shape.literalPositions, default: 0] += 1
             if position == .front { buckets[shape, default: []].insert(entry, at: 0) } else { buckets[shape, default: []].append(entry) }

@@ -85,7 +85,7 @@ public final class MockRegistry: Sendable {
     /// - Returns: a handle that removes this one filter and tells how often it answered.
     @discardableResult
     public func register(_ filter: RequestFilter) -> FilterHandle {
-        insert(.filter(filter), at: .back)
+        insert(filter, at: .back)
     }
 
     /// Adds a filter that answers with `response`.
@@ -95,7 +95,7 @@ public final class MockRegistry: Sendable {
     /// ```
     @discardableResult
     public func register(_ filter: RequestFilter, respond response: MockResponse) -> FilterHandle {
-        insert(.filter(filter.respond(with: response)), at: .back)
+        insert(filter.respond(with: response), at: .back)
     }
 
     /// Adds a filter whose response a block computes from the request and its path variables.
@@ -110,7 +110,7 @@ public final class MockRegistry: Sendable {
         _ filter: RequestFilter,
         respond block: @escaping @Sendable (MockRequest, Captures) throws -> MockResponse
     ) -> FilterHandle {
-        insert(.filter(filter.respond(with: .block(block))), at: .back)
+        insert(filter.respond(with: .block(block)), at: .back)
     }
 
     /// Adds a filter whose response an `async` block computes.
@@ -119,19 +119,19 @@ public final class MockRegistry: Sendable {
         _ filter: RequestFilter,
         respond block: @escaping @Sendable (MockRequest, Captures) async throws -> MockResponse
     ) -> FilterHandle {
-        insert(.filter(filter.respond(with: .block(block))), at: .back)
+        insert(filter.respond(with: .block(block)), at: .back)
     }
 
     /// Adds a filter before every filter registered so far, so it is tried first.
     @discardableResult
     public func prepend(_ filter: RequestFilter) -> FilterHandle {
-        insert(.filter(filter), at: .front)
+        insert(filter, at: .front)
     }
 
     /// Adds a filter that answers with `response`, before every filter registered so far.
     @discardableResult
     public func prepend(_ filter: RequestFilter, respond response: MockResponse) -> FilterHandle {
-        insert(.filter(filter.respond(with: response)), at: .front)
+        insert(filter.respond(with: response), at: .front)
     }
 
     /// Adds a folder of response files after everything registered so far; requests that no
@@ -144,13 +144,13 @@ public final class MockRegistry: Sendable {
     /// - Returns: a handle that removes the folder again.
     @discardableResult
     public func register(_ directory: MockDataDirectory) -> FilterHandle {
-        insert(.directory(directory), at: .back)
+        insert(directory, at: .back)
     }
 
     /// Adds a folder of response files before everything registered so far: an override folder.
     @discardableResult
     public func prepend(_ directory: MockDataDirectory) -> FilterHandle {
-        insert(.directory(directory), at: .front)
+        insert(directory, at: .front)
     }
 
     /// Adds a cassette after everything registered so far: requests that no earlier source
@@ -164,13 +164,13 @@ public final class MockRegistry: Sendable {
     ///   until it is saved).
     @discardableResult
     public func register(_ cassette: Cassette) -> FilterHandle {
-        insert(.cassette(cassette), at: .back)
+        insert(cassette, at: .back)
     }
 
     /// Adds a cassette before everything registered so far.
     @discardableResult
     public func prepend(_ cassette: Cassette) -> FilterHandle {
-        insert(.cassette(cassette), at: .front)
+        insert(cassette, at: .front)
     }
 
     /// Registers `cassette`, runs `body` with a session that routes to this registry, then
@@ -214,7 +214,7 @@ public final class MockRegistry: Sendable {
     /// test (RequestMockerTesting) goes here, so the filters a test registers win over it.
     @discardableResult
     package func registerFallback(_ cassette: Cassette) -> FilterHandle {
-        insert(.cassette(cassette), at: .fallback)
+        insert(cassette, at: .fallback)
     }
 
     /// A mark for ``moveToFront(registeredAfter:)``: everything registered so far is at or below it.
@@ -228,7 +228,7 @@ public final class MockRegistry: Sendable {
         state.withLock { $0.index.moveToFront(idsAbove: mark) }
     }
 
-    private func insert(_ source: FilterIndex.Source, at position: FilterIndex.Position) -> FilterHandle {
+    private func insert(_ source: any AnswerSource, at position: FilterIndex.Position) -> FilterHandle {
         let id = state.withLock { state in
             state.nextID += 1
             state.index.insert(source, id: state.nextID, at: position)
@@ -264,148 +264,5 @@ public final class MockRegistry: Sendable {
     /// The filters, in the order they are tried (folders and cassettes not included).
     public var filters: [RequestFilter] {
         state.withLock { $0.index.ordered.compactMap(\.filter) }
-    }
-
-    // MARK: Answering
-
-    /// What the registry decided for one request.
-    package enum Decision: Sendable {
-        case respond(Resolution)
-        case passThrough
-        case record(RecordingTicket)
-        case fail(any Error)
-    }
-
-    private enum Found {
-        case match(FilterIndex.Entry, Captures, MockResponse, file: URL?)
-        case played(FilterIndex.Entry, ResolvedOutcome, cassette: URL, entryIndex: Int)
-        case record(FilterIndex.Entry, RecordingTicket)
-        case failure(FilterIndex.Entry, any Error)
-    }
-
-    /// Finds the first filter or folder that answers `request`, records the request in the
-    /// journal, and returns what to do.
-    ///
-    /// Matching runs on a copy of the index taken under the lock, so user predicates and block
-    /// responses never run while the registry is locked and may call back into it.
-    func decide(_ request: MockRequest) -> Decision {
-        decision(for: request).decision
-    }
-
-    /// ``decide(_:)``, also returning the journal entry it wrote (the loopback server logs it).
-    package func decision(for request: MockRequest) -> (decision: Decision, entry: JournalEntry) {
-        let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
-        var misses: [SourceMiss] = []
-        var forbiddingCassette: Cassette?
-        let found = snapshot.firstResult(forSegments: request.pathSegments) { entry -> Found? in
-            switch entry.source {
-            case .filter(let filter):
-                // An invalid filter ends the search: it is a mistake to report, not a miss.
-                if let error = filter.path?.error {
-                    return .failure(entry, RequestMockerError.invalidPathPattern(error, filter: filter.description))
-                }
-                guard let captures = filter.match(request), let response = filter.response.claimed() else { return nil }
-                return .match(entry, captures, response, file: nil)
-            case .directory(let folder):
-                switch folder.lookup(request) {
-                case .found(let response, let file): return .match(entry, Captures(), response, file: file)
-                case .record(let ticket): return .record(entry, ticket)
-                case .missed(let names):
-                    misses.append(.folder(folder, names))
-                    return nil
-                case .failed(let error): return .failure(entry, error)
-                }
-            case .cassette(let cassette):
-                switch cassette.lookup(request) {
-                case .play(let outcome, let index): return .played(entry, outcome, cassette: cassette.url, entryIndex: index)
-                case .record(let ticket): return .record(entry, ticket)
-                case .missed(let forbidsNetwork):
-                    misses.append(.cassette(cassette, request))
-                    if forbidsNetwork, forbiddingCassette == nil { forbiddingCassette = cassette }
-                    return nil
-                case .ignored:
-                    return nil
-                }
-            }
-        }
-        switch found {
-        case .match(let entry, let captures, let response, let file):
-            // Journaled before the response resolves, so a block sees its own request there.
-            let journalEntry = journaled(JournalEntry(request: request, entry: entry, file: file, disposition: .answered))
-            let context = ResolutionContext(request: request, captures: captures, filter: entry.filter)
-            return (.respond(response.resolve(context)), journalEntry)
-        case .played(let entry, let outcome, let cassette, let index):
-            return journaled(JournalEntry(request: request, entry: entry, file: cassette, entryIndex: index, disposition: .answered), .respond(.ready(outcome)))
-        case .record(let entry, let ticket):
-            return journaled(JournalEntry(request: request, entry: entry, file: ticket.target.destination, disposition: .recorded), .record(ticket))
-        case .failure(let entry, let error):
-            return journaled(JournalEntry(request: request, entry: entry, disposition: .failed("\(error)")), .fail(error))
-        case nil:
-            // A cassette that doesn't record promises no network: its misses fail even when
-            // the policy would pass them through.
-            var kind = policy.kind
-            if forbiddingCassette != nil, case .passThrough = kind { kind = .fail }
-            switch kind {
-            case .fail:
-                let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.compactMap(\.filter), misses: misses)
-                return journaled(JournalEntry(request: request, entry: nil, disposition: .unmatched(report)), .fail(RequestMockerError.unmatched(report)))
-            case .passThrough:
-                return journaled(JournalEntry(request: request, entry: nil, disposition: .passedThrough), .passThrough)
-            case .respond(let response):
-                let journalEntry = journaled(JournalEntry(request: request, entry: nil, disposition: .answeredByPolicy))
-                let context = ResolutionContext(request: request, captures: Captures(), filter: nil)
-                return (.respond((response.claimed() ?? MockResponse.status(404)).resolve(context)), journalEntry)
-            }
-        }
-    }
-}
-
-extension MockRegistry {
-    /// Writes `entry` to the journal and pairs it with the decision.
-    private func journaled(_ entry: JournalEntry, _ decision: Decision) -> (decision: Decision, entry: JournalEntry) {
-        (decision, journaled(entry))
-    }
-
-    private func journaled(_ entry: JournalEntry) -> JournalEntry {
-        record(entry)
-        return entry
-    }
-}
-
-extension UnmatchedRequestReport {
-    /// Ranks every filter by how many of its checks `request` passes (ties: registration
-    /// order) and keeps the closest few with the first check each failed.
-    init(request: MockRequest, filters: [RequestFilter], misses: [SourceMiss] = []) {
-        let ranked = filters.enumerated()
-            .map { position, filter in (position: position, filter: filter, evaluation: filter.evaluate(request)) }
-            .sorted { ($0.evaluation.passed, -$0.position) > ($1.evaluation.passed, -$1.position) }
-            .prefix(Self.maximumCandidates)
-        var notes = misses.map(\.note)
-        if request.bodyHiddenByUploadTask {
-            notes.append("this came from an upload task: on Linux its body is invisible to URL protocols, "
-                + "so body conditions cannot match; send the body with data(for:) and httpBody instead")
-        }
-        self.init(
-            request: request.description,
-            candidates: ranked.map {
-                Candidate(filter: $0.filter.description, reason: $0.evaluation.firstFailure ?? "matched, but its response sequence is used up")
-            },
-            filterCount: filters.count,
-            notes: notes
-        )
-    }
-}
-
-/// A folder or cassette that had nothing for a request; its note is written only when a
-/// report is, since finding a cassette's nearest recording reads every recording.
-enum SourceMiss {
-    case folder(MockDataDirectory, [String])
-    case cassette(Cassette, MockRequest)
-
-    var note: String {
-        switch self {
-        case .folder(let folder, let names): "\(folder) has none of, in lookup order: \(names.joined(separator: ", "))"
-        case .cassette(let cassette, let request): cassette.missNote(for: request)
-        }
     }
 }

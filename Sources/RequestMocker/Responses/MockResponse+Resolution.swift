@@ -73,18 +73,6 @@ package struct BodyTransfer: Hashable, Sendable {
     }
 }
 
-/// The end of resolving a ``MockResponse``: a response or an error, and how long to wait first.
-package struct ResolvedOutcome: Sendable {
-    package var result: Result<ResolvedResponse, any Error>
-    package var delay: Duration
-}
-
-/// Whether a response could be resolved on the spot or needs to await a block.
-package enum Resolution: Sendable {
-    case ready(ResolvedOutcome)
-    case pending(@Sendable () async -> ResolvedOutcome)
-}
-
 /// Who is being answered, and by which filter (named in error messages only, so the
 /// description isn't built for every request).
 struct ResolutionContext: Sendable {
@@ -107,10 +95,10 @@ extension MockResponse {
         return sequence.next()?.claimed().map { overlaid(on: $0) }
     }
 
-    func resolve(_ context: ResolutionContext, nesting: Int = 0) -> Resolution {
+    func resolve(_ context: ResolutionContext, nesting: Int = 0) -> PendingOutcome {
         switch content {
         case .body(let data, let contentType):
-            if let prepared { return .ready(ResolvedOutcome(result: .success(prepared), delay: extraDelay)) }
+            if let prepared { return .ready(Outcome(.response(prepared), delay: extraDelay)) }
             return .ready(outcome(body: .bytes(data), defaultContentType: contentType))
         case .file(let url, let contentType):
             // Only the size is read now: the delivery layer reads the bytes as it sends them.
@@ -119,10 +107,12 @@ extension MockResponse {
                 let body = ResponseBody.file(url, length: length)
                 return .ready(outcome(body: body, defaultContentType: contentType ?? Self.contentType(forExtension: url.pathExtension)))
             } catch {
-                return .ready(ResolvedOutcome(result: .failure(error), delay: extraDelay))
+                return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
             }
+        case .fault(let fault):
+            return .ready(Outcome(.fault(fault), delay: extraDelay))
         case .failure(let error):
-            return .ready(ResolvedOutcome(result: .failure(error), delay: extraDelay))
+            return .ready(Outcome(error: error, delay: extraDelay))
         case .sequence:
             guard let next = claimed() else {
                 let error = RequestMockerError.blockFailed(
@@ -130,39 +120,36 @@ extension MockResponse {
                     request: context.request.description,
                     underlying: SequenceUsedUp()
                 )
-                return .ready(ResolvedOutcome(result: .failure(error), delay: extraDelay))
+                return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
             }
             return next.resolve(context, nesting: nesting)
         case .handler(.sync(let block)):
             do {
                 return try resolveInner(block(context.request, context.captures), context, nesting: nesting)
             } catch {
-                return .ready(ResolvedOutcome(result: .failure(Self.wrap(error, context)), delay: extraDelay))
+                return .ready(Outcome(error: Self.wrap(error, context), delay: extraDelay))
             }
         case .handler(.async(let block)):
             return .pending {
                 do {
                     let inner = try await block(context.request, context.captures)
-                    switch resolveInner(inner, context, nesting: nesting) {
-                    case .ready(let outcome): return outcome
-                    case .pending(let next): return await next()
-                    }
+                    return await resolveInner(inner, context, nesting: nesting).value
                 } catch {
-                    return ResolvedOutcome(result: .failure(Self.wrap(error, context)), delay: extraDelay)
+                    return Outcome(error: Self.wrap(error, context), delay: extraDelay)
                 }
             }
         }
     }
 
     /// Resolves what a block returned and lays this response's modifiers over it.
-    private func resolveInner(_ inner: MockResponse, _ context: ResolutionContext, nesting: Int) -> Resolution {
+    private func resolveInner(_ inner: MockResponse, _ context: ResolutionContext, nesting: Int) -> PendingOutcome {
         guard nesting < Self.maximumNesting else {
             let error = RequestMockerError.blockFailed(
                 filter: context.filterDescription,
                 request: context.request.description,
                 underlying: NestingTooDeep(limit: Self.maximumNesting)
             )
-            return .ready(ResolvedOutcome(result: .failure(error), delay: extraDelay))
+            return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
         }
         return overlaid(on: inner).resolve(context, nesting: nesting + 1)
     }
@@ -178,12 +165,12 @@ extension MockResponse {
         return result.delayed(by: extraDelay)
     }
 
-    private func outcome(body: ResponseBody, defaultContentType: String?) -> ResolvedOutcome {
+    private func outcome(body: ResponseBody, defaultContentType: String?) -> Outcome {
         let response = Self.finished(
             body: body, defaultContentType: defaultContentType, status: statusOverride, version: versionOverride,
             overlay: headerOverlay, transfer: transfer
         )
-        return ResolvedOutcome(result: .success(response), delay: extraDelay)
+        return Outcome(.response(response), delay: extraDelay)
     }
 
     /// Applies the defaults: status 200, `HTTP/1.1`, the default `Content-Type` unless the

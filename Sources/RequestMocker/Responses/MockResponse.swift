@@ -24,6 +24,7 @@ public struct MockResponse: Sendable {
         case body(Data, defaultContentType: String?)
         case file(URL, contentType: String?)
         case handler(Handler)
+        case fault(ConnectionFault)
         case failure(any Error)
         case sequence(ResponseSequence)
     }
@@ -43,10 +44,10 @@ public struct MockResponse: Sendable {
     /// value changes, so answering a request builds no headers.
     private(set) var prepared: ResolvedResponse?
 
-    init(content: Content, status: Int? = nil, headers: HTTPHeaders = [:]) {
+    init(content: Content, status: Int? = nil, httpVersion: String? = nil, headers: HTTPHeaders = [:]) {
         self.content = content
         statusOverride = status
-        versionOverride = nil
+        versionOverride = httpVersion
         headerOverlay = headers
         transfer = .whole
         extraDelay = .zero
@@ -74,7 +75,7 @@ public struct MockResponse: Sendable {
         if let statusOverride { return statusOverride }
         switch content {
         case .body, .file: return 200
-        case .handler, .failure, .sequence: return nil
+        case .handler, .fault, .failure, .sequence: return nil
         }
     }
 
@@ -128,14 +129,17 @@ public struct MockResponse: Sendable {
         MockResponse(content: .file(url, contentType: contentType), status: status, headers: headers)
     }
 
-    /// Fails the request with `error`, which reaches the caller unchanged (BOURLProtocol's
-    /// `stubPath:fail:`).
+    /// Fails the request with `error`, which reaches the caller unchanged.
+    ///
+    /// The loopback server can't send an error, so it resets the connection instead; a
+    /// ``ConnectionFault`` given here is the same as ``fault(_:)``.
     ///
     /// ```swift
     /// registry.register(.get("/feed"), respond: .error(URLError(.notConnectedToInternet)))
     /// ```
     public static func error(_ error: any Error) -> MockResponse {
-        MockResponse(content: .failure(error))
+        if let fault = error as? ConnectionFault { return .fault(fault) }
+        return MockResponse(content: .failure(error))
     }
 
     /// Breaks the connection instead of answering: see ``ConnectionFault``.
@@ -148,7 +152,7 @@ public struct MockResponse: Sendable {
     /// registry.register(.get("/feed"), respond: .fault(.closeBeforeResponding))
     /// ```
     public static func fault(_ fault: ConnectionFault) -> MockResponse {
-        MockResponse(content: .failure(fault))
+        MockResponse(content: .fault(fault))
     }
 
     /// A redirect to `location`; the library follows it (see ``MockRegistry/followsRedirects``).

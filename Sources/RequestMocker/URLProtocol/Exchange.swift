@@ -4,12 +4,12 @@ enum Delivery: Sendable {
     case failure(any Error)
 }
 
-/// One request's way through a registry, redirects included, independent of how the answer is
-/// delivered (URL protocol now, loopback server later).
+/// One request's way through a registry for ``MockURLProtocol``: the registry's outcome,
+/// carried as URL loading expects it, with redirects followed here (FoundationNetworking traps
+/// when a protocol reports one).
 ///
-/// Everything that can be decided at once is decided synchronously, so a plain stub is answered
-/// inside `startLoading`; only delays, `async` blocks and pass-through need to wait, and they
-/// hand back the rest of the work as an `async` closure.
+/// A ready outcome without a wait is answered synchronously, inside `startLoading`; delays,
+/// `async` blocks and forwarding hand back the rest of the work as an `async` closure.
 struct Exchange: Sendable {
     enum Step: Sendable {
         case finished(Delivery)
@@ -18,12 +18,11 @@ struct Exchange: Sendable {
 
     let registry: MockRegistry
     let followsRedirects: Bool
-    /// The time the pass-through request may take.
-    let timeout: TimeInterval
+    let forwarding: Forwarding
 
     init(registry: MockRegistry, timeout: TimeInterval) {
         self.registry = registry
-        self.timeout = timeout
+        forwarding = Forwarding(timeout: timeout)
         followsRedirects = registry.followsRedirects
     }
 
@@ -45,49 +44,29 @@ struct Exchange: Sendable {
     private func advance(_ start: Hop) -> Step {
         var hop = start
         while true {
-            switch registry.decide(hop.request) {
-            case .fail(let error):
-                return .finished(.failure(error))
-            case .passThrough:
+            let pending = registry.answer(hop.request, forwarding: forwarding).outcome
+            guard case .ready(let outcome) = pending, outcome.wait == .zero, !outcome.isStall else {
                 let current = hop
-                return .deferred { [timeout] in
-                    let result = await PassThrough.forward(current.request, timeout: timeout)
-                    return await finish(after: ResolvedOutcome(forwarded: result), at: current)
-                }
-            case .record(let ticket):
-                let current = hop
-                return .deferred { [timeout] in
-                    await finish(after: await ticket.forwardAndRecord(current.request, timeout: timeout), at: current)
-                }
-            case .respond(.pending(let work)):
-                let current = hop
-                return .deferred {
-                    let outcome = await work()
-                    return await finish(after: outcome, at: current)
-                }
-            case .respond(.ready(let outcome)):
-                if outcome.isStall || outcome.deliveryDelay > .zero {
-                    let current = hop
-                    return .deferred { await finish(after: outcome, at: current) }
-                }
-                switch next(after: outcome, at: hop) {
-                case .done(let delivery): return .finished(delivery)
-                case .redirect(let nextHop): hop = nextHop
-                }
+                return .deferred { await finish(pending, at: current) }
+            }
+            switch next(after: outcome, at: hop) {
+            case .done(let delivery): return .finished(delivery)
+            case .redirect(let nextHop): hop = nextHop
             }
         }
     }
 
-    /// Waits out the outcome's delay, then delivers it or follows its redirect.
-    private func finish(after outcome: ResolvedOutcome, at hop: Hop) async -> Delivery {
+    /// Waits for the outcome and out its delay, then delivers it or follows its redirect.
+    private func finish(_ pending: PendingOutcome, at hop: Hop) async -> Delivery {
+        let outcome = await pending.value
         if outcome.isStall {
             // Only the request's timeout (or cancelling it) ends a stall.
             try? await Task.sleep(for: MockResponse.longestDelay)
             return .failure(URLError(Task.isCancelled ? .cancelled : .timedOut))
         }
-        if outcome.deliveryDelay > .zero {
+        if outcome.wait > .zero {
             do {
-                try await Task.sleep(for: outcome.deliveryDelay)
+                try await Task.sleep(for: outcome.wait)
             } catch {
                 return .failure(URLError(.cancelled))
             }
@@ -110,12 +89,15 @@ struct Exchange: Sendable {
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
-    private func next(after outcome: ResolvedOutcome, at hop: Hop) -> Next {
+    /// The outcome as URL loading delivers it (see ``Outcome`` for the table), or the redirect
+    /// to follow.
+    private func next(after outcome: Outcome, at hop: Hop) -> Next {
         let response: ResolvedResponse
         switch outcome.result {
-        case .failure(let fault as ConnectionFault): return .done(.failure(fault.urlError(for: hop.request.url)))
-        case .failure(let error): return .done(.failure(error))
-        case .success(let success): response = success
+        case .fault(let fault): return .done(.failure(fault.urlError(for: hop.request.url)))
+        case .error(let error): return .done(.failure(error))
+        case .refusal(let refusal): return .done(.failure(refusal.error))
+        case .response(let resolved): response = resolved
         }
         guard followsRedirects, Self.redirectStatuses.contains(response.status) else {
             return .done(.response(response, url: hop.request.url))
@@ -153,16 +135,15 @@ struct Exchange: Sendable {
     }
 }
 
-extension ResolvedOutcome {
-    /// The delay, plus the time a throttled body takes, since a URL protocol hands the body
-    /// over in one piece.
-    var deliveryDelay: Duration {
-        guard case .success(let response) = result else { return delay }
+extension Outcome {
+    /// How long the URL protocol waits before it delivers: the delay, plus the time a
+    /// throttled body takes, since a URL protocol hands the body over in one piece.
+    var wait: Duration {
+        guard case .response(let response) = result else { return delay }
         return delay + response.transfer.duration(of: response.body.count)
     }
 
     var isStall: Bool {
-        guard case .failure(let fault as ConnectionFault) = result else { return false }
-        return fault.kind == .stall
+        if case .fault(let fault) = result { fault.kind == .stall } else { false }
     }
 }

@@ -4,12 +4,12 @@
 /// forwarded request can't come back to us. It does not follow redirects: the 3xx comes back
 /// to ``Exchange``, which follows it through the registry like any answer, so every hop is
 /// matched (and recorded) on its own. (FoundationNetworking drops a refused redirect's body.)
-package enum PassThrough {
+enum PassThrough {
     private static let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
 
     /// The response with the header fields as received and the body decoded (the inner session
     /// undoes `Content-Encoding`), or the transport error.
-    package static func forward(_ request: MockRequest, timeout: TimeInterval) async -> Result<RecordedResponse, URLError> {
+    static func forward(_ request: MockRequest, timeout: TimeInterval) async -> Result<RecordedResponse, URLError> {
         var forwarded = URLRequest(url: request.url, timeoutInterval: timeout)
         forwarded.httpMethod = request.method.rawValue
         for field in request.headers {
@@ -59,9 +59,11 @@ extension RecordedResponse {
     }
 }
 
-extension ResolvedOutcome {
-    /// What a forwarded request delivers: the relayed response at once, or its error.
-    package init(forwarded result: Result<RecordedResponse, URLError>) {
-        self.init(result: result.map(\.playable).mapError { $0 }, delay: .zero)
+extension MockResponse {
+    /// Plays a recorded response back as it was received (see ``RecordedResponse/playable``).
+    init(playing recorded: RecordedResponse) {
+        let playable = recorded.playable
+        self.init(content: .body(recorded.body, defaultContentType: nil), status: playable.status,
+                  httpVersion: playable.httpVersion, headers: playable.headers)
     }
 }

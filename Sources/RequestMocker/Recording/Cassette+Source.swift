@@ -1,31 +1,17 @@
-extension Cassette {
-    /// What the cassette does with one request.
-    enum Lookup {
-        /// A recording answers.
-        case play(ResolvedOutcome, entryIndex: Int)
-        /// Nothing answers, and the request is to be sent and recorded.
-        case record(RecordingTicket)
-        /// Nothing answers; `forbidsNetwork` when the mode doesn't record, so the request must
-        /// fail rather than pass through.
-        case missed(forbidsNetwork: Bool)
-        /// Not this cassette's business (host filter, or excluded by the request hook).
-        case ignored
-    }
-
-    func lookup(_ request: MockRequest) -> Lookup {
-        guard hosts.accepts(request), let live = redaction.redact(request) else { return .ignored }
+extension Cassette: AnswerSource {
+    /// Plays back the first unplayed recording that matches; records what none matches when
+    /// the mode records, and otherwise misses in a way that forbids the network. Requests to
+    /// other hosts, or that the request hook excludes, are not this cassette's business.
+    func answer(_ request: MockRequest, misses: inout [SourceMiss]) -> SourceAnswer? {
+        guard hosts.accepts(request), let live = redaction.redact(request) else { return nil }
         if recordMode.playsBack, let (index, recording) = claim(live) {
-            var outcome: Result<ResolvedResponse, any Error>
-            switch recording.answer {
-            case .success(let response): outcome = .success(response)
-            case .failure(let error):
-                var info = error.userInfo
-                info[NSURLErrorFailingURLErrorKey] = request.url
-                outcome = .failure(URLError(error.code, userInfo: info))
-            }
-            return .play(ResolvedOutcome(result: outcome, delay: playback.delay(forRecorded: recording.interaction.duration)), entryIndex: index)
+            let response = recording.response(for: request).delayed(by: playback.delay(forRecorded: recording.interaction.duration))
+            return .respond(response, captures: Captures(), from: .recording(url, entryIndex: index))
         }
-        guard recordMode.records(isNew: isNew) else { return .missed(forbidsNetwork: true) }
+        guard recordMode.records(isNew: isNew) else {
+            misses.append(SourceMiss(note: { self.missNote(for: request) }, forbidsNetwork: true))
+            return nil
+        }
         return .record(RecordingTicket(request: live, target: self))
     }
 

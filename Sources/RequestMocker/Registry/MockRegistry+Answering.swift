@@ -1,0 +1,129 @@
+/// How a transport sends on the requests its registry passes through or records.
+package struct Forwarding: Sendable {
+    /// How long the real server may take.
+    package var timeout: TimeInterval
+    /// A header field added to forwarded requests: the loopback server marks its own, to
+    /// recognise them if they come back under a name it doesn't know.
+    package var mark: HTTPHeaders.Field?
+    /// Whether a request to this URL would come back to the transport itself.
+    package var loopsBack: @Sendable (URL) -> Bool
+
+    package init(timeout: TimeInterval, mark: HTTPHeaders.Field? = nil, loopsBack: @escaping @Sendable (URL) -> Bool = { _ in false }) {
+        self.timeout = timeout
+        self.mark = mark
+        self.loopsBack = loopsBack
+    }
+
+    /// `request` as it is sent on: with the mark, when there is one.
+    func marked(_ request: MockRequest) -> MockRequest {
+        guard let mark else { return request }
+        var headers = request.headers
+        headers.add(mark.name, mark.value)
+        return MockRequest(method: request.method, url: request.url, headers: headers, body: request.body)
+    }
+}
+
+extension MockRegistry {
+    /// Decides `request` and turns the decision into the outcome a transport carries: the one
+    /// place a decision is acted on, for `MockURLProtocol` and `MockServer` alike.
+    ///
+    /// The request is journaled before its response resolves, so a block sees its own request
+    /// in the journal.
+    ///
+    /// - Returns: the outcome, ready or pending, and the journal entry written for the request.
+    package func answer(_ request: MockRequest, forwarding: Forwarding) -> (outcome: PendingOutcome, entry: JournalEntry) {
+        let (answer, entry) = decide(request)
+        switch answer {
+        case .respond(let response, let captures, let origin):
+            let disposition: JournalEntry.Disposition = entry == nil ? .answeredByPolicy : .answered
+            let journalEntry = journaled(request, entry, origin.file, origin.entryIndex, disposition)
+            let context = ResolutionContext(request: request, captures: captures, filter: entry?.filter)
+            return (response.resolve(context), journalEntry)
+        case .passThrough:
+            return (forwarded(request, recording: nil, forwarding), journaled(request, entry, nil, nil, .passedThrough))
+        case .record(let ticket):
+            let journalEntry = journaled(request, entry, ticket.target.destination, nil, .recorded)
+            return (forwarded(request, recording: ticket, forwarding), journalEntry)
+        case .fail(let mistake):
+            let disposition: JournalEntry.Disposition
+            if case .unmatched(let report) = mistake { disposition = .unmatched(report) } else { disposition = .failed("\(mistake)") }
+            return (.ready(Outcome(.refusal(Refusal(mistake)))), journaled(request, entry, nil, nil, disposition))
+        }
+    }
+
+    /// Walks the sources in order and returns the first answer that isn't a miss, with its
+    /// entry; when every source misses, the unmatched-request policy's answer, with none.
+    ///
+    /// Matching runs on a copy of the index taken under the lock, so user predicates and block
+    /// responses never run while the registry is locked and may call back into it.
+    private func decide(_ request: MockRequest) -> (SourceAnswer, FilterIndex.Entry?) {
+        let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
+        var misses: [SourceMiss] = []
+        let found = snapshot.firstResult(forSegments: request.pathSegments) { entry in
+            entry.source.answer(request, misses: &misses).map { ($0, entry) }
+        }
+        if let found { return found }
+        switch policy.kind {
+        // A cassette that doesn't record promises no network: its misses fail even when the
+        // policy would pass them through.
+        case .passThrough where !misses.contains(where: \.forbidsNetwork):
+            return (.passThrough, nil)
+        case .passThrough, .fail:
+            let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.compactMap(\.filter), misses: misses)
+            return (.fail(.unmatched(report)), nil)
+        case .respond(let response):
+            return (.respond(response.claimed() ?? .status(404), captures: Captures(), from: .inline), nil)
+        }
+    }
+
+    /// Forwards `request` to the real network (recording it, with a ticket), unless it would
+    /// come back to the transport itself.
+    private func forwarded(_ request: MockRequest, recording ticket: RecordingTicket?, _ forwarding: Forwarding) -> PendingOutcome {
+        if forwarding.loopsBack(request.url) {
+            let loop = RequestMockerError.passThroughLoop(request: request.description)
+            return .ready(Outcome(.refusal(Refusal(status: 502, error: loop, message: "\(loop)"))))
+        }
+        let outgoing = forwarding.marked(request), timeout = forwarding.timeout
+        return .pending {
+            guard let ticket else { return Outcome(forwarded: await PassThrough.forward(outgoing, timeout: timeout), for: request) }
+            return await ticket.forwardAndRecord(outgoing, timeout: timeout)
+        }
+    }
+
+    private func journaled(
+        _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?, _ disposition: JournalEntry.Disposition
+    ) -> JournalEntry {
+        let journalEntry = JournalEntry(request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition)
+        record(journalEntry)
+        return journalEntry
+    }
+}
+
+extension UnmatchedRequestReport {
+    /// Ranks every filter by how many of its checks `request` passes (ties: registration
+    /// order) and keeps the closest few with the first check each failed.
+    init(request: MockRequest, filters: [RequestFilter], misses: [SourceMiss] = []) {
+        let ranked = filters.enumerated()
+            .map { position, filter in
+                (position: position, filter: filter, evaluation: filter.evaluate(request, stoppingAtFirstMiss: false))
+            }
+            .sorted { ($0.evaluation.passed, -$0.position) > ($1.evaluation.passed, -$1.position) }
+            .prefix(Self.maximumCandidates)
+        var notes = misses.map { $0.note() }
+        if request.bodyHiddenByUploadTask {
+            notes.append("this came from an upload task: on Linux its body is invisible to URL protocols, "
+                + "so body conditions cannot match; send the body with data(for:) and httpBody instead")
+        }
+        self.init(
+            request: request.description,
+            candidates: ranked.map {
+                Candidate(
+                    filter: $0.filter.description,
+                    reason: $0.evaluation.firstMiss?.reason(for: request) ?? "matched, but its response sequence is used up"
+                )
+            },
+            filterCount: filters.count,
+            notes: notes
+        )
+    }
+}

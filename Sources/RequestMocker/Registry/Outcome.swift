@@ -1,0 +1,97 @@
+/// What a transport carries for one request: the end of the pipeline, built in the core by
+/// ``MockRegistry/answer(_:forwarding:)`` and only carried by `MockURLProtocol` and
+/// `MockServer`.
+///
+/// Each case, and how each transport carries it (decided here, so the two can't drift):
+///
+/// | case | `MockURLProtocol` | `MockServer` |
+/// |---|---|---|
+/// | `response` | the response and body; a throttled body arrives after the time it would take, a truncated one is cut and then fails with ``ConnectionFault/truncatedBodyErrorCode`` | the bytes, paced and cut on the wire |
+/// | `fault` | the `URLError` the platform reports for a server doing that (``ConnectionFault/urlErrorCode``); a stall waits for the timeout | the fault itself, on the wire |
+/// | `error` | the error, unchanged | a reset connection (a server can't send an error) |
+/// | `refusal` | the refusal's error | a `text/plain` response with the refusal's status and message |
+///
+/// `delay` comes first in both: the URL protocol waits before it delivers, the server before it
+/// writes the head.
+package struct Outcome: Sendable {
+    package enum Result: Sendable {
+        case response(ResolvedResponse)
+        case fault(ConnectionFault)
+        /// The mock's own error: a `URLError` that simulates the network, a recorded transport
+        /// error, or whatever a block threw that was not a mistake in the mocks.
+        case error(any Error)
+        case refusal(Refusal)
+    }
+
+    package var result: Result
+    package var delay: Duration
+
+    init(_ result: Result, delay: Duration = .zero) {
+        self.result = result
+        self.delay = delay
+    }
+
+    /// An error a response produced: a ``RequestMockerError`` is a mistake in the mocks (a
+    /// block that threw, an unreadable file) and is refused; any other error is the mock's own.
+    init(error: any Error, delay: Duration = .zero) {
+        if let mistake = error as? RequestMockerError {
+            self.init(.refusal(Refusal(mistake)), delay: delay)
+        } else {
+            self.init(.error(error), delay: delay)
+        }
+    }
+
+    /// What a forwarded request delivers: the relayed response, or `502` with the transport
+    /// error (which the URL protocol delivers as it is).
+    init(forwarded result: Swift.Result<RecordedResponse, URLError>, for request: MockRequest) {
+        switch result {
+        case .success(let response):
+            self.init(.response(response.playable))
+        case .failure(let error):
+            let message = "passing \(request.method.rawValue) \(request.url) through to the network failed: "
+                + error.localizedDescription
+            self.init(.refusal(Refusal(status: 502, error: error, message: message)))
+        }
+    }
+}
+
+/// A request the mocks can't answer as asked: unmatched, a mistake in the mocks, or a failed
+/// forward. The server answers it with `status` and `message`; the URL protocol fails with `error`.
+package struct Refusal: Sendable {
+    package let status: Int
+    package let error: any Error
+    package let message: String
+
+    init(status: Int, error: any Error, message: String) {
+        self.status = status
+        self.error = error
+        self.message = message
+    }
+
+    /// `404` for an unmatched request (the body is the report), `500` for any other mistake.
+    init(_ mistake: RequestMockerError) {
+        if case .unmatched = mistake {
+            self.init(status: 404, error: mistake, message: "\(mistake)")
+        } else {
+            self.init(status: 500, error: mistake, message: "\(mistake)")
+        }
+    }
+}
+
+/// An outcome known at once, or one that needs to wait for an `async` block or the network.
+///
+/// The URL protocol answers a ready outcome inside `startLoading`, without a thread hop.
+package enum PendingOutcome: Sendable {
+    case ready(Outcome)
+    case pending(@Sendable () async -> Outcome)
+
+    /// The outcome, waiting for it if it is pending.
+    package var value: Outcome {
+        get async {
+            switch self {
+            case .ready(let outcome): outcome
+            case .pending(let work): await work()
+            }
+        }
+    }
+}
