@@ -1,0 +1,149 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import Testing
+
+/// Every kind of response, sent through `MockURLProtocol` and through `MockServer` from one
+/// registry: both transports give the same status, headers and body, or the failure `Outcome`
+/// documents for what a transport can't express.
+@Suite struct TransportParityTests {
+    /// What a URLSession call ended with.
+    enum Received: Equatable, CustomStringConvertible {
+        case response(status: Int, headers: [String: String], body: String, path: String)
+        case failure(URLError.Code)
+
+        var description: String {
+            switch self {
+            case .response(let status, let headers, let body, let path):
+                "\(status) \(path) \(headers.sorted { $0.key < $1.key }) \(body.debugDescription)"
+            case .failure(let code): "URLError \(code.rawValue)"
+            }
+        }
+    }
+
+    /// A mock whose result differs by transport, as documented on `Outcome`.
+    struct Expected {
+        let viaProtocol: Received
+        let viaServer: Received
+    }
+
+    /// The paths and what each answers with. Nothing answers `/real`, which passes through to
+    /// the upstream server, or `/recorded`, which a cassette records from it.
+    static func register(in registry: MockRegistry, file: URL) {
+        let bytes = Data((0..<200).map { UInt8($0 % 26 + 97) })
+        registry.register(.get("/data"), respond: .data(Data("hello".utf8), headers: ["X-Kind": "data"]))
+        registry.register(.get("/json"), respond: .json(["id": 7, "name": "Ada"]))
+        registry.register(.get("/file"), respond: .file(file))
+        registry.register(.get("/sync")) { request, _ in .string("sync \(request.method)", status: 201) }
+        registry.register(.get("/async")) { _, _ in
+            try await Task.sleep(for: .milliseconds(20))
+            return .string("async", headers: ["X-Kind": "async"])
+        }
+        registry.register(.get("/delay"), respond: .string("late").delayed(by: .milliseconds(50)))
+        registry.register(.get("/throttle"), respond: .data(bytes).throttled(bytesPerSecond: 2_000))
+        registry.register(.get("/close"), respond: .fault(.closeBeforeResponding))
+        registry.register(.get("/reset"), respond: .fault(.reset))
+        registry.register(.get("/malformed"), respond: .fault(.malformedStatusLine))
+        registry.register(.get("/stall"), respond: .fault(.stall))
+        registry.register(.get("/cut"), respond: .data(bytes).truncated(afterBytes: 10))
+        registry.register(.get("/error"), respond: .error(URLError(.notConnectedToInternet)))
+        registry.register(.get("/redirect"), respond: .redirect(to: "/json", status: 307))
+    }
+
+    static let same: [String] = ["/data", "/json", "/file", "/sync", "/async", "/delay", "/throttle", "/redirect", "/real", "/recorded"]
+
+    static let differing: [String: Expected] = [
+        "/close": Expected(viaProtocol: .failure(ConnectionFault.closeBeforeResponding.urlErrorCode),
+                           viaServer: .failure(ConnectionFault.closeBeforeResponding.urlErrorCode)),
+        "/reset": Expected(viaProtocol: .failure(ConnectionFault.reset.urlErrorCode), viaServer: .failure(ConnectionFault.reset.urlErrorCode)),
+        "/malformed": Expected(viaProtocol: .failure(ConnectionFault.malformedStatusLine.urlErrorCode),
+                               viaServer: .failure(ConnectionFault.malformedStatusLine.urlErrorCode)),
+        "/stall": Expected(viaProtocol: .failure(.timedOut), viaServer: .failure(.timedOut)),
+        "/cut": Expected(viaProtocol: .failure(ConnectionFault.truncatedBodyErrorCode), viaServer: .failure(ConnectionFault.truncatedBodyErrorCode)),
+        // A server can't send an error: it resets the connection.
+        "/error": Expected(viaProtocol: .failure(.notConnectedToInternet), viaServer: .failure(ConnectionFault.reset.urlErrorCode)),
+    ]
+
+    @Test(arguments: same + differing.keys.sorted())
+    func bothTransportsAnswerAlike(path: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-parity-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("body.json")
+        try Data(#"{"from":"file"}"#.utf8).write(to: file)
+
+        // The real server that pass-through and recording reach.
+        let upstreamRegistry = MockRegistry()
+        upstreamRegistry.register(.get("/real"), respond: .string("real", headers: ["X-Upstream": "yes"]))
+        upstreamRegistry.register(.get("/recorded"), respond: .json(["recorded": true]))
+        try await withServer(upstreamRegistry) { _, upstream in
+            // Each transport gets its own registry and cassette, so one's recording doesn't
+            // answer the other.
+            let viaProtocol = try await Self.receive(path, upstream: upstream, folder: folder, file: file, name: "protocol") { registry, url in
+                try await Self.fetch(url, in: registry.makeSession(), host: nil)
+            }
+            let viaServer = try await Self.receive(path, upstream: upstream, folder: folder, file: file, name: "server") { registry, url in
+                try await withServer(registry) { _, base in
+                    let target = URL(string: base.absoluteString + url.path)!
+                    return try await Self.fetch(target, in: plainSession(), host: "\(upstream.host!):\(upstream.port!)")
+                }
+            }
+            if let expected = Self.differing[path] {
+                #expect(viaProtocol == expected.viaProtocol)
+                #expect(viaServer == expected.viaServer)
+            } else {
+                #expect(viaProtocol == viaServer)
+                if case .failure = viaProtocol { Issue.record("\(path) failed through both transports: \(viaProtocol)") }
+            }
+        }
+        #expect(upstreamRegistry.journal.map(\.request.url.path) == (["/real", "/recorded"].contains(path) ? [path, path] : []))
+    }
+
+    @Test func aMistakeInTheMocksIsTheErrorThroughTheProtocolAnd500OnTheServer() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/mistake"), respond: .file(URL(fileURLWithPath: "/nonexistent/parity.json")))
+        let url = URL(string: "http://parity.test/mistake")!
+        let error = await #expect(throws: RequestMockerError.self) { _ = try await registry.makeSession().data(from: url) }
+        let mistake = try #require(error)
+        #expect("\(mistake)".hasPrefix("cannot read response file /nonexistent/parity.json: "))
+        try await withServer(registry) { _, base in
+            let (data, response) = try await plainSession().data(from: base.appendingPathComponent("mistake"))
+            #expect(response.status == 500)
+            #expect(String(decoding: data, as: UTF8.self) == "\(mistake)\n")
+        }
+    }
+
+    /// Runs one request through a new registry (pass-through policy, a cassette recording into
+    /// `folder`) with `send`.
+    static func receive(
+        _ path: String, upstream: URL, folder: URL, file: URL, name: String,
+        send: (MockRegistry, URL) async throws -> Received
+    ) async throws -> Received {
+        let registry = MockRegistry(unmatchedPolicy: .passThrough)
+        register(in: registry, file: file)
+        let cassette = try Cassette(contentsOf: folder.appendingPathComponent("\(name).har"), record: .all)
+        if path == "/recorded" { registry.register(cassette) }
+        let received = try await send(registry, upstream.appendingPathComponent(String(path.dropFirst())))
+        if path == "/recorded" {
+            #expect(cassette.interactions.map(\.request.url.path) == ["/recorded"], "\(name) recorded it")
+        }
+        return received
+    }
+
+    static func fetch(_ url: URL, in session: URLSession, host: String?) async throws -> Received {
+        var request = URLRequest(url: url)
+        // Set as a property: FoundationNetworking's HTTP loader ignores the timeout given to
+        // `URLRequest(url:timeoutInterval:)` and waits for the session's.
+        request.timeoutInterval = 1
+        if let host { request.setValue(host, forHTTPHeaderField: "Host") }
+        do {
+            let (data, response) = try await session.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            var headers: [String: String] = [:]
+            for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
+            return .response(status: http.statusCode, headers: headers, body: String(decoding: data, as: UTF8.self), path: http.url?.path ?? "")
+        } catch let error as URLError {
+            return .failure(error.code)
+        }
+    }
+}
