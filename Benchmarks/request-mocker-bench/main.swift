@@ -3,6 +3,7 @@
 // sides of a ratio alike.
 //
 //     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N] [--server-only]
+//     valgrind --tool=callgrind .build/release/request-mocker-bench --profile filter|floor [--requests N]
 //
 // The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
 // without them those rows say so and the rest of the table is printed.
@@ -70,6 +71,13 @@ if let index = CommandLine.arguments.firstIndex(of: "--serve-file"), index + 1 <
 
 if CommandLine.arguments.contains("--server-only") {
     try printServerRows(rounds: option("--server-rounds", default: 3))
+    exit(0)
+}
+
+// `--profile floor|filter N`: only N sequential requests of one mode, for counting instructions
+// per request under callgrind (run with two values of N and take the difference).
+if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count {
+    try await profile(CommandLine.arguments[index + 1], requests: option("--requests", default: 1_000))
     exit(0)
 }
 
@@ -278,4 +286,18 @@ extension String {
 
 for folder in [smallPath, largePath, smallCassetteFile, largeCassetteFile] {
     try? FileManager.default.removeItem(at: folder)
+}
+
+/// Sends `requests` sequential requests through the floor or a one-filter registry.
+func profile(_ mode: String, requests: Int) async throws {
+    let configuration = URLSessionConfiguration.ephemeral
+    let registry = MockRegistry()
+    registry.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
+    configuration.protocolClasses = [mode == "floor" ? FloorProtocol.self : registry.protocolClass] + (configuration.protocolClasses ?? [])
+    let session = URLSession(configuration: configuration)
+    let request = URLRequest(url: URL(string: "https://bench.test/bench/item")!)
+    for _ in 0..<requests {
+        let (data, _) = try await session.data(for: request)
+        precondition(data == FloorProtocol.body)
+    }
 }

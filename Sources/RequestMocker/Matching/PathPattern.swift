@@ -148,7 +148,7 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         var index = lower
         while true {
             if index == upper || bytes[index] == UInt8(ascii: "/") {
-                let segment = String(Substring(path.utf8[start..<index]))
+                let segment = String(decoding: bytes[start..<index], as: UTF8.self)
                 segments.append(hasEscape ? (segment.removingPercentEncoding ?? segment) : segment)
                 guard index < upper else { return segments }
                 start = bytes.index(after: index)

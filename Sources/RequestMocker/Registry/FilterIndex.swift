@@ -129,16 +129,28 @@ struct FilterIndex: Sendable {
     /// Calls `body` with each filter that could match `segments`, in first-match order, until
     /// `body` returns a result.
     func firstResult<Result>(forSegments segments: [String], _ body: (Entry) -> Result?) -> Result? {
+        // Nearly every request meets one list (its bucket, or the general list): that case walks
+        // it directly, without gathering the lists into an array.
+        var only: ArraySlice<Entry>?
         var candidates: [ArraySlice<Entry>] = []
+        func add(_ list: ArraySlice<Entry>) {
+            if let first = only, candidates.isEmpty {
+                candidates = [first, list]
+            } else if only == nil {
+                only = list
+            } else {
+                candidates.append(list)
+            }
+        }
         for positions in (layouts[segments.count] ?? [:]).keys {
             // An all-literal layout's literals are the request's segments: no new array.
             let literals = positions.count == segments.count ? segments : positions.map { segments[$0] }
             let shape = FilterIndexKey.Shape(count: segments.count, literalPositions: positions, literals: literals)
-            if let bucket = buckets[shape] { candidates.append(bucket[...]) }
+            if let bucket = buckets[shape] { add(bucket[...]) }
         }
-        if !general.isEmpty { candidates.append(general[...]) }
-        if candidates.count <= 1 {
-            for entry in candidates.first ?? [] {
+        if !general.isEmpty { add(general[...]) }
+        if candidates.isEmpty {
+            for entry in only ?? [] {
                 if let result = body(entry) { return result }
             }
             return nil

@@ -37,7 +37,7 @@ extension MockRegistry {
         case .respond(let response, let captures, let origin):
             let disposition: JournalEntry.Disposition = entry == nil ? .answeredByPolicy : .answered
             let journalEntry = journaled(request, entry, origin.file, origin.entryIndex, disposition)
-            let context = ResolutionContext(request: request, captures: captures, filter: entry?.filter)
+            let context = ResolutionContext(request: request, captures: captures, entry: entry)
             return (response.resolve(context), journalEntry)
         case .passThrough:
             return (forwarded(request, recording: nil, forwarding), journaled(request, entry, nil, nil, .passedThrough))

@@ -16,7 +16,9 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
 
     /// Creates a method from its name; the name is upper-cased.
     public init(rawValue: String) {
-        self.rawValue = rawValue.uppercased()
+        // Methods nearly always arrive in upper case already: no new string for those.
+        let isUpperCase = rawValue.utf8.allSatisfy { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+        self.rawValue = isUpperCase ? rawValue : rawValue.uppercased()
     }
 
     public init(stringLiteral value: String) {

@@ -20,20 +20,42 @@
 /// `data(for:)` when a filter needs to see it. ``bodyHiddenByUploadTask`` says when this
 /// happened, and unmatched-request reports mention it.
 public struct MockRequest: Sendable, CustomStringConvertible {
+    /// The captured parts, behind one reference: a request is passed through every layer of the
+    /// pipeline and into the journal, and is never changed once captured.
+    private final class Storage: Sendable {
+        let method: HTTPMethod
+        let url: URL
+        let headers: HTTPHeaders
+        let body: Data?
+        let pathSegments: [String]
+        let bodyHiddenByUploadTask: Bool
+
+        init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, bodyHiddenByUploadTask: Bool) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            self.bodyHiddenByUploadTask = bodyHiddenByUploadTask
+            pathSegments = PathPattern.segments(ofEncodedPath: url.percentEncodedPathString)
+        }
+    }
+
+    private let storage: Storage
+
     /// The method, upper case.
-    public let method: HTTPMethod
+    public var method: HTTPMethod { storage.method }
     /// The full URL.
-    public let url: URL
+    public var url: URL { storage.url }
     /// The header fields, in the order the request listed them.
-    public let headers: HTTPHeaders
+    public var headers: HTTPHeaders { storage.headers }
     /// The body bytes, or `nil` when the request had none.
-    public let body: Data?
+    public var body: Data? { storage.body }
     /// The path's segments, percent-decoded, without empty leading or trailing segments:
     /// `/users/a%20b/` gives `["users", "a b"]`, and both `""` and `/` give `[]`.
-    public let pathSegments: [String]
+    public var pathSegments: [String] { storage.pathSegments }
     /// `true` when this came from an upload task on a platform that hides upload bodies from
     /// URL protocols (Linux), so an empty ``body`` does not mean the request had none.
-    public let bodyHiddenByUploadTask: Bool
+    public var bodyHiddenByUploadTask: Bool { storage.bodyHiddenByUploadTask }
 
     /// Creates a request value directly, for example from bytes a server parsed.
     ///
@@ -47,12 +69,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     }
 
     init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, bodyHiddenByUploadTask: Bool) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.bodyHiddenByUploadTask = bodyHiddenByUploadTask
-        pathSegments = PathPattern.segments(ofEncodedPath: url.percentEncodedPathString)
+        storage = Storage(method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: bodyHiddenByUploadTask)
     }
 
     /// Captures a `URLRequest`, reading its body from `httpBody` or else its body stream.

@@ -1,86 +1,11 @@
-/// A response with everything decided: what the delivery layer writes.
-package struct ResolvedResponse: Sendable {
-    package let status: Int
-    package let httpVersion: String
-    package let headers: HTTPHeaders
-    package let body: ResponseBody
-    /// How the body goes onto the wire (the server honours it byte by byte; the URL protocol
-    /// turns it into a delay and an error).
-    package let transfer: BodyTransfer
-    /// `headers` as `HTTPURLResponse` takes them, built once.
-    let headerDictionary: [String: String]
-
-    init(status: Int, httpVersion: String, headers: HTTPHeaders, body: ResponseBody, transfer: BodyTransfer = .whole) {
-        self.status = status
-        self.httpVersion = httpVersion
-        self.headers = headers
-        self.body = body
-        self.transfer = transfer
-        headerDictionary = headers.dictionary
-    }
-
-    package init(status: Int, httpVersion: String, headers: HTTPHeaders, body: Data) {
-        self.init(status: status, httpVersion: httpVersion, headers: headers, body: .bytes(body))
-    }
-}
-
-/// A response body: bytes in memory, or a file read as it is sent, so the server can stream a
-/// large file in constant memory.
-package enum ResponseBody: Sendable {
-    case bytes(Data)
-    /// A file of `length` bytes (its size when the response was resolved).
-    case file(URL, length: Int)
-
-    package var count: Int {
-        switch self {
-        case .bytes(let data): data.count
-        case .file(_, let length): length
-        }
-    }
-
-    /// The whole body in memory.
-    ///
-    /// - Throws: ``RequestMockerError/fileNotReadable(path:reason:)`` when the file can't be read.
-    package func data() throws(RequestMockerError) -> Data {
-        switch self {
-        case .bytes(let data):
-            return data
-        case .file(let url, _):
-            do {
-                return try Data(contentsOf: url)
-            } catch {
-                throw .fileNotReadable(path: url.path, reason: (error as NSError).localizedDescription)
-            }
-        }
-    }
-}
-
-/// Whether a body is sent at full speed and in full (see ``MockResponse/throttled(bytesPerSecond:)``
-/// and ``MockResponse/truncated(afterBytes:)``).
-package struct BodyTransfer: Hashable, Sendable {
-    /// The most body bytes sent per second; `nil` for no limit.
-    package var bytesPerSecond: Int?
-    /// How many body bytes are sent before the connection closes; `nil` for all of them.
-    package var truncatedAfter: Int?
-
-    static let whole = BodyTransfer()
-
-    /// How long `count` bytes take at the limit.
-    package func duration(of count: Int) -> Duration {
-        guard let bytesPerSecond, bytesPerSecond > 0 else { return .zero }
-        let sent = min(count, truncatedAfter ?? count)
-        return .milliseconds(Int64(sent) * 1000 / Int64(bytesPerSecond))
-    }
-}
-
-/// Who is being answered, and by which filter (named in error messages only, so the
+/// Who is being answered, and by which registry entry (named in error messages only, so the
 /// description isn't built for every request).
 struct ResolutionContext: Sendable {
     let request: MockRequest
     let captures: Captures
-    let filter: RequestFilter?
+    let entry: FilterIndex.Entry?
 
-    var filterDescription: String { filter?.description ?? "the unmatched-request policy" }
+    var filterDescription: String { entry?.filter?.description ?? "the unmatched-request policy" }
 }
 
 extension MockResponse {
@@ -156,12 +81,14 @@ extension MockResponse {
 
     /// `inner` with this response's status, version, headers and delay on top.
     private func overlaid(on inner: MockResponse) -> MockResponse {
+        var parts = inner.parts
+        if let statusOverride { parts.statusOverride = statusOverride }
+        if let versionOverride { parts.versionOverride = versionOverride }
+        for field in headerOverlay { parts.headerOverlay.replace(field.name, with: field.value) }
+        if let limit = transfer.bytesPerSecond { parts.transfer.bytesPerSecond = limit }
+        if let cut = transfer.truncatedAfter { parts.transfer.truncatedAfter = cut }
         var result = inner
-        if let statusOverride { result.statusOverride = statusOverride }
-        if let versionOverride { result.versionOverride = versionOverride }
-        for field in headerOverlay { result.headerOverlay.replace(field.name, with: field.value) }
-        if let limit = transfer.bytesPerSecond { result.transfer.bytesPerSecond = limit }
-        if let cut = transfer.truncatedAfter { result.transfer.truncatedAfter = cut }
+        result.parts = parts
         return result.delayed(by: extraDelay)
     }
 

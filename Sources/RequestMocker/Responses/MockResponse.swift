@@ -34,36 +34,56 @@ public struct MockResponse: Sendable {
         case async(@Sendable (MockRequest, Captures) async throws -> MockResponse)
     }
 
-    var content: Content { didSet { prepareIfNeeded() } }
-    var statusOverride: Int? { didSet { prepareIfNeeded() } }
-    var versionOverride: String? { didSet { prepareIfNeeded() } }
-    var headerOverlay: HTTPHeaders { didSet { prepareIfNeeded() } }
-    var transfer: BodyTransfer { didSet { prepareIfNeeded() } }
+    /// What a response is, apart from its delay.
+    struct Parts: Sendable {
+        var content: Content
+        var statusOverride: Int?
+        var versionOverride: String?
+        var headerOverlay: HTTPHeaders
+        var transfer: BodyTransfer = .whole
+    }
+
+    /// The parts and, for fixed bodies, the response exactly as it will be delivered, built
+    /// once when the parts are set: answering a request builds no headers, and copying a
+    /// response (the registry hands one along for every request) copies one reference.
+    private final class Storage: Sendable {
+        let parts: Parts
+        let prepared: ResolvedResponse?
+
+        init(_ parts: Parts) {
+            self.parts = parts
+            guard case .body(let data, let contentType) = parts.content else {
+                prepared = nil
+                return
+            }
+            prepared = MockResponse.finished(
+                body: .bytes(data), defaultContentType: contentType, status: parts.statusOverride,
+                version: parts.versionOverride, overlay: parts.headerOverlay, transfer: parts.transfer
+            )
+        }
+    }
+
+    private var storage: Storage
+    /// Kept apart from the storage: a cassette delays every answer it plays, which then
+    /// rebuilds nothing.
     var extraDelay: Duration
-    /// For fixed bodies, the response exactly as it will be delivered, rebuilt whenever the
-    /// value changes, so answering a request builds no headers.
-    private(set) var prepared: ResolvedResponse?
 
     init(content: Content, status: Int? = nil, httpVersion: String? = nil, headers: HTTPHeaders = [:]) {
-        self.content = content
-        statusOverride = status
-        versionOverride = httpVersion
-        headerOverlay = headers
-        transfer = .whole
+        storage = Storage(Parts(content: content, statusOverride: status, versionOverride: httpVersion, headerOverlay: headers))
         extraDelay = .zero
-        prepareIfNeeded()
     }
 
-    private mutating func prepareIfNeeded() {
-        guard case .body(let data, let contentType) = content else {
-            prepared = nil
-            return
-        }
-        prepared = Self.finished(
-            body: .bytes(data), defaultContentType: contentType, status: statusOverride, version: versionOverride,
-            overlay: headerOverlay, transfer: transfer
-        )
+    var parts: Parts {
+        get { storage.parts }
+        set { storage = Storage(newValue) }
     }
+
+    var content: Content { storage.parts.content }
+    var statusOverride: Int? { storage.parts.statusOverride }
+    var versionOverride: String? { storage.parts.versionOverride }
+    var headerOverlay: HTTPHeaders { storage.parts.headerOverlay }
+    var transfer: BodyTransfer { storage.parts.transfer }
+    var prepared: ResolvedResponse? { storage.prepared }
 
     /// An empty `200 OK`.
     public init() {
@@ -208,7 +228,7 @@ public struct MockResponse: Sendable {
     /// A copy with a different status code.
     public func withStatus(_ status: Int) -> MockResponse {
         var copy = self
-        copy.statusOverride = status
+        copy.parts.statusOverride = status
         return copy
     }
 
@@ -216,21 +236,23 @@ public struct MockResponse: Sendable {
     /// server can show it, because `HTTPURLResponse` discards it.
     public func withHTTPVersion(_ version: String) -> MockResponse {
         var copy = self
-        copy.versionOverride = version
+        copy.parts.versionOverride = version
         return copy
     }
 
     /// A copy with a header field set, replacing any field of the same name.
     public func withHeader(_ name: String, _ value: String) -> MockResponse {
         var copy = self
-        copy.headerOverlay.replace(name, with: value)
+        copy.parts.headerOverlay.replace(name, with: value)
         return copy
     }
 
     /// A copy with several header fields set, each replacing any field of the same name.
     public func withHeaders(_ headers: HTTPHeaders) -> MockResponse {
+        var parts = self.parts
+        for field in headers { parts.headerOverlay.replace(field.name, with: field.value) }
         var copy = self
-        for field in headers { copy.headerOverlay.replace(field.name, with: field.value) }
+        copy.parts = parts
         return copy
     }
 
@@ -260,7 +282,7 @@ public struct MockResponse: Sendable {
     /// - Parameter bytesPerSecond: the limit; 0 or less removes it.
     public func throttled(bytesPerSecond: Int) -> MockResponse {
         var copy = self
-        copy.transfer.bytesPerSecond = bytesPerSecond > 0 ? bytesPerSecond : nil
+        copy.parts.transfer.bytesPerSecond = bytesPerSecond > 0 ? bytesPerSecond : nil
         return copy
     }
 
@@ -275,7 +297,7 @@ public struct MockResponse: Sendable {
     /// ```
     public func truncated(afterBytes count: Int) -> MockResponse {
         var copy = self
-        copy.transfer.truncatedAfter = max(count, 0)
+        copy.parts.transfer.truncatedAfter = max(count, 0)
         return copy
     }
 

@@ -17,13 +17,11 @@ struct Exchange: Sendable {
     }
 
     let registry: MockRegistry
-    let followsRedirects: Bool
     let forwarding: Forwarding
 
     init(registry: MockRegistry, timeout: TimeInterval) {
         self.registry = registry
         forwarding = Forwarding(timeout: timeout)
-        followsRedirects = registry.followsRedirects
     }
 
     /// Where a request stands in a chain of redirects: the current request and the ones that
@@ -99,7 +97,8 @@ struct Exchange: Sendable {
         case .refusal(let refusal): return .done(.failure(refusal.error))
         case .response(let resolved): response = resolved
         }
-        guard followsRedirects, Self.redirectStatuses.contains(response.status) else {
+        // The setting is read only for a redirect: it takes the registry's lock.
+        guard Self.redirectStatuses.contains(response.status), registry.followsRedirects else {
             return .done(.response(response, url: hop.request.url))
         }
         let location = response.headers["Location"]

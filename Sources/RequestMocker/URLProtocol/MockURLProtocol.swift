@@ -39,7 +39,8 @@ open class MockURLProtocol: URLProtocol {
     class var routedRegistry: MockRegistry? { .shared }
 
     override open class func canInit(with request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        guard let scheme = request.url?.scheme, scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https")
+        else { return false }
         if routesToShared { MockRegistry.noteIfStray(request) }
         return true
     }
