@@ -80,12 +80,12 @@ struct HTTPConnection {
             switch fill(until: deadline ?? clock.now + server.configuration.idleTimeout) {
             case .more: continue
             case .timedOut where deadline != nil:
-                return .refused(Rejection(status: 408, reason: "the request did not arrive within \(server.configuration.requestTimeout)"))
+                return .refused(Rejection(status: .requestTimeout, reason: "the request did not arrive within \(server.configuration.requestTimeout)"))
             case .timedOut, .closed: return .ended
             }
         }
         if head.hasUnsupportedExpectation {
-            return .refused(Rejection(status: 417, reason: "only `Expect: 100-continue` is understood"))
+            return .refused(Rejection(status: .expectationFailed, reason: "only `Expect: 100-continue` is understood"))
         }
         let bodyDeadline = deadline ?? clock.now + server.configuration.requestTimeout
         switch head.framing {
@@ -97,7 +97,7 @@ struct HTTPConnection {
                 switch fill(until: bodyDeadline) {
                 case .more: continue
                 case .timedOut:
-                    return .refused(Rejection(status: 408, reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
+                    return .refused(Rejection(status: .requestTimeout, reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
                 case .closed: return .ended
                 }
             }
@@ -120,7 +120,7 @@ struct HTTPConnection {
                 switch fill(until: bodyDeadline) {
                 case .more: continue
                 case .timedOut:
-                    return .refused(Rejection(status: 408, reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
+                    return .refused(Rejection(status: .requestTimeout, reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
                 case .closed: return .ended
                 }
             }
@@ -184,7 +184,7 @@ struct HTTPConnection {
             // This server forwarded it to itself under a name `isSelf` didn't recognise. The
             // journal already has it, as the request that was passed through.
             let loop = RequestMockerError.passThroughLoop(request: request.description)
-            return sendPlain(status: 502, message: "\(loop)", head: head, request: request, entry: nil, since: arrival)
+            return sendPlain(status: .badGateway, message: "\(loop)", head: head, request: request, entry: nil, since: arrival)
         }
         let (pending, entry) = server.registry.answer(request, forwarding: forwarding)
         let outcome: Outcome
@@ -223,12 +223,12 @@ struct HTTPConnection {
         let url: URL?
         if head.target.hasPrefix("/") || head.target == "*" {
             let host: String
-            if let given = head.headers["Host"], !given.isEmpty {
+            if let given = head.headers[.host], !given.isEmpty {
                 host = given
             } else if head.minorVersion == 0, let base = server.baseURL?.host, let port = server.baseURL?.port {
                 host = base.contains(":") ? "[\(base)]:\(port)" : "\(base):\(port)"
             } else {
-                return .failure(Rejection(status: 400, reason: "an HTTP/1.1 request needs a Host header"))
+                return .failure(Rejection(status: .badRequest, reason: "an HTTP/1.1 request needs a Host header"))
             }
             url = URL(string: "http://\(host)\(head.target == "*" ? "/" : head.target)")
         } else {
@@ -236,13 +236,13 @@ struct HTTPConnection {
             url = URL(string: head.target).flatMap { $0.scheme != nil && $0.host != nil ? $0 : nil }
         }
         guard let url else {
-            return .failure(Rejection(status: 400, reason: "\(head.target) with Host \(head.headers["Host"] ?? "(none)") is not a valid URL"))
+            return .failure(Rejection(status: .badRequest, reason: "\(head.target) with Host \(head.headers[.host] ?? "(none)") is not a valid URL"))
         }
-        return .success(MockRequest(method: HTTPMethod(rawValue: head.method), url: url, headers: head.headers, body: body))
+        return .success(MockRequest(method: head.method, url: url, headers: head.headers, body: body))
     }
 
     private func sendPlain(
-        status: Int, message: String, head: RequestHead, request: MockRequest, entry: JournalEntry?,
+        status: HTTPStatus, message: String, head: RequestHead, request: MockRequest, entry: JournalEntry?,
         since arrival: ContinuousClock.Instant
     ) -> Bool {
         send(ResponseHead.plainText(status: status, message: message), head: head, request: request, entry: entry, since: arrival)
@@ -257,12 +257,12 @@ struct HTTPConnection {
     private func send(
         _ response: ResolvedResponse, head: RequestHead, request: MockRequest, entry: JournalEntry?, since arrival: ContinuousClock.Instant
     ) -> Bool {
-        let sendsBody = head.method != "HEAD" && !ResponseHead.forbidsBody(response.status)
+        let sendsBody = head.method != .head && !response.status.forbidsBody
         let length = response.body.count
         let limit = sendsBody ? min(length, response.transfer.truncatedAfter ?? length) : 0
         let cutShort = sendsBody && limit < length
         let closing = !head.keepAlive || connection.isStopping || cutShort || response.httpVersion == "HTTP/1.0"
-            || response.headers.values(for: "Connection").contains { $0.lowercased().contains("close") }
+            || response.headers.values(for: .connection).contains { $0.lowercased().contains("close") }
         // Open a file before the head goes out, so a file that vanished still gets a clean 500.
         var file: FileHandle?
         if sendsBody, case .file(let url, _) = response.body {
@@ -270,7 +270,7 @@ struct HTTPConnection {
                 file = try FileHandle(forReadingFrom: url)
             } catch {
                 let failure = RequestMockerError.fileNotReadable(path: url.path, reason: (error as NSError).localizedDescription)
-                return sendPlain(status: 500, message: "\(failure)", head: head, request: request, entry: entry, since: arrival)
+                return sendPlain(status: .internalServerError, message: "\(failure)", head: head, request: request, entry: entry, since: arrival)
             }
         }
         defer { try? file?.close() }

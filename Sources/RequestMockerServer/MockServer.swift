@@ -96,7 +96,7 @@ public final class MockServer: Sendable {
 
     /// Marks requests this server forwards (pass-through, recording), to recognise them if
     /// they come back.
-    static let forwardedByHeader = "X-RequestMocker-Forwarded-By"
+    static let forwardedByHeader: HTTPHeaders.Name = "X-RequestMocker-Forwarded-By"
     let identity = UUID().uuidString
 
     /// Creates a server; nothing listens until ``start()``.
@@ -142,7 +142,7 @@ public final class MockServer: Sendable {
                 port: configuration.port,
                 maximumConnections: configuration.maximumConnections,
                 overflow: { socket in
-                    try? socket.write(ResponseHead.plain(status: 503, message: "the server is at its limit of connections", closing: true))
+                    try? socket.write(ResponseHead.plain(status: .serviceUnavailable, message: "the server is at its limit of connections", closing: true))
                     // Briefly: this runs on the accept thread.
                     socket.shutdownWrite()
                     socket.drain(for: .milliseconds(50))

@@ -13,13 +13,13 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
     /// How the exchange ended.
     public enum Outcome: Sendable, Equatable {
         /// A response with this status was sent (or begun, for a truncated body).
-        case responded(status: Int)
+        case responded(status: HTTPStatus)
         /// The response asked for a fault, and the connection broke that way.
         case fault(ConnectionFault)
         /// The response was an error, so the connection was reset.
         case reset(reason: String)
         /// The server refused the request before matching it (400, 408, 413, 414, 417, 431, 505).
-        case refused(status: Int, reason: String)
+        case refused(status: HTTPStatus, reason: String)
         /// The client went away, or the server stopped, before the response was complete.
         case abandoned
     }
@@ -38,10 +38,10 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
     public var description: String {
         var line = request.map { "\($0.method.rawValue) \(Self.target(of: $0.url))" } ?? "(unreadable request)"
         switch outcome {
-        case .responded(let status): line += " -> \(status)"
+        case .responded(let status): line += " -> \(status.code)"
         case .fault(let fault): line += " -> fault: \(fault)"
         case .reset(let reason): line += " -> reset: \(reason)"
-        case .refused(let status, let reason): line += " -> \(status) refused: \(reason)"
+        case .refused(let status, let reason): line += " -> \(status.code) refused: \(reason)"
         case .abandoned: line += " -> abandoned before the response was complete"
         }
         if let source = journalEntry.flatMap(Self.source) { line += " \(source)" }

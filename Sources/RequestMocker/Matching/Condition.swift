@@ -7,7 +7,7 @@ struct QueryRequirement: Sendable, Hashable {
 /// The optional conditions of a ``RequestFilter`` beyond scheme, host, method and path.
 enum Condition: Sendable, CustomStringConvertible {
     case query([QueryRequirement], exact: Bool)
-    case header(name: String, value: String?)
+    case header(name: HTTPHeaders.Name, value: String?)
     case jsonBody(JSONValue)
     case predicate(String, @Sendable (MockRequest) -> Bool)
 

@@ -145,7 +145,7 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
 
     /// Requires a header field (name compared case-insensitively) with exactly `value`, or
     /// just present when `value` is `nil`.
-    public func header(_ name: String, _ value: String? = nil) -> RequestFilter {
+    public func header(_ name: HTTPHeaders.Name, _ value: String? = nil) -> RequestFilter {
         adding(.header(name: name, value: value))
     }
 

@@ -15,7 +15,7 @@
 /// {"id": 63}
 /// ```
 struct HTTPResponseFile: Sendable, Equatable {
-    let status: Int
+    let status: HTTPStatus
     let httpVersion: String
     let headers: HTTPHeaders
     let body: Data
@@ -56,7 +56,7 @@ struct HTTPResponseFile: Sendable, Equatable {
         guard parts[1].count == 3, let status = Int(parts[1]), (100...599).contains(status) else {
             throw ParseError(line: 1, reason: "\"\(parts[1])\" is not a status code; use three digits from 100 to 599")
         }
-        self.status = status
+        self.status = HTTPStatus(status)
         httpVersion = String(parts[0])
 
         var headers = HTTPHeaders()
@@ -80,7 +80,7 @@ struct HTTPResponseFile: Sendable, Equatable {
             guard !name.isEmpty, !name.contains(" ") else {
                 throw ParseError(line: lineNumber, reason: "\"\(name)\" is not a header name")
             }
-            headers.add(name, line.text[line.text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            headers.add(HTTPHeaders.Name(name), line.text[line.text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         self.headers = headers
         self.body = body

@@ -25,10 +25,9 @@ struct FileRecording: RecordingTarget {
     /// so the framing fields that described the wire (`Content-Encoding`, `Transfer-Encoding`,
     /// `Content-Length`) are left out; the loader works out the length.
     static func fileContents(_ response: RecordedResponse) -> Data {
-        var text = "\(response.httpVersion) \(response.status) \(HTTPStatus.reasonPhrase(response.status))"
+        var text = "\(response.httpVersion) \(response.status.code) \(response.status.reasonPhrase)"
             .trimmingCharacters(in: .whitespaces) + "\n"
-        for field in response.headers {
-            guard !["content-encoding", "transfer-encoding", "content-length"].contains(field.name.lowercased()) else { continue }
+        for field in response.headers.removing(HTTPHeaders.Name.framingAndCoding) {
             text += "\(field.name): \(field.value)\n"
         }
         text += "\n"

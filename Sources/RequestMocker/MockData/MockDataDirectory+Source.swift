@@ -17,7 +17,7 @@ extension MockDataDirectory: AnswerSource {
         // (the second candidate), so no credential ends up in a file name.
         let candidates = MockDataNaming(allowsWildcards: false, headersInName: headersInName).candidates(for: named)
         let hidesNamedHeader = headersInName.contains {
-            recording.redaction.headers[$0.lowercased()] != nil && named.header($0) != nil
+            recording.redaction.headers[$0.lowercased()] != nil && named.header(HTTPHeaders.Name($0)) != nil
         }
         guard let name = hidesNamedHeader && candidates.count > 1 ? candidates[1] : candidates.first else {
             misses.append(miss(triedNames: []))

@@ -205,14 +205,12 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
             } catch {
                 throw RequestMockerError.invalidMockDataFile(path: file.path, reason: error.description)
             }
-            return .data(data, headers: ["Content-Type": MockResponse.jsonContentType])
+            return .data(data, headers: [.contentType: MockResponse.jsonContentType])
         }
         do {
             let parsed = try HTTPResponseFile(parsing: data)
-            var headers = parsed.headers
             // The body is served as it is in the file, not chunked: these would describe it wrongly.
-            headers.remove("Transfer-Encoding")
-            headers.remove("Content-Length")
+            let headers = parsed.headers.removing(HTTPHeaders.Name.framing)
             return MockResponse.data(parsed.body, status: parsed.status, headers: headers).withHTTPVersion(parsed.httpVersion)
         } catch {
             throw RequestMockerError.invalidMockDataFile(path: file.path, reason: error.description)

@@ -60,7 +60,7 @@ struct MockDataNaming: Sendable {
     /// `Name=value&…` for the configured headers the request has, then its hash; none when it
     /// has none of them.
     private func headerParts(of request: MockRequest) -> [String] {
-        let pairs = headersInName.compactMap { name in request.header(name).map { "\(name)=\($0)" } }
+        let pairs = headersInName.compactMap { name in request.header(HTTPHeaders.Name(name)).map { "\(name)=\($0)" } }
         guard !pairs.isEmpty else { return [] }
         let encoded = pairs.joined(separator: "&").queryAllowedPercentEncoded
         return [encoded, SHA256.hex(Array(encoded.utf8))]
@@ -70,7 +70,7 @@ struct MockDataNaming: Sendable {
     private static func bodyParts(of request: MockRequest) -> [String] {
         let body = request.body ?? Data()
         var parts: [String] = []
-        let contentType = request.header("Content-Type")?.lowercased() ?? ""
+        let contentType = request.header(.contentType)?.lowercased() ?? ""
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             if let text = String(data: body, encoding: .utf8) { parts.append(text) }
         } else if contentType.hasPrefix("application/json"),

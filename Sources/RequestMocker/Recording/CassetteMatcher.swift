@@ -82,13 +82,13 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
     }, show: { $0.url.absoluteString })
 
     /// The named header fields: every value, in order; absent on both sides matches.
-    public static func headers(_ names: String...) -> CassetteMatcher {
+    public static func headers(_ names: HTTPHeaders.Name...) -> CassetteMatcher {
         headers(names)
     }
 
     /// The named header fields: every value, in order; absent on both sides matches.
-    public static func headers(_ names: [String]) -> CassetteMatcher {
-        CassetteMatcher(name: "headers \(names.joined(separator: ", "))", test: { live, recorded in
+    public static func headers(_ names: [HTTPHeaders.Name]) -> CassetteMatcher {
+        CassetteMatcher(name: "headers \(names.map(\.rawValue).joined(separator: ", "))", test: { live, recorded in
             names.allSatisfy { live.headers.values(for: $0) == recorded.headers.values(for: $0) }
         }, show: { request in
             names.map { "\($0): \(request.headers.values(for: $0).joined(separator: ", "))" }.joined(separator: "; ")
@@ -120,7 +120,7 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
     private static func bodiesMatch(_ live: MockRequest, _ recorded: MockRequest) -> Bool {
         let a = live.body ?? Data(), b = recorded.body ?? Data()
         if a == b { return true }
-        let types = [live.headers["Content-Type"], recorded.headers["Content-Type"]].compactMap { $0?.lowercased() }
+        let types = [live.headers[.contentType], recorded.headers[.contentType]].compactMap { $0?.lowercased() }
         if types.contains(where: { $0.contains("json") }), let x = try? JSONValue(parsing: a), let y = try? JSONValue(parsing: b) {
             return x == y
         }

@@ -78,11 +78,11 @@ enum HAR {
         } else {
             var headers = try headers(response["headers"], responsePath + ".headers")
             let redirect = try optionalString(response, "redirectURL", responsePath) ?? ""
-            if (300..<400).contains(status), !redirect.isEmpty, !headers.contains("Location") {
-                headers.add("Location", redirect)
+            if (300..<400).contains(status), !redirect.isEmpty, !headers.contains(.location) {
+                headers.add(.location, redirect)
             }
             result = .success(RecordedResponse(
-                status: status,
+                status: HTTPStatus(status),
                 httpVersion: normalizedVersion(try optionalString(response, "httpVersion", responsePath)),
                 headers: headers,
                 body: try content(response["content"], responsePath + ".content")
@@ -150,7 +150,7 @@ enum HAR {
             let header = try object(element, elementPath)
             let name = try string(header, "name", elementPath)
             let value = try optionalString(header, "value", elementPath) ?? ""
-            if !name.hasPrefix(":") { fields.append(HTTPHeaders.Field(name: name, value: value)) }
+            if !name.hasPrefix(":") { fields.append(HTTPHeaders.Field(name: HTTPHeaders.Name(name), value: value)) }
         }
         return HTTPHeaders(fields)
     }
@@ -331,7 +331,7 @@ enum HAR {
             "bodySize": .int(request.body?.count ?? 0),
         ]
         if let body = request.body {
-            var postData: [String: JSONValue] = ["mimeType": .string(request.headers["Content-Type"] ?? "application/octet-stream")]
+            var postData: [String: JSONValue] = ["mimeType": .string(request.headers[.contentType] ?? "application/octet-stream")]
             if let text = String(data: body, encoding: .utf8) {
                 postData["text"] = .string(text)
             } else {
@@ -360,7 +360,7 @@ enum HAR {
         case .success(let response):
             var content: [String: JSONValue] = [
                 "size": .int(response.body.count),
-                "mimeType": .string(response.headers["Content-Type"] ?? "x-unknown"),
+                "mimeType": .string(response.headers[.contentType] ?? "x-unknown"),
             ]
             if let text = String(data: response.body, encoding: .utf8) {
                 if !text.isEmpty { content["text"] = .string(text) }
@@ -368,15 +368,15 @@ enum HAR {
                 content["text"] = .string(response.body.base64EncodedString())
                 content["encoding"] = "base64"
             }
-            let compressed = response.headers.contains("Content-Encoding")
+            let compressed = response.headers.contains(.contentEncoding)
             return .object([
-                "status": .int(response.status),
-                "statusText": .string(HTTPStatus.reasonPhrase(response.status)),
+                "status": .int(response.status.code),
+                "statusText": .string(response.status.reasonPhrase),
                 "httpVersion": .string(response.httpVersion),
-                "cookies": .array(response.headers.values(for: "Set-Cookie").compactMap(responseCookie)),
+                "cookies": .array(response.headers.values(for: .setCookie).compactMap(responseCookie)),
                 "headers": headerList(response.headers),
                 "content": .object(content),
-                "redirectURL": .string(response.headers["Location"] ?? ""),
+                "redirectURL": .string(response.headers[.location] ?? ""),
                 "headersSize": -1,
                 "bodySize": compressed ? -1 : .int(response.body.count),
             ])
@@ -384,12 +384,12 @@ enum HAR {
     }
 
     private static func headerList(_ headers: HTTPHeaders) -> JSONValue {
-        .array(headers.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
+        .array(headers.map { .object(["name": .string($0.name.rawValue), "value": .string($0.value)]) })
     }
 
     /// `Cookie: a=1; b=2` as HAR's cookie list (empty once redacted).
     private static func requestCookies(_ headers: HTTPHeaders) -> [JSONValue] {
-        headers.values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair in
+        headers.values(for: .cookie).flatMap { $0.split(separator: ";") }.compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { return nil }
             return .object(["name": .string(parts[0].trimmingCharacters(in: .whitespaces)), "value": .string(String(parts[1]))])

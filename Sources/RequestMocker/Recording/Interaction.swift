@@ -9,12 +9,12 @@
 /// }
 /// ```
 public struct RecordedResponse: Sendable, Hashable {
-    public var status: Int
+    public var status: HTTPStatus
     public var httpVersion: String
     public var headers: HTTPHeaders
     public var body: Data
 
-    public init(status: Int, httpVersion: String = "HTTP/1.1", headers: HTTPHeaders = [:], body: Data = Data()) {
+    public init(status: HTTPStatus, httpVersion: String = "HTTP/1.1", headers: HTTPHeaders = [:], body: Data = Data()) {
         self.status = status
         self.httpVersion = httpVersion
         self.headers = headers

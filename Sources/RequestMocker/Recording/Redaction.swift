@@ -125,7 +125,7 @@ public struct Redaction: Sendable {
         let headers = redactsHeaders ? redact(request.headers) : request.headers
         var body = request.body
         if !bodyKeys.isEmpty, let original = body {
-            body = redact(body: original, contentType: request.headers["Content-Type"])
+            body = redact(body: original, contentType: request.headers[.contentType])
         }
         var result = request
         if url != request.url || headers != request.headers || body != request.body {
@@ -143,23 +143,23 @@ public struct Redaction: Sendable {
         if !queryParameters.isEmpty || redactsURLPassword {
             var fields: [HTTPHeaders.Field] = []
             for field in result.headers {
-                let isLocation = field.name.caseInsensitiveEquals("Location") || field.name.caseInsensitiveEquals("Content-Location")
+                let isLocation = field.name == .location || field.name == .contentLocation
                 fields.append(isLocation ? HTTPHeaders.Field(name: field.name, value: redactedLocation(field.value)) : field)
             }
             result.headers = HTTPHeaders(fields)
         }
         if !bodyKeys.isEmpty {
-            result.body = redact(body: response.body, contentType: response.headers["Content-Type"])
+            result.body = redact(body: response.body, contentType: response.headers[.contentType])
         }
         guard let responseHook else { return result }
         return responseHook(result, request)
     }
 
     func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
-        guard self.headers.keys.contains(where: headers.contains) else { return headers }
+        guard self.headers.keys.contains(where: { headers.contains(HTTPHeaders.Name($0)) }) else { return headers }
         var fields: [HTTPHeaders.Field] = []
         for field in headers {
-            switch self.headers[field.name.lowercased()] {
+            switch self.headers[field.name.rawValue.lowercased()] {
             case nil: fields.append(field)
             case .remove: continue
             case .replace(let value): fields.append(HTTPHeaders.Field(name: field.name, value: value))

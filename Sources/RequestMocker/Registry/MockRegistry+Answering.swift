@@ -81,7 +81,7 @@ extension MockRegistry {
     private func forwarded(_ request: MockRequest, recording ticket: RecordingTicket?, _ forwarding: Forwarding) -> PendingOutcome {
         if forwarding.loopsBack(request.url) {
             let loop = RequestMockerError.passThroughLoop(request: request.description)
-            return .ready(Outcome(.refusal(Refusal(status: 502, error: loop, message: "\(loop)"))))
+            return .ready(Outcome(.refusal(Refusal(status: .badGateway, error: loop, message: "\(loop)"))))
         }
         let outgoing = forwarding.marked(request), timeout = forwarding.timeout
         return .pending {

@@ -48,9 +48,8 @@ package struct Outcome: Sendable {
         case .success(let response):
             self.init(.response(response.playable))
         case .failure(let error):
-            let message = "passing \(request.method.rawValue) \(request.url) through to the network failed: "
-                + error.localizedDescription
-            self.init(.refusal(Refusal(status: 502, error: error, message: message)))
+            let message = "passing \(request.method.rawValue) \(request.url) through to the network failed: \(error.reason)"
+            self.init(.refusal(Refusal(status: .badGateway, error: error, message: message)))
         }
     }
 }
@@ -58,11 +57,11 @@ package struct Outcome: Sendable {
 /// A request the mocks can't answer as asked: unmatched, a mistake in the mocks, or a failed
 /// forward. The server answers it with `status` and `message`; the URL protocol fails with `error`.
 package struct Refusal: Sendable {
-    package let status: Int
+    package let status: HTTPStatus
     package let error: any Error
     package let message: String
 
-    init(status: Int, error: any Error, message: String) {
+    init(status: HTTPStatus, error: any Error, message: String) {
         self.status = status
         self.error = error
         self.message = message
@@ -71,9 +70,9 @@ package struct Refusal: Sendable {
     /// `404` for an unmatched request (the body is the report), `500` for any other mistake.
     init(_ mistake: RequestMockerError) {
         if case .unmatched = mistake {
-            self.init(status: 404, error: mistake, message: "\(mistake)")
+            self.init(status: .notFound, error: mistake, message: "\(mistake)")
         } else {
-            self.init(status: 500, error: mistake, message: "\(mistake)")
+            self.init(status: .internalServerError, error: mistake, message: "\(mistake)")
         }
     }
 }
@@ -93,5 +92,23 @@ package enum PendingOutcome: Sendable {
             case .pending(let work): await work()
             }
         }
+    }
+}
+
+extension URLError {
+    /// What went wrong, in words: FoundationNetworking gives most errors no description of
+    /// their own ("The operation could not be completed").
+    var reason: String {
+        let words: String? = switch code {
+        case .timedOut: "the request timed out"
+        case .cannotConnectToHost: "could not connect to the server"
+        case .cannotFindHost, .dnsLookupFailed: "the server's host name was not found"
+        case .networkConnectionLost: "the connection was lost"
+        case .badServerResponse: "the server's response was not HTTP"
+        case .notConnectedToInternet: "not connected to the network"
+        case .secureConnectionFailed: "the TLS connection failed"
+        default: nil
+        }
+        return "\(words ?? localizedDescription) (URLError \(code.rawValue))"
     }
 }

@@ -13,10 +13,10 @@
 public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field.
     public struct Field: Sendable, Hashable {
-        public var name: String
+        public var name: Name
         public var value: String
 
-        public init(name: String, value: String) {
+        public init(name: Name, value: String) {
             self.name = name
             self.value = value
         }
@@ -30,20 +30,20 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
         self.fields = fields
     }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
+    public init(dictionaryLiteral elements: (Name, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
     /// Creates headers from a dictionary (for example `HTTPURLResponse.allHeaderFields` or
     /// `URLRequest.allHTTPHeaderFields`), sorted by name so the order is stable.
     public init(_ dictionary: [String: String]) {
-        fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+        fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: Name($0.key), value: $0.value) }
     }
 
     /// The first value for `name` (compared case-insensitively); setting replaces every field
     /// with that name, and setting `nil` removes them.
-    public subscript(name: String) -> String? {
-        get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+    public subscript(name: Name) -> String? {
+        get { fields.first { $0.name == name }?.value }
         set {
             if let newValue {
                 replace(name, with: newValue)
@@ -54,27 +54,27 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
     }
 
     /// Every value for `name`, in order.
-    public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    public func values(for name: Name) -> [String] {
+        fields.filter { $0.name == name }.map(\.value)
     }
 
     /// Whether a field named `name` is present.
-    public func contains(_ name: String) -> Bool {
-        fields.contains { $0.name.caseInsensitiveEquals(name) }
+    public func contains(_ name: Name) -> Bool {
+        fields.contains { $0.name == name }
     }
 
     /// Appends a field, keeping any earlier field of the same name.
-    public mutating func add(_ name: String, _ value: String) {
+    public mutating func add(_ name: Name, _ value: String) {
         fields.append(Field(name: name, value: value))
     }
 
     /// Replaces every field named `name` with one field, in the place of the first.
-    public mutating func replace(_ name: String, with value: String) {
-        if let first = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
+    public mutating func replace(_ name: Name, with value: String) {
+        if let first = fields.firstIndex(where: { $0.name == name }) {
             fields[first].value = value
             var index = fields.index(after: first)
             while index < fields.endIndex {
-                if fields[index].name.caseInsensitiveEquals(name) {
+                if fields[index].name == name {
                     fields.remove(at: index)
                 } else {
                     index += 1
@@ -92,23 +92,28 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
     }
 
     /// Removes every field named `name`.
-    public mutating func remove(_ name: String) {
-        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    public mutating func remove(_ name: Name) {
+        fields.removeAll { $0.name == name }
+    }
+
+    /// A copy without the fields named in `names`.
+    func removing(_ names: [Name]) -> HTTPHeaders {
+        HTTPHeaders(fields.filter { !names.contains($0.name) })
     }
 
     /// The fields as a dictionary for `HTTPURLResponse`: repeated names are joined with `", "`,
     /// and the first spelling of a name is kept.
     public var dictionary: [String: String] {
-        if fields.count == 1 { return [fields[0].name: fields[0].value] }
+        if fields.count == 1 { return [fields[0].name.rawValue: fields[0].value] }
         var result: [String: String] = [:]
         var spelling: [String: String] = [:]
         for field in fields {
-            let key = field.name.lowercased()
+            let key = field.name.rawValue.lowercased()
             if let name = spelling[key], let existing = result[name] {
                 result[name] = existing + ", " + field.value
             } else {
-                spelling[key] = field.name
-                result[field.name] = field.value
+                spelling[key] = field.name.rawValue
+                result[field.name.rawValue] = field.value
             }
         }
         return result
@@ -118,6 +123,63 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
 
     public var description: String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+}
+
+extension HTTPHeaders {
+    /// A header field name. Names compare without regard to case (RFC 9110 §5.1) and keep the
+    /// spelling they were written with; the common ones have constants.
+    ///
+    /// ```swift
+    /// headers[.contentType]          // the same as headers["content-type"]
+    /// let name = HTTPHeaders.Name(userInput)
+    /// ```
+    public struct Name: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// The name as written.
+        public let rawValue: String
+
+        /// A name, spelled as given.
+        public init(_ rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public init(stringLiteral rawValue: String) {
+            self.init(rawValue)
+        }
+
+        public static func == (lhs: Name, rhs: Name) -> Bool {
+            lhs.rawValue.caseInsensitiveEquals(rhs.rawValue)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(rawValue.lowercased())
+        }
+
+        public var description: String { rawValue }
+
+        public static let accept: Name = "Accept"
+        public static let authorization: Name = "Authorization"
+        public static let connection: Name = "Connection"
+        public static let contentEncoding: Name = "Content-Encoding"
+        public static let contentLength: Name = "Content-Length"
+        public static let contentLocation: Name = "Content-Location"
+        public static let contentType: Name = "Content-Type"
+        public static let cookie: Name = "Cookie"
+        public static let expect: Name = "Expect"
+        public static let host: Name = "Host"
+        public static let location: Name = "Location"
+        public static let setCookie: Name = "Set-Cookie"
+        public static let transferEncoding: Name = "Transfer-Encoding"
+        public static let userAgent: Name = "User-Agent"
+        public static let wwwAuthenticate: Name = "WWW-Authenticate"
+
+        /// The fields that frame a message body on the wire (RFC 9112 §6). A body held whole
+        /// loses them, and whoever sends it on frames it again.
+        static let framing: [Name] = [.contentLength, .transferEncoding]
+
+        /// The framing fields and `Content-Encoding`: what a body loses once it is held
+        /// decoded, as a recorded or forwarded body is.
+        static let framingAndCoding: [Name] = framing + [.contentEncoding]
     }
 }
 

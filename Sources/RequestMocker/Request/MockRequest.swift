@@ -116,7 +116,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     }
 
     /// The first value of a header field, by case-insensitive name.
-    public func header(_ name: String) -> String? {
+    public func header(_ name: HTTPHeaders.Name) -> String? {
         headers[name]
     }
 

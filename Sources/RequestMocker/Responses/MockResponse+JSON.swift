@@ -9,7 +9,7 @@ extension MockResponse {
     /// ```swift
     /// registry.register(.get("/users"), respond: .json([["id": 1], ["id": 2]]))
     /// ```
-    public static func json(_ value: JSONValue, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func json(_ value: JSONValue, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> MockResponse {
         do {
             return MockResponse(content: .body(try value.serialized(), defaultContentType: jsonContentType), status: status, headers: headers)
         } catch {
@@ -31,7 +31,7 @@ extension MockResponse {
     public static func json<Value: Encodable>(
         encoding value: Value,
         encoder: JSONEncoder = defaultEncoder(),
-        status: Int = 200,
+        status: HTTPStatus = .ok,
         headers: HTTPHeaders = [:]
     ) throws -> MockResponse {
         MockResponse(content: .body(try encoder.encode(value), defaultContentType: jsonContentType), status: status, headers: headers)
@@ -46,7 +46,7 @@ extension MockResponse {
     /// ```
     ///
     /// - Throws: ``JSONValue/ConversionError`` naming the key path of a value JSON can't hold.
-    public static func json(object: Any, status: Int = 200, headers: HTTPHeaders = [:]) throws(JSONValue.ConversionError) -> MockResponse {
+    public static func json(object: Any, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) throws(JSONValue.ConversionError) -> MockResponse {
         json(try JSONValue(any: object), status: status, headers: headers)
     }
 

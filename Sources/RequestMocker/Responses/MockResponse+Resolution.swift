@@ -103,16 +103,16 @@ extension MockResponse {
     /// Applies the defaults: status 200, `HTTP/1.1`, the default `Content-Type` unless the
     /// overlay sets one, the overlay's headers, and the real `Content-Length`.
     static func finished(
-        body: ResponseBody, defaultContentType: String?, status: Int?, version: String?, overlay: HTTPHeaders, transfer: BodyTransfer
+        body: ResponseBody, defaultContentType: String?, status: HTTPStatus?, version: String?, overlay: HTTPHeaders, transfer: BodyTransfer
     ) -> ResolvedResponse {
         var headers = HTTPHeaders()
-        if let defaultContentType, !overlay.contains("Content-Type") {
-            headers.add("Content-Type", defaultContentType)
+        if let defaultContentType, !overlay.contains(.contentType) {
+            headers.add(.contentType, defaultContentType)
         }
         for field in overlay { headers.add(field.name, field.value) }
-        headers.replace("Content-Length", with: String(body.count))
+        headers.replace(.contentLength, with: String(body.count))
         return ResolvedResponse(
-            status: status ?? 200, httpVersion: version ?? "HTTP/1.1", headers: headers, body: body, transfer: transfer
+            status: status ?? .ok, httpVersion: version ?? "HTTP/1.1", headers: headers, body: body, transfer: transfer
         )
     }
 

@@ -37,7 +37,7 @@ public struct MockResponse: Sendable {
     /// What a response is, apart from its delay.
     struct Parts: Sendable {
         var content: Content
-        var statusOverride: Int?
+        var statusOverride: HTTPStatus?
         var versionOverride: String?
         var headerOverlay: HTTPHeaders
         var transfer: BodyTransfer = .whole
@@ -68,7 +68,7 @@ public struct MockResponse: Sendable {
     /// rebuilds nothing.
     var extraDelay: Duration
 
-    init(content: Content, status: Int? = nil, httpVersion: String? = nil, headers: HTTPHeaders = [:]) {
+    init(content: Content, status: HTTPStatus? = nil, httpVersion: String? = nil, headers: HTTPHeaders = [:]) {
         storage = Storage(Parts(content: content, statusOverride: status, versionOverride: httpVersion, headerOverlay: headers))
         extraDelay = .zero
     }
@@ -79,7 +79,7 @@ public struct MockResponse: Sendable {
     }
 
     var content: Content { storage.parts.content }
-    var statusOverride: Int? { storage.parts.statusOverride }
+    var statusOverride: HTTPStatus? { storage.parts.statusOverride }
     var versionOverride: String? { storage.parts.versionOverride }
     var headerOverlay: HTTPHeaders { storage.parts.headerOverlay }
     var transfer: BodyTransfer { storage.parts.transfer }
@@ -91,10 +91,10 @@ public struct MockResponse: Sendable {
     }
 
     /// The status this response sets, or `nil` when it comes from a block or sequence.
-    public var status: Int? {
+    public var status: HTTPStatus? {
         if let statusOverride { return statusOverride }
         switch content {
-        case .body, .file: return 200
+        case .body, .file: return .ok
         case .handler, .fault, .failure, .sequence: return nil
         }
     }
@@ -113,12 +113,12 @@ public struct MockResponse: Sendable {
     ///   - data: the body.
     ///   - status: the status code, 200 by default.
     ///   - headers: header fields; a `Content-Type` here is sent as given.
-    public static func data(_ data: Data, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func data(_ data: Data, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> MockResponse {
         MockResponse(content: .body(data, defaultContentType: nil), status: status, headers: headers)
     }
 
     /// Text, sent as UTF-8 with `Content-Type: text/plain; charset=utf-8` unless given.
-    public static func string(_ text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func string(_ text: String, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> MockResponse {
         MockResponse(
             content: .body(Data(text.utf8), defaultContentType: "text/plain; charset=utf-8"),
             status: status,
@@ -131,7 +131,7 @@ public struct MockResponse: Sendable {
     /// ```swift
     /// registry.register(.delete("/users/<id>"), respond: .status(204))
     /// ```
-    public static func status(_ status: Int, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func status(_ status: HTTPStatus, headers: HTTPHeaders = [:]) -> MockResponse {
         MockResponse(content: .body(Data(), defaultContentType: nil), status: status, headers: headers)
     }
 
@@ -145,7 +145,7 @@ public struct MockResponse: Sendable {
     /// ```swift
     /// registry.register(.get("/categories"), respond: .file(Bundle.module.url(forResource: "categories", withExtension: "json")!))
     /// ```
-    public static func file(_ url: URL, contentType: String? = nil, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func file(_ url: URL, contentType: String? = nil, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> MockResponse {
         MockResponse(content: .file(url, contentType: contentType), status: status, headers: headers)
     }
 
@@ -181,14 +181,14 @@ public struct MockResponse: Sendable {
     ///   - location: an absolute URL, or one relative to the request's URL.
     ///   - status: 301, 302, 303, 307 or 308. 301–303 turn the next request into a `GET`
     ///     without a body (except a `HEAD`); 307 and 308 keep the method and body.
-    public static func redirect(to location: String, status: Int = 302, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func redirect(to location: String, status: HTTPStatus = .found, headers: HTTPHeaders = [:]) -> MockResponse {
         var headers = headers
-        headers.replace("Location", with: location)
+        headers.replace(.location, with: location)
         return MockResponse(content: .body(Data(), defaultContentType: nil), status: status, headers: headers)
     }
 
     /// A redirect to `url`; see ``redirect(to:status:headers:)-(String,_,_)``.
-    public static func redirect(to url: URL, status: Int = 302, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func redirect(to url: URL, status: HTTPStatus = .found, headers: HTTPHeaders = [:]) -> MockResponse {
         redirect(to: url.absoluteString, status: status, headers: headers)
     }
 
@@ -226,7 +226,7 @@ public struct MockResponse: Sendable {
     // MARK: Modifiers
 
     /// A copy with a different status code.
-    public func withStatus(_ status: Int) -> MockResponse {
+    public func withStatus(_ status: HTTPStatus) -> MockResponse {
         var copy = self
         copy.parts.statusOverride = status
         return copy
@@ -241,7 +241,7 @@ public struct MockResponse: Sendable {
     }
 
     /// A copy with a header field set, replacing any field of the same name.
-    public func withHeader(_ name: String, _ value: String) -> MockResponse {
+    public func withHeader(_ name: HTTPHeaders.Name, _ value: String) -> MockResponse {
         var copy = self
         copy.parts.headerOverlay.replace(name, with: value)
         return copy

@@ -3,7 +3,7 @@
 /// A class, because it travels by value through every layer of the pipeline on every request:
 /// one reference is cheaper to pass than six fields.
 package final class ResolvedResponse: Sendable {
-    package let status: Int
+    package let status: HTTPStatus
     package let httpVersion: String
     package let headers: HTTPHeaders
     package let body: ResponseBody
@@ -13,7 +13,7 @@ package final class ResolvedResponse: Sendable {
     /// `headers` as `HTTPURLResponse` takes them, built once.
     let headerDictionary: [String: String]
 
-    init(status: Int, httpVersion: String, headers: HTTPHeaders, body: ResponseBody, transfer: BodyTransfer = .whole) {
+    init(status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: ResponseBody, transfer: BodyTransfer = .whole) {
         self.status = status
         self.httpVersion = httpVersion
         self.headers = headers
@@ -22,7 +22,7 @@ package final class ResolvedResponse: Sendable {
         headerDictionary = headers.dictionary
     }
 
-    package convenience init(status: Int, httpVersion: String, headers: HTTPHeaders, body: Data) {
+    package convenience init(status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: Data) {
         self.init(status: status, httpVersion: httpVersion, headers: headers, body: .bytes(body))
     }
 }

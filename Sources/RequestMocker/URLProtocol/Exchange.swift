@@ -85,7 +85,8 @@ struct Exchange: Sendable {
         case redirect(Hop)
     }
 
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// The redirects a client follows with the `Location` it is given.
+    static let redirectStatuses: Set<HTTPStatus> = [.movedPermanently, .found, .seeOther, .temporaryRedirect, .permanentRedirect]
 
     /// The outcome as URL loading delivers it (see ``Outcome`` for the table), or the redirect
     /// to follow.
@@ -101,7 +102,7 @@ struct Exchange: Sendable {
         guard Self.redirectStatuses.contains(response.status), registry.followsRedirects else {
             return .done(.response(response, url: hop.request.url))
         }
-        let location = response.headers["Location"]
+        let location = response.headers[.location]
         guard let location, let url = URL(string: location, relativeTo: hop.request.url)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else {
@@ -121,14 +122,12 @@ struct Exchange: Sendable {
 
     /// The request a client makes after a redirect: 301, 302 and 303 become a `GET` without a
     /// body (a `HEAD` stays a `HEAD`); 307 and 308 keep the method and the body.
-    static func redirected(_ request: MockRequest, to url: URL, status: Int) -> MockRequest {
-        guard status != 307, status != 308 else {
+    static func redirected(_ request: MockRequest, to url: URL, status: HTTPStatus) -> MockRequest {
+        guard status != .temporaryRedirect, status != .permanentRedirect else {
             return MockRequest(method: request.method, url: url, headers: request.headers, body: request.body)
         }
-        var headers = request.headers
-        for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] {
-            headers.remove(name)
-        }
+        // The body goes, and with it every field that described it.
+        let headers = request.headers.removing([.contentType] + HTTPHeaders.Name.framingAndCoding)
         let method: HTTPMethod = request.method == .head ? .head : .get
         return MockRequest(method: method, url: url, headers: headers, body: nil)
     }

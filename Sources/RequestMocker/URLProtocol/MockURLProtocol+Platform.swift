@@ -23,14 +23,14 @@ extension MockURLProtocol {
     /// Swift 6.3.1) into its authentication path, which hangs without a credential and goes to
     /// the real network with one. The header is kept under another name.
     static func platformHeaders(of response: ResolvedResponse) -> [String: String] {
-        guard response.status == 401 else { return response.headerDictionary }
+        guard response.status == .unauthorized else { return response.headerDictionary }
         var headers = response.headers
-        let challenges = headers.values(for: "WWW-Authenticate")
+        let challenges = headers.values(for: .wwwAuthenticate)
         guard challenges.contains(where: { $0.range(of: "basic", options: .caseInsensitive) != nil }) else {
             return response.headerDictionary
         }
-        headers.remove("WWW-Authenticate")
-        for challenge in challenges { headers.add(renamedAuthenticateHeader, challenge) }
+        headers.remove(.wwwAuthenticate)
+        for challenge in challenges { headers.add(HTTPHeaders.Name(renamedAuthenticateHeader), challenge) }
         return headers.dictionary
     }
     #else

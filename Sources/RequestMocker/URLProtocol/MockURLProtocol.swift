@@ -120,7 +120,7 @@ open class MockURLProtocol: URLProtocol {
     }
 
     private var isHead: Bool {
-        request.httpMethod?.caseInsensitiveEquals("HEAD") == true
+        request.httpMethod.map { HTTPMethod(rawValue: $0) } == .head
     }
 
     /// Hands the answer to the client, on the thread `startLoading` runs on.
@@ -139,7 +139,7 @@ open class MockURLProtocol: URLProtocol {
             }
             guard let response = HTTPURLResponse(
                 url: url,
-                statusCode: resolved.status,
+                statusCode: resolved.status.code,
                 httpVersion: resolved.httpVersion,
                 headerFields: Self.platformHeaders(of: resolved)
             ) else {

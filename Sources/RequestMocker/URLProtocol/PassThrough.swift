@@ -10,10 +10,14 @@ enum PassThrough {
     /// The response with the header fields as received and the body decoded (the inner session
     /// undoes `Content-Encoding`), or the transport error.
     static func forward(_ request: MockRequest, timeout: TimeInterval) async -> Result<RecordedResponse, URLError> {
-        var forwarded = URLRequest(url: request.url, timeoutInterval: timeout)
+        var forwarded = URLRequest(url: request.url)
+        // Set as a property, in whole seconds: FoundationNetworking's HTTP loader ignores the
+        // timeout given to `URLRequest(url:timeoutInterval:)` (the session's applies), and a
+        // property of 0.5 s was seen to time out at once.
+        forwarded.timeoutInterval = max(timeout.rounded(.up), 1)
         forwarded.httpMethod = request.method.rawValue
         for field in request.headers {
-            forwarded.addValue(field.value, forHTTPHeaderField: field.name)
+            forwarded.addValue(field.value, forHTTPHeaderField: field.name.rawValue)
         }
         forwarded.httpBody = request.body
         do {
@@ -26,7 +30,7 @@ enum PassThrough {
                 if let name = name as? String, let value = value as? String { fields[name] = value }
             }
             // Sorted by name: the dictionary has no order, and cassettes should diff cleanly.
-            return .success(RecordedResponse(status: http.statusCode, headers: HTTPHeaders(fields), body: data))
+            return .success(RecordedResponse(status: HTTPStatus(http.statusCode), headers: HTTPHeaders(fields), body: data))
         } catch let error as URLError {
             return .failure(error)
         } catch {
@@ -48,13 +52,13 @@ enum PassThrough {
 }
 
 extension RecordedResponse {
-    /// The response as it is delivered: `Content-Encoding` and `Transfer-Encoding` describe the
-    /// bytes on the wire, not the decoded body we hold, so they go, and `Content-Length` is
-    /// the body's.
+    /// The response as it is delivered: the fields that described the bytes on the wire go,
+    /// since the body is held decoded, and `Content-Length` is the body's (where the old one
+    /// stood, if there was one).
     var playable: ResolvedResponse {
         var delivered = headers
-        for name in ["Content-Encoding", "Transfer-Encoding"] { delivered.remove(name) }
-        delivered.replace("Content-Length", with: String(body.count))
+        delivered.replace(.contentLength, with: String(body.count))
+        delivered = delivered.removing(HTTPHeaders.Name.framingAndCoding.filter { $0 != .contentLength })
         return ResolvedResponse(status: status, httpVersion: httpVersion, headers: delivered, body: body)
     }
 }

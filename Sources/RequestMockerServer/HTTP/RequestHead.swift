@@ -3,7 +3,7 @@ import RequestMocker
 
 /// A request the server refuses before matching it: the status to answer with, and why.
 struct Rejection: Error, Sendable {
-    let status: Int
+    let status: HTTPStatus
     let reason: String
 }
 
@@ -15,7 +15,7 @@ struct RequestHead: Sendable {
         case chunked
     }
 
-    var method: String
+    var method: HTTPMethod
     var target: String
     /// 0 for HTTP/1.0, 1 for HTTP/1.1.
     var minorVersion: Int
@@ -24,7 +24,7 @@ struct RequestHead: Sendable {
 
     /// Whether the client wants the connection kept open after this exchange.
     var keepAlive: Bool {
-        let tokens = headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
+        let tokens = headers.values(for: .connection).flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if tokens.contains("close") { return false }
         return minorVersion >= 1 || tokens.contains("keep-alive")
@@ -68,10 +68,10 @@ struct RequestHeadParser {
             scanned = max(begin, buffer.count - 3)
             let window = buffer[begin..<min(buffer.count, begin + maximumRequestLine + 1)]
             if buffer.count - begin > maximumRequestLine, !window.contains(.lf) {
-                throw Rejection(status: 414, reason: "the request line is longer than \(maximumRequestLine) bytes")
+                throw Rejection(status: .uriTooLong, reason: "the request line is longer than \(maximumRequestLine) bytes")
             }
             if buffer.count - begin > maximumHead {
-                throw Rejection(status: 431, reason: "the request's header fields are larger than \(maximumHead / 1024) KiB")
+                throw Rejection(status: .requestHeaderFieldsTooLarge, reason: "the request's header fields are larger than \(maximumHead / 1024) KiB")
             }
             return nil
         }
@@ -79,7 +79,7 @@ struct RequestHeadParser {
         guard !lines.isEmpty else { return nil }
         let requestLine = lines.removeFirst()
         guard requestLine.count <= maximumRequestLine else {
-            throw Rejection(status: 414, reason: "the request line is longer than \(maximumRequestLine) bytes")
+            throw Rejection(status: .uriTooLong, reason: "the request line is longer than \(maximumRequestLine) bytes")
         }
         var head = try Self.requestLine(requestLine)
         for line in lines {
@@ -121,26 +121,26 @@ struct RequestHeadParser {
     private static func requestLine(_ line: ArraySlice<UInt8>) throws(Rejection) -> RequestHead {
         let parts = line.split(separator: .space, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw Rejection(status: 400, reason: "the request line is not `METHOD target HTTP/1.1`")
+            throw Rejection(status: .badRequest, reason: "the request line is not `METHOD target HTTP/1.1`")
         }
         guard parts[0].allSatisfy(\.isTokenCharacter) else {
-            throw Rejection(status: 400, reason: "the method contains characters a method can't have")
+            throw Rejection(status: .badRequest, reason: "the method contains characters a method can't have")
         }
         guard parts[1].allSatisfy({ $0 > .space && $0 != 0x7F }) else {
-            throw Rejection(status: 400, reason: "the request target contains control characters")
+            throw Rejection(status: .badRequest, reason: "the request target contains control characters")
         }
         let version = parts[2]
         guard version.count == 8, version.starts(with: Array("HTTP/".utf8)),
               let major = version[version.startIndex + 5].digitValue, version[version.startIndex + 6] == .dot,
               let minor = version[version.startIndex + 7].digitValue
         else {
-            throw Rejection(status: 400, reason: "the request line does not end in an HTTP version such as `HTTP/1.1`")
+            throw Rejection(status: .badRequest, reason: "the request line does not end in an HTTP version such as `HTTP/1.1`")
         }
         guard major == 1 else {
-            throw Rejection(status: 505, reason: "only HTTP/1.0 and HTTP/1.1 are served, not HTTP/\(major).\(minor)")
+            throw Rejection(status: .httpVersionNotSupported, reason: "only HTTP/1.0 and HTTP/1.1 are served, not HTTP/\(major).\(minor)")
         }
         return RequestHead(
-            method: String(decoding: parts[0], as: UTF8.self),
+            method: HTTPMethod(rawValue: String(decoding: parts[0], as: UTF8.self)),
             target: String(decoding: parts[1], as: UTF8.self),
             minorVersion: minor,
             headers: HTTPHeaders(),
@@ -150,44 +150,44 @@ struct RequestHeadParser {
 
     private static func headerField(_ line: ArraySlice<UInt8>) throws(Rejection) -> HTTPHeaders.Field {
         guard let first = line.first, first != .space, first != .tab else {
-            throw Rejection(status: 400, reason: "a header line starts with whitespace (line folding is not accepted)")
+            throw Rejection(status: .badRequest, reason: "a header line starts with whitespace (line folding is not accepted)")
         }
         guard let colon = line.firstIndex(of: .colon) else {
-            throw Rejection(status: 400, reason: "a header line has no colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
+            throw Rejection(status: .badRequest, reason: "a header line has no colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
         }
         let name = line[line.startIndex..<colon]
         guard !name.isEmpty, name.allSatisfy(\.isTokenCharacter) else {
-            throw Rejection(status: 400, reason: "the header name \(String(decoding: name.prefix(80), as: UTF8.self).debugDescription) is not a token")
+            throw Rejection(status: .badRequest, reason: "the header name \(String(decoding: name.prefix(80), as: UTF8.self).debugDescription) is not a token")
         }
         var value = line[(colon + 1)...]
         while let byte = value.first, byte == .space || byte == .tab { value = value.dropFirst() }
         while let byte = value.last, byte == .space || byte == .tab { value = value.dropLast() }
         guard !value.contains(where: { $0 == 0 || $0 == .cr || $0 == .lf }) else {
-            throw Rejection(status: 400, reason: "the value of \(String(decoding: name, as: UTF8.self)) contains a control character")
+            throw Rejection(status: .badRequest, reason: "the value of \(String(decoding: name, as: UTF8.self)) contains a control character")
         }
-        return HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        return HTTPHeaders.Field(name: HTTPHeaders.Name(String(decoding: name, as: UTF8.self)), value: String(decoding: value, as: UTF8.self))
     }
 
     private func framing(of head: RequestHead) throws(Rejection) -> RequestHead.BodyFraming {
-        let lengths = head.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
+        let lengths = head.headers.values(for: .contentLength).flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        let codings = head.headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
+        let codings = head.headers.values(for: .transferEncoding).flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if !codings.isEmpty {
             guard lengths.isEmpty else {
-                throw Rejection(status: 400, reason: "the request has both Content-Length and Transfer-Encoding")
+                throw Rejection(status: .badRequest, reason: "the request has both Content-Length and Transfer-Encoding")
             }
             guard codings.last == "chunked", head.minorVersion >= 1 else {
-                throw Rejection(status: 400, reason: "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send chunked or a Content-Length")
+                throw Rejection(status: .badRequest, reason: "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send chunked or a Content-Length")
             }
             return .chunked
         }
         guard let length = lengths.first else { return .none }
         guard lengths.allSatisfy({ $0 == length }), !length.isEmpty, length.utf8.allSatisfy({ $0.digitValue != nil }) else {
-            throw Rejection(status: 400, reason: "Content-Length \(lengths.joined(separator: ", ")) is not one decimal number")
+            throw Rejection(status: .badRequest, reason: "Content-Length \(lengths.joined(separator: ", ")) is not one decimal number")
         }
         guard let count = Int(length), count <= maximumBody else {
-            throw Rejection(status: 413, reason: "the body of \(length) bytes is larger than the limit of \(maximumBody) bytes")
+            throw Rejection(status: .contentTooLarge, reason: "the body of \(length) bytes is larger than the limit of \(maximumBody) bytes")
         }
         return count == 0 ? .none : .length(count)
     }
@@ -229,10 +229,10 @@ struct ChunkedBodyDecoder {
                 guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(\.isHexDigit),
                       let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
                 else {
-                    throw Rejection(status: 400, reason: "a chunk size is not a hexadecimal number")
+                    throw Rejection(status: .badRequest, reason: "a chunk size is not a hexadecimal number")
                 }
                 guard body.count + size <= maximumBody else {
-                    throw Rejection(status: 413, reason: "the chunked body is larger than the limit of \(maximumBody) bytes")
+                    throw Rejection(status: .contentTooLarge, reason: "the chunked body is larger than the limit of \(maximumBody) bytes")
                 }
                 phase = size == 0 ? .trailers : .data(remaining: size)
             case .data(let remaining):
@@ -242,7 +242,7 @@ struct ChunkedBodyDecoder {
                 phase = remaining == take ? .dataEnd : .data(remaining: remaining - take)
             case .dataEnd:
                 guard let line = try takeLine(buffer, &index) else { return }
-                guard line.isEmpty else { throw Rejection(status: 400, reason: "a chunk is longer than its size says") }
+                guard line.isEmpty else { throw Rejection(status: .badRequest, reason: "a chunk is longer than its size says") }
                 phase = .size
             case .trailers:
                 guard let line = try takeLine(buffer, &index) else { return }
@@ -256,7 +256,7 @@ struct ChunkedBodyDecoder {
     /// The next line without its `CRLF`, or `nil` when it hasn't fully arrived.
     private func takeLine(_ buffer: [UInt8], _ index: inout Int) throws(Rejection) -> ArraySlice<UInt8>? {
         guard let lf = buffer[index...].firstIndex(of: .lf) else {
-            if buffer.count - index > maximumLine { throw Rejection(status: 400, reason: "a chunk line is too long") }
+            if buffer.count - index > maximumLine { throw Rejection(status: .badRequest, reason: "a chunk line is too long") }
             return nil
         }
         var end = lf

@@ -3,11 +3,6 @@ import RequestMocker
 
 /// Writes a response's status line and header fields as HTTP/1.1 bytes.
 enum ResponseHead {
-    /// Statuses whose responses never have a body (RFC 9110 §6.4.1).
-    static func forbidsBody(_ status: Int) -> Bool {
-        (100..<200).contains(status) || status == 204 || status == 304
-    }
-
     /// The head bytes.
     ///
     /// - Parameters:
@@ -17,22 +12,22 @@ enum ResponseHead {
     ///     left out, since the server frames the body with `Content-Length` and decides itself
     ///     whether the connection stays open.
     ///   - connection: the `Connection` value to send, if any.
-    static func bytes(status: Int, version: String, headers: HTTPHeaders, connection: String?) -> [UInt8] {
+    static func bytes(status: HTTPStatus, version: String, headers: HTTPHeaders, connection: String?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(128 + headers.fields.count * 32)
         out.append(contentsOf: (version == "HTTP/1.0" ? "HTTP/1.0" : "HTTP/1.1").utf8)
         out.append(.space)
-        out.append(contentsOf: String(status).utf8)
+        out.append(contentsOf: String(status.code).utf8)
         out.append(.space)
-        out.append(contentsOf: HTTPStatus.reasonPhrase(status).utf8)
+        out.append(contentsOf: status.reasonPhrase.utf8)
         out.append(contentsOf: crlf)
-        let omitsLength = (100..<200).contains(status) || status == 204
+        let omitsLength = status.kind == .informational || status == .noContent
         for field in headers {
-            if field.name.caseInsensitiveEquals("Transfer-Encoding") || field.name.caseInsensitiveEquals("Connection") { continue }
-            if omitsLength, field.name.caseInsensitiveEquals("Content-Length") { continue }
-            append(field.name, field.value, to: &out)
+            if field.name == .transferEncoding || field.name == .connection { continue }
+            if omitsLength, field.name == .contentLength { continue }
+            append(field.name.rawValue, field.value, to: &out)
         }
-        if let connection { append("Connection", connection, to: &out) }
+        if let connection { append(HTTPHeaders.Name.connection.rawValue, connection, to: &out) }
         out.append(contentsOf: crlf)
         return out
     }
@@ -51,16 +46,16 @@ enum ResponseHead {
 
     /// A plain-text response the server answers itself (a refusal, a failure, an unmatched
     /// request's report): the message as one line-terminated body.
-    static func plainText(status: Int, message: String) -> ResolvedResponse {
+    static func plainText(status: HTTPStatus, message: String) -> ResolvedResponse {
         let body = Data((message.hasSuffix("\n") ? message : message + "\n").utf8)
         var headers = HTTPHeaders()
-        headers.add("Content-Type", "text/plain; charset=utf-8")
-        headers.add("Content-Length", String(body.count))
+        headers.add(.contentType, "text/plain; charset=utf-8")
+        headers.add(.contentLength, String(body.count))
         return ResolvedResponse(status: status, httpVersion: "HTTP/1.1", headers: headers, body: body)
     }
 
     /// ``plainText(status:message:)`` as bytes, for connections about to close.
-    static func plain(status: Int, message: String, closing: Bool) -> [UInt8] {
+    static func plain(status: HTTPStatus, message: String, closing: Bool) -> [UInt8] {
         let response = plainText(status: status, message: message)
         var out = bytes(status: status, version: response.httpVersion, headers: response.headers, connection: closing ? "close" : nil)
         if case .bytes(let body) = response.body { out.append(contentsOf: body) }

@@ -49,7 +49,7 @@ struct MockDataNamingDocumentTests {
         var headers = HTTPHeaders()
         for header in row.headers {
             let pair = header.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            headers.add(pair[0], pair[1])
+            headers.add(HTTPHeaders.Name(pair[0]), pair[1])
         }
         let request = MockRequest(
             method: HTTPMethod(rawValue: parts[0]),

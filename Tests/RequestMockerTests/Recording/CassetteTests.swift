@@ -243,7 +243,7 @@ struct CassetteTests {
             try await session.data(for: request("/redirect"))
         }
         let cassette = try openCassette(file)
-        #expect(cassette.interactions.map { "\($0.request.url.path) \($0.response?.status ?? 0)" } == ["/redirect 302", "/echo/after-redirect 200"])
+        #expect(cassette.interactions.map { "\($0.request.url.path) \($0.response?.status.code ?? 0)" } == ["/redirect 302", "/echo/after-redirect 200"])
         server.stop()
         let registry = MockRegistry()
         registry.register(cassette)
