@@ -1,7 +1,7 @@
 /// The path variables a filter captured from one request.
 ///
-/// Each request gets its own value (ANSRequestMocker kept one dictionary per filter and shared
-/// it between concurrent requests); a block response receives it beside the request.
+/// Each request gets its own value, so concurrent requests through one filter never see each
+/// other's captures; a block response receives it beside the request.
 ///
 /// ```swift
 /// registry.register(.get("/users/<id>/posts/<post>")) { _, captures in

@@ -10,7 +10,7 @@
 /// - `<name>` matches one segment and captures it, decoded, under `name`; `{name}` and
 ///   `${name}` are other spellings of the same thing.
 /// - Otherwise the number of segments must be equal: `/user/<id>/delete` does **not** match
-///   `/user/12345` (the ANSRequestMocker README claimed it did; its code never matched it).
+///   `/user/12345`: there is no prefix matching (end a pattern with `**` to match deeper paths).
 ///
 /// A string literal builds a pattern; an invalid literal does not crash: the filter that holds
 /// it fails every request that reaches it with ``PathPatternError``. Use

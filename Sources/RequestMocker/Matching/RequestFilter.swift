@@ -2,9 +2,8 @@
 ///
 /// A filter holds conditions on the scheme, host, method and path (a ``PathPattern``), plus
 /// optional conditions on query items, header fields, the JSON body, or any predicate. All must
-/// hold for the filter to match. It also carries the ``MockResponse`` it answers with, as
-/// ANSRequestMocker's filters did, and the source line it was written on, which every
-/// diagnostic quotes.
+/// hold for the filter to match. It also carries the ``MockResponse`` it answers with and the
+/// source line it was written on, which every diagnostic quotes.
 ///
 /// ```swift
 /// registry.register(.get("/users/<id>"), respond: .json(["id": 1]))
@@ -137,8 +136,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
         adding(.query(items.map { QueryRequirement(name: $0.key, value: $0.value) }, exact: false))
     }
 
-    /// Requires exactly these query items, no more and no fewer, in any order
-    /// (BOURLProtocol's `parameters:`). An empty list requires no query at all.
+    /// Requires exactly these query items, no more and no fewer, in any order. An empty list
+    /// requires no query at all.
     public func exactQuery(_ items: KeyValuePairs<String, String>) -> RequestFilter {
         adding(.query(items.map { QueryRequirement(name: $0.key, value: $0.value) }, exact: true))
     }

@@ -1,15 +1,15 @@
-/// Bencoding of JSON values, as VOKMockUrlProtocol applied it to JSON request bodies so that key
-/// order and whitespace don't change a mock-data file name.
+/// Bencoding of JSON values, applied to JSON request bodies so that key order and whitespace
+/// don't change a mock-data file name (MockDataNaming.md, rule 4).
 ///
 /// - strings: `<UTF-8 byte count>:<bytes>`
-/// - numbers: `i<integer>e`, with fractions truncated toward zero (`2.7` → `i2e`), as VOK's
-///   `longValue` did; a number outside `Int`'s range can't be encoded
+/// - numbers: `i<integer>e`, with fractions truncated toward zero (`2.7` → `i2e`) so that existing
+///   mock-data file names still match; a number outside `Int`'s range can't be encoded
 /// - Booleans: `i1e` and `i0e`
 /// - arrays: `l…e`; objects: `d…e` with keys sorted by their UTF-8 bytes
 /// - `null` can't be encoded, anywhere in the value
 enum Bencode {
-    /// The encoding of `value`, or `nil` when it holds a `null` or an out-of-range number (VOK
-    /// then named the file by the body's hash alone).
+    /// The encoding of `value`, or `nil` when it holds a `null` or an out-of-range number (the
+    /// request's file names then use the body's hash alone).
     static func encode(_ value: JSONValue) -> [UInt8]? {
         var output: [UInt8] = []
         return encode(value, into: &output) ? output : nil
@@ -48,8 +48,8 @@ enum Bencode {
 
 extension String {
     /// Percent-encodes every byte outside the characters a URL query allows unescaped
-    /// (RFC 3986's unreserved set plus `! $ & ' ( ) * + , ; = : @ / ?`), which is the set
-    /// VOKMockUrlProtocol used. Ours, so Linux and Apple platforms agree byte for byte.
+    /// (RFC 3986's unreserved set plus `! $ & ' ( ) * + , ; = : @ / ?`, the set of
+    /// `CharacterSet.urlQueryAllowed`). Ours, so Linux and Apple platforms agree byte for byte.
     var queryAllowedPercentEncoded: String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?".utf8)
         let hex = Array("0123456789ABCDEF".utf8)

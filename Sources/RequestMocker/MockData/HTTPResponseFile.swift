@@ -1,6 +1,6 @@
 /// A `.http` mock-data file: a status line, header lines, a blank line, then the body.
 ///
-/// Parsed where VOKMockUrlProtocol's regular expressions were fragile:
+/// Parsed as bytes, one line at a time, so files written by hand or saved from a real response work:
 /// - lines may end in LF or CRLF;
 /// - the headers end at the **first** blank line, so a body may contain blank lines;
 /// - header names and values are trimmed, and repeated headers are all kept;

@@ -13,8 +13,8 @@
 ///
 /// When no file matches, the registry moves on to its next filter or folder; the unmatched
 /// report lists every file name that was looked for, in order — the quickest way to learn the
-/// right name for a new file. Use ``UnmatchedRequestPolicy/respond(_:)`` with `.status(404)`
-/// for VOKMockUrlProtocol's behaviour.
+/// right name for a new file. Use ``UnmatchedRequestPolicy/respond(_:)`` with `.status(404)` to
+/// answer misses with an empty `404` instead.
 ///
 /// The folder is listed once and listed again when its modification date changes (a file was
 /// added, removed or renamed); a file's contents are read when it answers, so edits show at
@@ -62,7 +62,7 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
 
     /// A folder that also records: requests without a file are sent to the network, and each
     /// response is written as a `.http` file under the first name the request looks for, so
-    /// the next run finds it (the feature VOKMockUrlProtocol's users asked for).
+    /// the next run finds it: a folder can be filled from the real server instead of by hand.
     ///
     /// ```swift
     /// let folder = try MockDataDirectory(URL(fileURLWithPath: "Tests/MockData"), record: .newEpisodes)

@@ -1,5 +1,5 @@
 /// The file names a request looks for in a mock-data folder, in lookup order, without
-/// extension (VOKMockUrlProtocol's convention; MockDataNaming.md states every rule).
+/// extension (MockDataNaming.md states every rule, with worked examples).
 ///
 /// 1. `METHOD|path`: the path is percent-decoded segment by segment, with leading and trailing
 ///    slashes dropped and one `/` in front (so `/foo/` and `/foo` give `|/foo`, and an empty path

@@ -101,8 +101,8 @@ public struct PlaybackMode: Sendable, Hashable, CustomStringConvertible {
 
     /// Keeps the recorded timings: each answer takes as long as it took when it was recorded
     /// (the HAR entry's `time`). Requests sent together therefore complete in the order they
-    /// did when recorded; unlike YAHTTPVCR, an answer never waits for a request recorded
-    /// earlier to be sent, so a test that sends requests in another order doesn't stall.
+    /// did when recorded, but no answer waits for a request recorded earlier to be sent, so a
+    /// test that sends its requests in another order doesn't stall.
     public static let chronological = PlaybackMode(speed: 1)
 
     /// Keeps the recorded timings, sped up `speed` times (`2` answers twice as fast). A speed

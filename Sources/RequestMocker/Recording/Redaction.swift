@@ -96,7 +96,7 @@ public struct Redaction: Sendable {
         return copy
     }
 
-    /// Changes a request after the other rules (YAHTTPVCR's `beforeRecordRequest`). Returning
+    /// Changes a request after the other rules, before it is matched or written. Returning
     /// `nil` leaves the request alone entirely: it is neither played back nor recorded, and
     /// the registry's next source answers it.
     public func beforeRecordRequest(_ hook: @escaping @Sendable (MockRequest) -> MockRequest?) -> Redaction {
@@ -105,9 +105,9 @@ public struct Redaction: Sendable {
         return copy
     }
 
-    /// Changes a response after the other rules, before it is written (YAHTTPVCR's
-    /// `beforeRecordResponse`); it receives the recorded (redacted) request. Returning `nil`
-    /// keeps that interaction out of the recording; the caller still gets the real response.
+    /// Changes a response after the other rules, before it is written; it receives the recorded
+    /// (redacted) request. Returning `nil` keeps that interaction out of the recording; the caller
+    /// still gets the real response.
     public func beforeRecordResponse(_ hook: @escaping @Sendable (RecordedResponse, MockRequest) -> RecordedResponse?) -> Redaction {
         var copy = self
         copy.responseHook = hook

@@ -243,7 +243,7 @@ public final class MockRegistry: Sendable {
         state.withLock { _ = $0.index.remove(id: handle.id) }
     }
 
-    /// Removes every filter whose path pattern is `path` (BOURLProtocol's `removeStubForPath:`);
+    /// Removes every filter whose path pattern is `path`, whatever its method and host;
     /// leading and trailing slashes don't matter.
     ///
     /// - Returns: how many filters were removed.

@@ -3,7 +3,7 @@
 /// ```swift
 /// let registry = MockRegistry(unmatchedPolicy: .fail)              // the default for new registries
 /// MockRegistry.shared.unmatchedPolicy = .passThrough                 // the shared registry's default
-/// let strict = MockRegistry(unmatchedPolicy: .respond(.status(404))) // VOKMockUrlProtocol's answer
+/// let strict = MockRegistry(unmatchedPolicy: .respond(.status(404))) // misses get an empty 404
 /// ```
 public struct UnmatchedRequestPolicy: Sendable {
     enum Kind: Sendable {
@@ -19,7 +19,7 @@ public struct UnmatchedRequestPolicy: Sendable {
     public static let fail = UnmatchedRequestPolicy(kind: .fail)
 
     /// Send the request to the real network through RequestMocker's own inner `URLSession` and
-    /// relay the answer (ANSRequestMocker's behaviour). The default for ``MockRegistry/shared``.
+    /// relay the answer, as an unmocked session would. The default for ``MockRegistry/shared``.
     /// The request is still written to the journal.
     public static let passThrough = UnmatchedRequestPolicy(kind: .passThrough)
 

@@ -1,8 +1,9 @@
 /// A request as RequestMocker sees it: method, URL, header fields and body bytes.
 ///
 /// Everything that matches or answers a request works on this one value, whether the request
-/// came through `MockURLProtocol` or, later, through the loopback server. It is captured once,
-/// when loading starts, so a block response can read it as often as it likes.
+/// came through `MockURLProtocol` or through the loopback server. It is captured once, when
+/// loading starts (or when the server has read the request), so a block response can read it
+/// as often as it likes.
 ///
 /// ```swift
 /// registry.register(.post("/users")) { request, _ in
@@ -46,7 +47,8 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     public var method: HTTPMethod { storage.method }
     /// The full URL.
     public var url: URL { storage.url }
-    /// The header fields, in the order the request listed them.
+    /// The header fields: in the order they arrived when the loopback server read them; sorted
+    /// by name when captured from a `URLRequest`, whose fields have no order.
     public var headers: HTTPHeaders { storage.headers }
     /// The body bytes, or `nil` when the request had none.
     public var body: Data? { storage.body }
@@ -75,7 +77,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// Captures a `URLRequest`, reading its body from `httpBody` or else its body stream.
     ///
     /// - Parameters:
-    ///   - request: the request to capture; a request without a URL gets `about:blank`.
+    ///   - request: the request to capture; a request without a URL gets `file:///`.
     ///   - isUploadTask: whether the request belongs to an upload task (see the type's docs).
     public init(_ request: URLRequest, isUploadTask: Bool = false) {
         let body = request.httpBody ?? request.httpBodyStream.map(Self.readAll)

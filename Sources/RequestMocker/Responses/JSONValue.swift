@@ -92,7 +92,7 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 
 extension JSONValue {
     /// Converts a Foundation-style JSON object (`[String: Any]`, `[Any]`, strings, numbers,
-    /// Booleans, `NSNull`), as ANSRequestMocker's dictionaries were.
+    /// Booleans, `NSNull`), such as a dictionary written for `JSONSerialization`.
     ///
     /// ```swift
     /// let legacy: [String: Any] = ["id": 7, "tags": ["a", "b"], "when": Date()]

@@ -37,8 +37,8 @@ extension MockResponse {
         MockResponse(content: .body(try encoder.encode(value), defaultContentType: jsonContentType), status: status, headers: headers)
     }
 
-    /// A JSON body from a Foundation object (`[String: Any]`, `[Any]`), as ANSRequestMocker's
-    /// `dataObject:` took dictionaries.
+    /// A JSON body from a Foundation object (`[String: Any]`, `[Any]`), for fixtures already
+    /// written as dictionaries.
     ///
     /// ```swift
     /// let legacy: [String: Any] = ["id": 7, "name": "Ada"]

@@ -137,7 +137,7 @@ public struct MockResponse: Sendable {
 
     /// The contents of a file, read when a request is answered (so edits show up at once).
     ///
-    /// BOURLProtocol's `stubPath:load:`. A missing file fails the request with
+    /// A missing file fails the request with
     /// ``RequestMockerError/fileNotReadable(path:reason:)``. Without `contentType`, the type
     /// follows the file's extension (`json`, `html`, `txt`, `xml`, `png`, `jpg`, `gif`, `pdf`),
     /// else `application/octet-stream`.
@@ -214,7 +214,7 @@ public struct MockResponse: Sendable {
         MockResponse(content: .handler(.async(block)))
     }
 
-    /// A `200` whose body a block computes (ANSRequestMocker's `dataBlock`).
+    /// A `200` whose body a block computes, for when only the bytes depend on the request.
     ///
     /// ```swift
     /// registry.register(.get("/time"), respond: .dataBlock { _, _ in Data("\(Date())".utf8) })

@@ -55,7 +55,7 @@ extension MockURLProtocol {
 extension ConnectionFault {
     /// What each platform's HTTP loader reports when a real server breaks the same way.
     #if canImport(FoundationNetworking)
-    // Measured with libcurl behind FoundationNetworking 6.3.1 (ConnectionFaultTests pins them).
+    // Measured with libcurl behind FoundationNetworking 6.3.1 (MockServerFaultTests pins them).
     static let platformCodes = (
         emptyReply: URLError.Code.badServerResponse,
         malformedStatusLine: URLError.Code.unsupportedURL,

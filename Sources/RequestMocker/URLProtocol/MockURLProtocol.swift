@@ -11,8 +11,8 @@
 /// let session = URLSession(configuration: configuration)   // or: registry.makeSession()
 /// ```
 ///
-/// `MockURLProtocol` itself serves ``MockRegistry/shared``, for code written the
-/// ANSRequestMocker way: `MockURLProtocol.register(...)` plus `[MockURLProtocol.self]` in
+/// `MockURLProtocol` itself serves ``MockRegistry/shared``, for code that registers filters
+/// globally: `MockURLProtocol.register(...)` plus `[MockURLProtocol.self]` in
 /// `protocolClasses`, or ``registerGlobally()``.
 ///
 /// ## Delivery
@@ -103,8 +103,7 @@ open class MockURLProtocol: URLProtocol {
         delivery.track(generation: generation, work: work, tasks: [worker, timer])
     }
 
-    /// `timeoutInterval` in the range a timer can take; 0 or less means FoundationNetworking's
-    /// default of 60 seconds.
+    /// This request's timeout (see ``effectiveTimeout(_:)``).
     private var timeout: TimeInterval {
         Self.effectiveTimeout(request.timeoutInterval)
     }
@@ -170,7 +169,7 @@ open class MockURLProtocol: URLProtocol {
         return min(interval, 365 * 24 * 3600)
     }
 
-    // MARK: Registering globally (ANSRequestMocker style)
+    // MARK: Registering globally (into MockRegistry.shared)
 
     /// Adds a filter to ``MockRegistry/shared``.
     ///

@@ -49,8 +49,8 @@ extension ScriptedServer {
         /// Up to and including each occurrence of the delimiter, which stays in the unit:
         /// `.delimiter("\r\n\r\n")` hands an HTTP request head to the rules in one piece.
         case delimiter(String)
-        /// Whatever each read returns, as KSMockServer did (a message split across reads is two
-        /// inputs).
+        /// Whatever each read returns, for input with no line or delimiter to cut on (a message
+        /// split across reads is two inputs).
         case reads
     }
 

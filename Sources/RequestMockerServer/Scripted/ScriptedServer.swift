@@ -5,7 +5,7 @@ import RequestMocker
 /// a response that hangs halfway, a connection dropped mid-body, an FTP conversation, a
 /// protocol that isn't HTTP at all.
 ///
-/// The model is KSMockServer's: input is matched against an ordered list of regular
+/// Input is matched against an ordered list of regular
 /// expressions, and the first rule that matches runs its commands (send text or bytes, pause,
 /// close, send the server's data). A second, passive **data listener** sends ``Script/data``
 /// to whoever connects and closes, which is what an FTP client in passive mode downloads from;
@@ -21,7 +21,7 @@ import RequestMocker
 /// // URLSession to http://127.0.0.1:\(port)/hang now times out mid-body.
 /// ```
 ///
-/// Unlike KSMockServer it serves many connections at once (each on its own thread), frames input
+/// It serves many connections at once (each on its own thread), frames input
 /// by line unless told otherwise, substitutes `$10` as group 10 rather than `$1` and `0`, and
 /// lets the script be replaced while it runs (``script``), for the next input on every connection.
 public final class ScriptedServer: Sendable {
@@ -54,7 +54,7 @@ public final class ScriptedServer: Sendable {
     }
 
     /// The script; setting it changes what every connection does from its next input on
-    /// (KSMockServer's response sets: `server.script = badLogin`).
+    /// (to switch a test to another scenario mid-run: `server.script = badLogin`).
     public var script: Script {
         get { state.withLock { $0.script } }
         set { state.withLock { $0.script = newValue } }

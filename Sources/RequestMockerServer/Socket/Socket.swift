@@ -165,7 +165,7 @@ struct Socket: Sendable, Hashable {
         }
     }
 
-    /// What `wait(for:timeout:)` saw.
+    /// What ``waitReadable(timeout:)`` saw.
     enum Readiness {
         case readable
         case timedOut
