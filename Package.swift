@@ -10,7 +10,6 @@ let package = Package(
         .library(name: "RequestMockerServer", targets: ["RequestMockerServer"]),
         .library(name: "RequestMockerTesting", targets: ["RequestMockerTesting"]),
         .executable(name: "request-mocker", targets: ["request-mocker"]),
-        .executable(name: "request-mocker-bench", targets: ["request-mocker-bench"]),
     ],
     dependencies: [],
     targets: [

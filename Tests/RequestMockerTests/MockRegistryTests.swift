@@ -12,14 +12,14 @@ struct MockRegistryTests {
         String(decoding: try await session.data(from: url(path)).0, as: UTF8.self)
     }
 
-    @Test("first match in registration order wins; prepend goes first")
+    @Test("first match in registration order wins; at: .first goes first")
     func order() async throws {
         registry.register(.get("/users/<id>"), respond: .string("variable"))
         registry.register(.get("/users/me"), respond: .string("literal, registered later"))
         registry.register(.any("**"), respond: .string("catch-all"))
         #expect(try await body("/users/me", in: session) == "variable")
         #expect(try await body("/elsewhere", in: session) == "catch-all")
-        registry.prepend(.get("/users/me"), respond: .string("prepended"))
+        registry.register(.get("/users/me"), respond: .string("prepended"), at: .first)
         #expect(try await body("/users/me", in: session) == "prepended")
         #expect(registry.filters.map(\.path?.rawValue) == ["/users/me", "/users/<id>", "/users/me", "**"])
     }
@@ -34,7 +34,7 @@ struct MockRegistryTests {
                 let chosen = Array(filters.enumerated().dropFirst(first))
                 for (index, filter) in prepending ? chosen.reversed() : chosen {
                     if prepending {
-                        registry.prepend(filter, respond: .string("\(index)"))
+                        registry.register(filter, respond: .string("\(index)"), at: .first)
                     } else {
                         registry.register(filter, respond: .string("\(index)"))
                     }

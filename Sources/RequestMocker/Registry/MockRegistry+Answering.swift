@@ -94,7 +94,7 @@ extension MockRegistry {
         _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?, _ disposition: JournalEntry.Disposition
     ) -> JournalEntry {
         let journalEntry = JournalEntry(request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition)
-        record(journalEntry)
+        appendToJournal(journalEntry)
         return journalEntry
     }
 }

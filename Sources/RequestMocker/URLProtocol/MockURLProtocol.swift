@@ -32,13 +32,13 @@
 ///   `X-RequestMocker-WWW-Authenticate`.
 /// - `request.timeoutInterval` is enforced here, because FoundationNetworking enforces no
 ///   timeout for custom protocols.
-open class MockURLProtocol: URLProtocol {
+public class MockURLProtocol: URLProtocol {
     private let delivery = DeliveryState()
 
     /// The registry this class answers from; `nil` when it was released.
     class var routedRegistry: MockRegistry? { .shared }
 
-    override open class func canInit(with request: URLRequest) -> Bool {
+    override public class func canInit(with request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme, scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https")
         else { return false }
         if routesToShared { MockRegistry.noteIfStray(request) }
@@ -48,11 +48,11 @@ open class MockURLProtocol: URLProtocol {
     /// Whether this class serves ``MockRegistry/shared`` (every registry's own class overrides it).
     class var routesToShared: Bool { true }
 
-    override open class func canonicalRequest(for request: URLRequest) -> URLRequest {
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
         request
     }
 
-    override open func startLoading() {
+    override public func startLoading() {
         switch delivery.start() {
         case .none:
             return
@@ -65,7 +65,7 @@ open class MockURLProtocol: URLProtocol {
         }
     }
 
-    override open func stopLoading() {
+    override public func stopLoading() {
         delivery.stop()
     }
 

@@ -24,8 +24,17 @@ enum RouteTable {
 
     private static let slots = LockedState(Slots())
 
+    /// A registry's protocol class, and the slot it reads its registry from (`nil` for
+    /// ``MockURLProtocol`` itself, which serves ``MockRegistry/shared``).
+    struct Route: Sendable {
+        let slot: Int?
+        let protocolClass: MockURLProtocol.Type
+
+        static let shared = Route(slot: nil, protocolClass: MockURLProtocol.self)
+    }
+
     /// A new slot and its protocol class, routed to `registry`.
-    static func assign(_ registry: MockRegistry) -> (slot: Int, protocolClass: MockURLProtocol.Type) {
+    static func assign(_ registry: MockRegistry) -> Route {
         let slot = slots.withLock { slots in
             slots.lastSlot += 1
             slots.registries[slots.lastSlot] = WeakRegistry(registry: registry)
@@ -35,14 +44,15 @@ enum RouteTable {
         for bit in stride(from: Int.bitWidth - slot.leadingZeroBitCount - 1, through: 0, by: -1) {
             type = appending(slot >> bit & 1 == 1, to: type)
         }
-        return (slot, protocolClass(for: type))
+        return Route(slot: slot, protocolClass: protocolClass(for: type))
     }
 
     static func registry(forSlot slot: Int) -> MockRegistry? {
         slots.withLock { $0.registries[slot]?.registry }
     }
 
-    static func release(_ slot: Int) {
+    static func release(_ route: Route) {
+        guard let slot = route.slot else { return }
         slots.withLock { _ = $0.registries.removeValue(forKey: slot) }
     }
 
@@ -80,27 +90,4 @@ final class RoutedMockURLProtocol<Slot: RouteSlot>: MockURLProtocol {
     }
 
     override class var routesToShared: Bool { false }
-}
-
-extension MockRegistry {
-    /// This registry's own `URLProtocol` subclass, to put first in a configuration's
-    /// `protocolClasses`; requests through it are answered by this registry only.
-    ///
-    /// ```swift
-    /// let configuration = URLSessionConfiguration.ephemeral
-    /// configuration.protocolClasses = [registry.protocolClass] + (configuration.protocolClasses ?? [])
-    /// ```
-    ///
-    /// ``makeSession(configuration:delegate:delegateQueue:)`` and
-    /// `URLSessionConfiguration.mocking(_:)` do this for you. For ``shared`` it is
-    /// ``MockURLProtocol`` itself.
-    public var protocolClass: AnyClass {
-        state.withLock { state in
-            if let existing = state.protocolClass { return existing }
-            let (slot, protocolClass) = RouteTable.assign(self)
-            state.routeSlot = slot
-            state.protocolClass = protocolClass
-            return protocolClass
-        }
-    }
 }

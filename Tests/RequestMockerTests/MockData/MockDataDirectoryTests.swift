@@ -134,7 +134,7 @@ struct MockDataDirectoryTests {
         try folder.write("GET|-health.json", #""ok""#)
         try override.write("GET|-users.http", "HTTP/1.1 500 Internal Server Error\n\n")
         registry.register(try MockDataDirectory(folder.url))
-        registry.prepend(try MockDataDirectory(override.url))
+        registry.register(try MockDataDirectory(override.url), at: .first)
         #expect(try await text("/users").1.status == 500)
         #expect(try await text("/health").0 == #""ok""#)
     }

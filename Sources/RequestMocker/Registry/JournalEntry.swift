@@ -1,0 +1,74 @@
+/// One request a registry saw, and what became of it.
+///
+/// ```swift
+/// for entry in registry.journal where entry.isUnmatched {
+///     print(entry)   // GET https://api.test/missing -> unmatched
+/// }
+/// #expect(registry.journal.last?.filter?.path == "/users/<id>")
+/// ```
+public struct JournalEntry: Sendable, CustomStringConvertible {
+    /// What became of a request.
+    public enum Disposition: Sendable {
+        /// A filter answered (see ``JournalEntry/filter``).
+        case answered
+        /// No filter matched, and it was sent to the network.
+        case passedThrough
+        /// No filter matched, and the request failed with this report.
+        case unmatched(UnmatchedRequestReport)
+        /// No filter matched, and the unmatched policy's fixed response answered.
+        case answeredByPolicy
+        /// The request failed before any response: the reason.
+        case failed(String)
+        /// Nothing played it back, so it was sent to the network to be recorded into
+        /// ``JournalEntry/file`` (a cassette, or a mock-data file). A
+        /// ``Redaction/beforeRecordResponse(_:)`` hook may still keep the answer out.
+        case recorded
+    }
+
+    /// The request as captured.
+    public let request: MockRequest
+    /// What became of it.
+    public let disposition: Disposition
+    /// When it arrived.
+    public let date = Date()
+    /// The mock-data file or cassette that answered, or that the request was recorded into.
+    public let file: URL?
+    /// For a cassette that answered: which of its `log.entries` (from 0).
+    public let entryIndex: Int?
+    let entry: FilterIndex.Entry?
+
+    init(request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil, disposition: Disposition) {
+        self.request = request
+        self.entry = entry
+        self.file = file
+        self.entryIndex = entryIndex
+        self.disposition = disposition
+    }
+
+    /// The filter that matched it, if any.
+    public var filter: RequestFilter? { entry?.filter }
+
+    var filterID: Int? { entry?.id }
+
+    /// Whether no filter matched the request.
+    public var isUnmatched: Bool {
+        switch disposition {
+        case .passedThrough, .unmatched, .answeredByPolicy: true
+        case .answered, .failed, .recorded: false
+        }
+    }
+
+    public var description: String {
+        switch disposition {
+        case .answered:
+            if let file, let entryIndex { "\(request) -> cassette \(file.path), entry \(entryIndex)" } else {
+                "\(request) -> \(file.map { "file \($0.path)" } ?? filter.map(\.description) ?? "?")"
+            }
+        case .recorded: "\(request) -> recorded into \(file?.path ?? "?")"
+        case .passedThrough: "\(request) -> passed through to the network"
+        case .unmatched: "\(request) -> unmatched"
+        case .answeredByPolicy: "\(request) -> unmatched-request policy"
+        case .failed(let reason): "\(request) -> failed: \(reason)"
+        }
+    }
+}
