@@ -122,7 +122,7 @@ func mockDataFolder(files: Int) throws -> (MockRegistry, URL) {
     }
     try Data("HTTP/1.1 200 OK\n\nok".utf8).write(to: folder.appendingPathComponent("GET|-bench-file.http"))
     let registry = MockRegistry()
-    registry.register(try MockDataDirectory(folder))
+    registry.register(try MockDataFolder(folder))
     return (registry, folder)
 }
 let (smallFolder, smallPath) = try mockDataFolder(files: 10)

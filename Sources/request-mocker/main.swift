@@ -49,7 +49,7 @@ case .serve(let serve):
             fail("no folder at \(folderPath)\(hint)", status: ExitCode.usage)
         }
         do {
-            registry.register(try MockDataDirectory(URL(fileURLWithPath: folderPath), allowsWildcards: true))
+            registry.register(try MockDataFolder(URL(fileURLWithPath: folderPath), allowsWildcards: true))
         } catch {
             fail("\(error)", status: ExitCode.dataError)
         }

@@ -32,7 +32,7 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case downloadTaskUnsupported(request: String)
     /// A request reached the protocol class of a registry that no longer exists.
     case registryReleased(request: String)
-    /// A ``MockDataDirectory`` was given something that is not a folder.
+    /// A ``MockDataFolder`` was given something that is not a folder.
     case mockDataFolderNotFound(path: String)
     /// A mock-data file that would answer is not a valid `.http` or `.json` file.
     case invalidMockDataFile(path: String, reason: String)
@@ -80,7 +80,7 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
                 + "keep the registry alive as long as its sessions (store it in the test case)"
         case .mockDataFolderNotFound(let path):
             return "mock-data folder \(path) does not exist or is not a folder; for package resources, "
-                + "add resources: [.copy(\"MockData\")] to the target and use MockDataDirectory(Bundle.module, subdirectory: \"MockData\")"
+                + "add resources: [.copy(\"MockData\")] to the target and use MockDataFolder(Bundle.module, subdirectory: \"MockData\")"
         case .invalidMockDataFile(let path, let reason):
             return "mock-data file \(path) is not valid: \(reason)"
         case .waitTimedOut(let expected, let received, let filter):
@@ -102,49 +102,4 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
 
 extension RequestMockerError: LocalizedError {
     public var errorDescription: String? { description }
-}
-
-/// Why a request matched nothing: the request, the nearest filters, and for each the first
-/// condition that failed.
-///
-/// ```text
-/// no filter matched GET https://api.test/users/42/posts
-///   nearest filters, closest first:
-///     GET /users/<id> (UserTests.swift:12): path /users/42/posts has 3 segments, pattern /users/<id> has 2
-///     POST /users/<id>/posts (UserTests.swift:13): method is GET, filter wants POST
-///   (2 filters registered)
-/// ```
-public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
-    /// One filter that came close.
-    public struct Candidate: Sendable, Hashable {
-        /// The filter, as ``RequestFilter/description`` shows it.
-        public let filter: String
-        /// The first condition that failed, in words.
-        public let reason: String
-    }
-
-    /// The request, `METHOD URL`.
-    public let request: String
-    /// The closest filters, closest first (at most ``maximumCandidates``).
-    public let candidates: [Candidate]
-    /// How many filters the registry held.
-    public let filterCount: Int
-    /// Further hints, such as the hidden body of a Linux upload task.
-    public let notes: [String]
-
-    /// How many filters a report lists.
-    public static let maximumCandidates = 3
-
-    public var description: String {
-        var lines = ["no filter matched \(request)"]
-        if candidates.isEmpty {
-            if notes.isEmpty { lines.append("  the registry has no filters; register one with registry.register(...)") }
-        } else {
-            lines.append("  nearest filters, closest first:")
-            lines += candidates.map { "    \($0.filter): \($0.reason)" }
-            lines.append("  (\(filterCount) filter\(filterCount == 1 ? "" : "s") registered)")
-        }
-        lines += notes.map { "  note: \($0)" }
-        return lines.joined(separator: "\n")
-    }
 }

@@ -1,11 +1,11 @@
-/// One query item a filter asks for.
-struct QueryRequirement: Sendable, Hashable {
-    let name: String
-    let value: String?
-}
-
 /// The optional conditions of a ``RequestFilter`` beyond scheme, host, method and path.
 enum Condition: Sendable, CustomStringConvertible {
+    /// One query item a filter asks for.
+    struct QueryRequirement: Sendable, Hashable {
+        let name: String
+        let value: String?
+    }
+
     case query([QueryRequirement], exact: Bool)
     case header(name: HTTPHeaders.Name, value: String?)
     case jsonBody(JSONValue)

@@ -4,42 +4,42 @@
 /// Matching and the unmatched-request report both come from ``RequestFilter/evaluate(_:stoppingAtFirstMiss:)``,
 /// so the report can't disagree with the decision it explains.
 struct FilterEvaluation {
+    /// The check a request failed, put into words only when a report needs them.
+    enum Miss {
+        case scheme(String)
+        case method(HTTPMethod)
+        case host(HostPattern)
+        case path(PathPattern)
+        /// A condition's own words, made when it was checked.
+        case condition(String)
+
+        func reason(for request: MockRequest) -> String {
+            switch self {
+            case .scheme(let scheme): "scheme is \(request.scheme), filter wants \(scheme)"
+            case .method(let method): "method is \(request.method), filter wants \(method)"
+            case .host(let host):
+                "host is \(request.host ?? "(none)")\(request.url.port.map { ":\($0)" } ?? ""), filter wants \(host)"
+            case .path(let path): path.mismatch(segments: request.pathSegments) ?? "path does not match \(path)"
+            case .condition(let words): words
+            }
+        }
+    }
+
     /// Checks passed; a matching path counts double, so a filter with the right path and the
     /// wrong method ranks nearer than one with the right method and the wrong path.
     var passed = 0
-    var firstMiss: MissedCheck?
+    var firstMiss: FilterEvaluation.Miss?
     var captures = Captures()
     fileprivate let stops: Bool
 
     /// Notes one check; returns whether the fold ends here.
-    fileprivate mutating func ends(after holds: Bool, _ miss: @autoclosure () -> MissedCheck, weight: Int = 1) -> Bool {
+    fileprivate mutating func ends(after holds: Bool, _ miss: @autoclosure () -> FilterEvaluation.Miss, weight: Int = 1) -> Bool {
         if holds {
             passed += weight
             return false
         }
         if firstMiss == nil { firstMiss = miss() }
         return stops
-    }
-}
-
-/// The check a request failed, put into words only when a report needs them.
-enum MissedCheck {
-    case scheme(String)
-    case method(HTTPMethod)
-    case host(HostPattern)
-    case path(PathPattern)
-    /// A condition's own words, made when it was checked.
-    case condition(String)
-
-    func reason(for request: MockRequest) -> String {
-        switch self {
-        case .scheme(let scheme): "scheme is \(request.scheme), filter wants \(scheme)"
-        case .method(let method): "method is \(request.method), filter wants \(method)"
-        case .host(let host):
-            "host is \(request.host ?? "(none)")\(request.url.port.map { ":\($0)" } ?? ""), filter wants \(host)"
-        case .path(let path): path.mismatch(segments: request.pathSegments) ?? "path does not match \(path)"
-        case .condition(let words): words
-        }
     }
 }
 

@@ -133,13 +133,13 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// .get("/search").query(["q": "swift", "page": nil])
     /// ```
     public func query(_ items: KeyValuePairs<String, String?>) -> RequestFilter {
-        adding(.query(items.map { QueryRequirement(name: $0.key, value: $0.value) }, exact: false))
+        adding(.query(items.map { Condition.QueryRequirement(name: $0.key, value: $0.value) }, exact: false))
     }
 
     /// Requires exactly these query items, no more and no fewer, in any order. An empty list
     /// requires no query at all.
     public func exactQuery(_ items: KeyValuePairs<String, String>) -> RequestFilter {
-        adding(.query(items.map { QueryRequirement(name: $0.key, value: $0.value) }, exact: true))
+        adding(.query(items.map { Condition.QueryRequirement(name: $0.key, value: $0.value) }, exact: true))
     }
 
     /// Requires a header field (name compared case-insensitively) with exactly `value`, or

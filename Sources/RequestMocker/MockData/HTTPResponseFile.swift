@@ -86,3 +86,18 @@ struct HTTPResponseFile: Sendable, Equatable {
         self.body = body
     }
 }
+
+extension HTTPResponseFile {
+    /// The status line, the header fields and the body. The body is stored decoded and whole,
+    /// so the framing fields that described the wire (`Content-Encoding`, `Transfer-Encoding`,
+    /// `Content-Length`) are left out; the loader works out the length.
+    static func contents(of response: RecordedResponse) -> Data {
+        var text = "\(response.httpVersion) \(response.status.code) \(response.status.reasonPhrase)"
+            .trimmingCharacters(in: .whitespaces) + "\n"
+        for field in response.headers.removing(HTTPHeaders.Name.framingAndCoding) {
+            text += "\(field.name): \(field.value)\n"
+        }
+        text += "\n"
+        return Data(text.utf8) + response.body
+    }
+}

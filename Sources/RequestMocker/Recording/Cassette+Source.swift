@@ -2,14 +2,14 @@ extension Cassette: AnswerSource {
     /// Plays back the first unplayed recording that matches; records what none matches when
     /// the mode records, and otherwise misses in a way that forbids the network. Requests to
     /// other hosts, or that the request hook excludes, are not this cassette's business.
-    func answer(_ request: MockRequest, misses: inout [SourceMiss]) -> SourceAnswer? {
+    func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         guard hosts.accepts(request), let live = redaction.redact(request) else { return nil }
         if recordMode.playsBack, let (index, recording) = claim(live) {
             let response = recording.response(for: request).delayed(by: playback.delay(forRecorded: recording.interaction.duration))
             return .respond(response, captures: Captures(), from: .recording(url, entryIndex: index))
         }
         guard recordMode.records(isNew: isNew) else {
-            misses.append(SourceMiss(note: { self.missNote(for: request) }, forbidsNetwork: true))
+            misses.append(SourceAnswer.Miss(note: { self.missNote(for: request) }, forbidsNetwork: true))
             return nil
         }
         return .record(RecordingTicket(request: live, target: self))

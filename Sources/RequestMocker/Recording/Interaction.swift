@@ -1,26 +1,3 @@
-/// A response as it was recorded: status, HTTP version, header fields and the body bytes
-/// (decoded: HAR keeps bodies after any `Content-Encoding` is undone).
-///
-/// ```swift
-/// let redaction = Redaction.default.beforeRecordResponse { response, _ in
-///     var kept = response
-///     kept.headers.remove("X-Request-Id")   // changes on every call; keep diffs small
-///     return kept
-/// }
-/// ```
-public struct RecordedResponse: Sendable, Hashable {
-    public var status: HTTPStatus
-    public var httpVersion: String
-    public var headers: HTTPHeaders
-    public var body: Data
-
-    public init(status: HTTPStatus, httpVersion: String = "HTTP/1.1", headers: HTTPHeaders = [:], body: Data = Data()) {
-        self.status = status
-        self.httpVersion = httpVersion
-        self.headers = headers
-        self.body = body
-    }
-}
 
 /// One request and what came back: a response, or the transport error the request failed with.
 ///

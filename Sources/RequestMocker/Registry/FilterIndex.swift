@@ -1,19 +1,3 @@
-/// Where a filter is filed in the index, from its path pattern.
-enum FilterIndexKey: Hashable, Sendable {
-    /// Patterns without `**`: found by segment count and the literal segments' positions and
-    /// values. `/users/<id>/posts` is `(3, [0, 2], ["users", "posts"])`; an all-literal pattern
-    /// lists every position.
-    case shape(Shape)
-    /// Everything else (`**`, a lone `*`, no path, invalid patterns): tried for every request.
-    case general
-
-    struct Shape: Hashable, Sendable {
-        let count: Int
-        let literalPositions: [Int]
-        let literals: [String]
-    }
-}
-
 /// The registry's filters, in first-match order, filed so that a request only looks at the
 /// filters that could match it.
 ///
@@ -23,13 +7,29 @@ enum FilterIndexKey: Hashable, Sendable {
 /// the one a linear scan would find, at the cost of a few hash lookups and the candidates'
 /// checks instead of every filter's.
 struct FilterIndex: Sendable {
+    /// Where a filter is filed in the index, from its path pattern.
+    enum Key: Hashable, Sendable {
+        /// Patterns without `**`: found by segment count and the literal segments' positions and
+        /// values. `/users/<id>/posts` is `(3, [0, 2], ["users", "posts"])`; an all-literal pattern
+        /// lists every position.
+        case shape(Shape)
+        /// Everything else (`**`, a lone `*`, no path, invalid patterns): tried for every request.
+        case general
+
+        struct Shape: Hashable, Sendable {
+            let count: Int
+            let literalPositions: [Int]
+            let literals: [String]
+        }
+    }
+
     /// A registered filter. A class, so the buckets, lookups and journal entries that hold it
     /// share one reference instead of copying the filter.
     final class Entry: Sendable {
         let id: Int
         let order: Int
         let source: any AnswerSource
-        let key: FilterIndexKey
+        let key: FilterIndex.Key
         /// The source, when it is a filter: the journal, the report and expectations list
         /// filters (worked out once, here).
         let filter: RequestFilter?
@@ -44,7 +44,7 @@ struct FilterIndex: Sendable {
     }
 
     private(set) var entries: [Int: Entry] = [:]
-    private var buckets: [FilterIndexKey.Shape: [Entry]] = [:]
+    private var buckets: [FilterIndex.Key.Shape: [Entry]] = [:]
     /// For each segment count, the literal-position layouts in use and how many filters use each.
     private var layouts: [Int: [[Int]: Int]] = [:]
     private var general: [Entry] = []
@@ -145,7 +145,7 @@ struct FilterIndex: Sendable {
         for positions in (layouts[segments.count] ?? [:]).keys {
             // An all-literal layout's literals are the request's segments: no new array.
             let literals = positions.count == segments.count ? segments : positions.map { segments[$0] }
-            let shape = FilterIndexKey.Shape(count: segments.count, literalPositions: positions, literals: literals)
+            let shape = FilterIndex.Key.Shape(count: segments.count, literalPositions: positions, literals: literals)
             if let bucket = buckets[shape] { add(bucket[...]) }
         }
         if !general.isEmpty { add(general[...]) }

@@ -1,27 +1,3 @@
-/// How a transport sends on the requests its registry passes through or records.
-package struct Forwarding: Sendable {
-    /// How long the real server may take.
-    package var timeout: TimeInterval
-    /// A header field added to forwarded requests: the loopback server marks its own, to
-    /// recognise them if they come back under a name it doesn't know.
-    package var mark: HTTPHeaders.Field?
-    /// Whether a request to this URL would come back to the transport itself.
-    package var loopsBack: @Sendable (URL) -> Bool
-
-    package init(timeout: TimeInterval, mark: HTTPHeaders.Field? = nil, loopsBack: @escaping @Sendable (URL) -> Bool = { _ in false }) {
-        self.timeout = timeout
-        self.mark = mark
-        self.loopsBack = loopsBack
-    }
-
-    /// `request` as it is sent on: with the mark, when there is one.
-    func marked(_ request: MockRequest) -> MockRequest {
-        guard let mark else { return request }
-        var headers = request.headers
-        headers.add(mark.name, mark.value)
-        return MockRequest(method: request.method, url: request.url, headers: headers, body: request.body)
-    }
-}
 
 extension MockRegistry {
     /// Decides `request` and turns the decision into the outcome a transport carries: the one
@@ -37,7 +13,7 @@ extension MockRegistry {
         case .respond(let response, let captures, let origin):
             let disposition: JournalEntry.Disposition = entry == nil ? .answeredByPolicy : .answered
             let journalEntry = journaled(request, entry, origin.file, origin.entryIndex, disposition)
-            let context = ResolutionContext(request: request, captures: captures, entry: entry)
+            let context = MockResponse.ResolutionContext(request: request, captures: captures, entry: entry)
             return (response.resolve(context), journalEntry)
         case .passThrough:
             return (forwarded(request, recording: nil, forwarding), journaled(request, entry, nil, nil, .passedThrough))
@@ -58,7 +34,7 @@ extension MockRegistry {
     /// responses never run while the registry is locked and may call back into it.
     private func decide(_ request: MockRequest) -> (SourceAnswer, FilterIndex.Entry?) {
         let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
-        var misses: [SourceMiss] = []
+        var misses: [SourceAnswer.Miss] = []
         let found = snapshot.firstResult(forSegments: request.pathSegments) { entry in
             entry.source.answer(request, misses: &misses).map { ($0, entry) }
         }
@@ -85,7 +61,7 @@ extension MockRegistry {
         }
         let outgoing = forwarding.marked(request), timeout = forwarding.timeout
         return .pending {
-            guard let ticket else { return Outcome(forwarded: await PassThrough.forward(outgoing, timeout: timeout), for: request) }
+            guard let ticket else { return Outcome(forwarded: await Forwarder.forward(outgoing, timeout: timeout), for: request) }
             return await ticket.forwardAndRecord(outgoing, timeout: timeout)
         }
     }
@@ -102,7 +78,7 @@ extension MockRegistry {
 extension UnmatchedRequestReport {
     /// Ranks every filter by how many of its checks `request` passes (ties: registration
     /// order) and keeps the closest few with the first check each failed.
-    init(request: MockRequest, filters: [RequestFilter], misses: [SourceMiss] = []) {
+    init(request: MockRequest, filters: [RequestFilter], misses: [SourceAnswer.Miss] = []) {
         let ranked = filters.enumerated()
             .map { position, filter in
                 (position: position, filter: filter, evaluation: filter.evaluate(request, stoppingAtFirstMiss: false))

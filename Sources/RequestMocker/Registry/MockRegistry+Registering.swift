@@ -70,14 +70,14 @@ extension MockRegistry {
     /// their files there.
     ///
     /// ```swift
-    /// try registry.register(MockDataDirectory(URL(fileURLWithPath: "Tests/MockData")))
-    /// try registry.register(MockDataDirectory(overrides), at: .first)   // searched first
+    /// try registry.register(MockDataFolder(URL(fileURLWithPath: "Tests/MockData")))
+    /// try registry.register(MockDataFolder(overrides), at: .first)   // searched first
     /// ```
     ///
     /// - Returns: a handle that removes the folder again.
     @discardableResult
-    public func register(_ directory: MockDataDirectory, at placement: Placement = .last) -> FilterHandle {
-        insert(directory, at: placement.position)
+    public func register(_ folder: MockDataFolder, at placement: Placement = .last) -> FilterHandle {
+        insert(folder, at: placement.position)
     }
 
     /// Adds a cassette: requests that no source before it answers are played back from it, or

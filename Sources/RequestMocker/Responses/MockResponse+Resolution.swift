@@ -1,14 +1,14 @@
-/// Who is being answered, and by which registry entry (named in error messages only, so the
-/// description isn't built for every request).
-struct ResolutionContext: Sendable {
-    let request: MockRequest
-    let captures: Captures
-    let entry: FilterIndex.Entry?
-
-    var filterDescription: String { entry?.filter?.description ?? "the unmatched-request policy" }
-}
-
 extension MockResponse {
+    /// Who is being answered, and by which registry entry (named in error messages only, so the
+    /// description isn't built for every request).
+    struct ResolutionContext: Sendable {
+        let request: MockRequest
+        let captures: Captures
+        let entry: FilterIndex.Entry?
+
+        var filterDescription: String { entry?.filter?.description ?? "the unmatched-request policy" }
+    }
+
     /// Block responses may return blocks; this bounds the chain so a block that returns itself
     /// fails instead of looping.
     static let maximumNesting = 16
@@ -154,15 +154,15 @@ extension MockResponse {
         default: "application/octet-stream"
         }
     }
-}
 
-/// A block returned a sequence that had no response left.
-struct SequenceUsedUp: Error, CustomStringConvertible {
-    var description: String { "the block returned a response sequence that was already used up" }
-}
+    /// A block returned a sequence that had no response left.
+    struct SequenceUsedUp: Error, CustomStringConvertible {
+        var description: String { "the block returned a response sequence that was already used up" }
+    }
 
-/// Blocks returned blocks too many times in a row.
-struct NestingTooDeep: Error, CustomStringConvertible {
-    let limit: Int
-    var description: String { "blocks returned blocks \(limit) times in a row; return a concrete response" }
+    /// Blocks returned blocks too many times in a row.
+    struct NestingTooDeep: Error, CustomStringConvertible {
+        let limit: Int
+        var description: String { "blocks returned blocks \(limit) times in a row; return a concrete response" }
+    }
 }

@@ -1,8 +1,3 @@
-/// What a request finally gets: a response for a URL, or an error.
-enum Delivery: Sendable {
-    case response(ResolvedResponse, url: URL)
-    case failure(any Error)
-}
 
 /// One request's way through a registry for ``MockURLProtocol``: the registry's outcome,
 /// carried as URL loading expects it, with redirects followed here (FoundationNetworking traps

@@ -279,26 +279,3 @@ struct Socket: Sendable, Hashable {
         SocketPlatform.systemClose(descriptor)
     }
 }
-
-/// A pipe whose only job is to wake a thread blocked in `poll` (the accept loops, on `stop()`).
-struct WakePipe: Sendable {
-    let readEnd: Int32
-    let writeEnd: Int32
-
-    init() throws(Socket.Failure) {
-        var ends: [Int32] = [0, 0]
-        guard SocketPlatform.systemPipe(&ends) == 0 else { throw Socket.Failure("pipe") }
-        readEnd = ends[0]
-        writeEnd = ends[1]
-    }
-
-    func wake() {
-        var byte: UInt8 = 1
-        _ = SocketPlatform.systemWrite(writeEnd, &byte, 1)
-    }
-
-    func close() {
-        SocketPlatform.systemClose(readEnd)
-        SocketPlatform.systemClose(writeEnd)
-    }
-}

@@ -169,6 +169,9 @@ final class SocketPool: Sendable {
     }
 }
 
+
+// Beside `SocketPool`, not in a file of its own: the two share `fileprivate` members that keep
+// the rule above (only the pool makes connections; only a connection leaves the table).
 /// One accepted connection: its socket, and the way out that keeps `stop()` safe.
 final class PooledConnection: Sendable {
     let id: Int

@@ -12,7 +12,7 @@ struct ExampleMockDataTests {
     @Test("each example file answers its request")
     func examples() async throws {
         let registry = MockRegistry()
-        registry.register(try MockDataDirectory(Self.folder, allowsWildcards: true))
+        registry.register(try MockDataFolder(Self.folder, allowsWildcards: true))
         let session = registry.makeSession()
 
         let (users, usersResponse) = try await session.data(from: url("/users"))

@@ -13,8 +13,8 @@ struct MockDataRecordingTests {
         server = try PythonEchoServer()
     }
 
-    private func recordingFolder(_ mode: RecordMode, redaction: Redaction = .default) throws -> MockDataDirectory {
-        try MockDataDirectory(mockData, allowsWildcards: false, headersInName: [], record: mode, redaction: redaction, hosts: .all, environment: [:])
+    private func recordingFolder(_ mode: RecordMode, redaction: Redaction = .default) throws -> MockDataFolder {
+        try MockDataFolder(mockData, allowsWildcards: false, headersInName: [], record: mode, redaction: redaction, hosts: .all, environment: [:])
     }
 
     private func get(_ path: String) -> URLRequest {
@@ -44,7 +44,7 @@ struct MockDataRecordingTests {
 
         server.stop()
         let offline = MockRegistry()
-        offline.register(try MockDataDirectory(mockData))
+        offline.register(try MockDataFolder(mockData))
         let replay = offline.makeSession()
         #expect(try await replay.data(for: get("/echo/users?page=2")).0 == live[0])
         #expect(try await replay.data(for: post).0 == live[1])
@@ -81,7 +81,7 @@ struct MockDataRecordingTests {
 
     @Test("a header in the name that redaction hides is named by its hash, never its value")
     func hashedHeaderNames() async throws {
-        let directory = try MockDataDirectory(mockData, allowsWildcards: false, headersInName: ["Authorization"], record: .newEpisodes,
+        let directory = try MockDataFolder(mockData, allowsWildcards: false, headersInName: ["Authorization"], record: .newEpisodes,
                                               redaction: .default, hosts: .all, environment: [:])
         let registry = MockRegistry()
         registry.register(directory)

@@ -1,10 +1,11 @@
 /// Sends a request to the real network, for pass-through and recording.
 ///
 /// The inner session is a plain ephemeral one: it has none of RequestMocker's classes, so the
-/// forwarded request can't come back to us. It does not follow redirects: the 3xx comes back
-/// to ``Exchange``, which follows it through the registry like any answer, so every hop is
-/// matched (and recorded) on its own. (FoundationNetworking drops a refused redirect's body.)
-enum PassThrough {
+/// forwarded request can't come back to us. It does not follow redirects: the 3xx is the
+/// answer. `MockURLProtocol` follows it through the registry like any answer, so every hop is
+/// matched (and recorded) on its own; the loopback server hands it to its client, which follows
+/// it. (FoundationNetworking drops a refused redirect's body.)
+enum Forwarder {
     private static let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
 
     /// The response with the header fields as received and the body decoded (the inner session
@@ -48,26 +49,5 @@ enum PassThrough {
         ) {
             completionHandler(nil)
         }
-    }
-}
-
-extension RecordedResponse {
-    /// The response as it is delivered: the fields that described the bytes on the wire go,
-    /// since the body is held decoded, and `Content-Length` is the body's (where the old one
-    /// stood, if there was one).
-    var playable: ResolvedResponse {
-        var delivered = headers
-        delivered.replace(.contentLength, with: String(body.count))
-        delivered = delivered.removing(HTTPHeaders.Name.framingAndCoding.filter { $0 != .contentLength })
-        return ResolvedResponse(status: status, httpVersion: httpVersion, headers: delivered, body: body)
-    }
-}
-
-extension MockResponse {
-    /// Plays a recorded response back as it was received (see ``RecordedResponse/playable``).
-    init(playing recorded: RecordedResponse) {
-        let playable = recorded.playable
-        self.init(content: .body(recorded.body, defaultContentType: nil), status: playable.status,
-                  httpVersion: playable.httpVersion, headers: playable.headers)
     }
 }

@@ -28,8 +28,8 @@ final class TemporaryFolder: Sendable {
     }
 }
 
-@Suite("MockDataDirectory")
-struct MockDataDirectoryTests {
+@Suite("MockDataFolder")
+struct MockDataFolderTests {
     let folder: TemporaryFolder
     let registry = MockRegistry()
     var session: URLSession { registry.makeSession() }
@@ -47,7 +47,7 @@ struct MockDataDirectoryTests {
     func kinds() async throws {
         try folder.write("GET|-users-42.json", #"{"id": 42}"#)
         try folder.write("POST|-users|d4-name3-Adae.http", "HTTP/1.1 201 Created\r\nLocation: /users/43\r\nTransfer-Encoding: chunked\r\n\r\n{\"id\": 43}")
-        registry.register(try MockDataDirectory(folder.url))
+        registry.register(try MockDataFolder(folder.url))
 
         let (json, jsonResponse) = try await text("/users/42")
         #expect(json == #"{"id": 42}"#)
@@ -76,7 +76,7 @@ struct MockDataDirectoryTests {
         var bytes = Data("HTTP/1.1 200 OK\nContent-Type: application/octet-stream\n\n".utf8)
         bytes.append(contentsOf: [0, 255, 10, 10, 13])
         try folder.write("GET|-bin.http", bytes)
-        registry.register(try MockDataDirectory(folder.url, allowsWildcards: true))
+        registry.register(try MockDataFolder(folder.url, allowsWildcards: true))
         #expect(try await text("/a").0 == "from http")
         #expect(try await text("/search?q=1").0 == #""exact""#)
         #expect(try await text("/search?q=2").0 == "wildcard")
@@ -85,7 +85,7 @@ struct MockDataDirectoryTests {
 
     @Test("a miss lists every file name tried, in order, and the registry moves on")
     func misses() async throws {
-        let directory = try MockDataDirectory(folder.url)
+        let directory = try MockDataFolder(folder.url)
         registry.register(directory)
         registry.register(.get("/fallback"), respond: .string("filter"))
         #expect(try await text("/fallback").0 == "filter")
@@ -105,7 +105,7 @@ struct MockDataDirectoryTests {
 
     @Test("a HEAD falls back to the GET's files, after its own names")
     func headFallsBackToGet() throws {
-        let directory = try MockDataDirectory(folder.url)
+        let directory = try MockDataFolder(folder.url)
         let head = MockRequest(method: .head, url: url("/users"))
         #expect(directory.candidateFileNames(for: head) == ["HEAD|-users.http", "HEAD|-users.json", "GET|-users.http", "GET|-users.json"])
     }
@@ -113,13 +113,13 @@ struct MockDataDirectoryTests {
     @Test("VOKMockUrlProtocol's 404 for misses, through the unmatched policy")
     func notFound() async throws {
         let registry = MockRegistry(unmatchedPolicy: .respond(.status(404)))
-        registry.register(try MockDataDirectory(folder.url))
+        registry.register(try MockDataFolder(folder.url))
         #expect(try await registry.makeSession().data(from: url("/nothing")).1.status == 404)
     }
 
     @Test("files added later are found; edits show at once")
     func noticesChanges() async throws {
-        registry.register(try MockDataDirectory(folder.url))
+        registry.register(try MockDataFolder(folder.url))
         await #expect(throws: RequestMockerError.self) { try await text("/late") }
         try folder.write("GET|-late.json", "1")
         #expect(try await text("/late").0 == "1")
@@ -133,8 +133,8 @@ struct MockDataDirectoryTests {
         try folder.write("GET|-users.json", #"["default"]"#)
         try folder.write("GET|-health.json", #""ok""#)
         try override.write("GET|-users.http", "HTTP/1.1 500 Internal Server Error\n\n")
-        registry.register(try MockDataDirectory(folder.url))
-        registry.register(try MockDataDirectory(override.url), at: .first)
+        registry.register(try MockDataFolder(folder.url))
+        registry.register(try MockDataFolder(override.url), at: .first)
         #expect(try await text("/users").1.status == 500)
         #expect(try await text("/health").0 == #""ok""#)
     }
@@ -144,7 +144,7 @@ struct MockDataDirectoryTests {
         try folder.write("GET|-broken.json", "{not json")
         try folder.write("GET|-broken-http.http", "HTTP/1.1 200 OK\nno colon here\n\nbody")
         try folder.write("GET|-fine.json", "true")
-        registry.register(try MockDataDirectory(folder.url))
+        registry.register(try MockDataFolder(folder.url))
         await #expect {
             _ = try await text("/broken")
         } throws: { error in
@@ -163,12 +163,12 @@ struct MockDataDirectoryTests {
     @Test("a missing folder is an error at once; a bundle's resource folder works")
     func folders() throws {
         #expect {
-            _ = try MockDataDirectory(URL(fileURLWithPath: "/nonexistent/MockData"))
+            _ = try MockDataFolder(URL(fileURLWithPath: "/nonexistent/MockData"))
         } throws: { error in
             guard case .mockDataFolderNotFound("/nonexistent/MockData") = error as? RequestMockerError else { return false }
             return "\(error)".contains("Bundle.module")
         }
-        let bundled = try MockDataDirectory(Bundle.module, subdirectory: "Fixtures/MockData")
+        let bundled = try MockDataFolder(Bundle.module, subdirectory: "Fixtures/MockData")
         #expect(bundled.candidateFileNames(for: MockRequest(method: .get, url: url("/bundled"))).first == "GET|-bundled.http")
     }
 
@@ -183,7 +183,7 @@ struct MockDataDirectoryTests {
             at: folder.url.appendingPathComponent("GET|-..-..-etc-hostname.json"),
             withDestinationURL: URL(fileURLWithPath: "/etc/hostname")
         )
-        registry.register(try MockDataDirectory(folder.url))
+        registry.register(try MockDataFolder(folder.url))
         let target = try #require(URL(string: "https://api.test" + path))
         await #expect(throws: RequestMockerError.self) { try await session.data(from: target) }
     }
@@ -192,7 +192,7 @@ struct MockDataDirectoryTests {
     func linkInside() async throws {
         let real = try folder.write("real.json", #""linked""#)
         try FileManager.default.createSymbolicLink(at: folder.url.appendingPathComponent("GET|-alias.json"), withDestinationURL: real)
-        registry.register(try MockDataDirectory(folder.url))
+        registry.register(try MockDataFolder(folder.url))
         #expect(try await text("/alias").0 == #""linked""#)
     }
 

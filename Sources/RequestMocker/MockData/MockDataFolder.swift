@@ -8,7 +8,7 @@
 /// ```swift
 /// let registry = MockRegistry()
 /// registry.register(.post("/login"), respond: .json(["token": "t"]))     // filters and folders mix,
-/// try registry.register(MockDataDirectory(Bundle.module, subdirectory: "MockData"))  // in order
+/// try registry.register(MockDataFolder(Bundle.module, subdirectory: "MockData"))  // in order
 /// ```
 ///
 /// When no file matches, the registry moves on to its next filter or folder; the unmatched
@@ -20,7 +20,7 @@
 /// added, removed or renamed); a file's contents are read when it answers, so edits show at
 /// once. Only regular files directly in the folder answer (symbolic links only if they point
 /// inside it); request data never becomes a path, so no request can read outside the folder.
-public final class MockDataDirectory: Sendable, CustomStringConvertible {
+public final class MockDataFolder: Sendable, CustomStringConvertible {
     /// The folder, as given.
     public let folder: URL
     /// Whether wildcard names (`*` for the whole query and/or body) are looked for too.
@@ -65,7 +65,7 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     /// the next run finds it: a folder can be filled from the real server instead of by hand.
     ///
     /// ```swift
-    /// let folder = try MockDataDirectory(URL(fileURLWithPath: "Tests/MockData"), record: .newEpisodes)
+    /// let folder = try MockDataFolder(URL(fileURLWithPath: "Tests/MockData"), record: .newEpisodes)
     /// registry.register(folder)
     /// ```
     ///
@@ -145,7 +145,7 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
     /// The file names `request` looks for, in lookup order.
     ///
     /// ```swift
-    /// directory.candidateFileNames(for: MockRequest(method: .get, url: URL(string: "https://x.test/users?page=2")!))
+    /// folder.candidateFileNames(for: MockRequest(method: .get, url: URL(string: "https://x.test/users?page=2")!))
     /// // ["GET|-users?page=2.http", "GET|-users?page=2.json", "GET|-users?3a3a…http", "GET|-users?3a3a….json"]
     /// ```
     public func candidateFileNames(for request: MockRequest) -> [String] {
@@ -217,3 +217,7 @@ public final class MockDataDirectory: Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// The earlier name of ``MockDataFolder``.
+@available(*, deprecated, renamed: "MockDataFolder")
+public typealias MockDataDirectory = MockDataFolder

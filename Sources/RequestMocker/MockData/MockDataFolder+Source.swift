@@ -1,7 +1,7 @@
-extension MockDataDirectory: AnswerSource {
+extension MockDataFolder: AnswerSource {
     /// Answers from the first file the naming convention finds; a recording folder sends what
     /// it has no file for to the network, to be written as the first name looked for.
-    func answer(_ request: MockRequest, misses: inout [SourceMiss]) -> SourceAnswer? {
+    func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         guard let recording, let named = recording.redaction.redact(request, headers: false) else {
             return find(request, misses: &misses)
         }
@@ -27,7 +27,7 @@ extension MockDataDirectory: AnswerSource {
         return .record(RecordingTicket(request: recording.redaction.redact(request) ?? named, target: target))
     }
 
-    private func find(_ request: MockRequest, misses: inout [SourceMiss]) -> SourceAnswer? {
+    private func find(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         let candidates = candidateFileNames(for: request)
         let names = currentNames()
         guard let name = candidates.first(where: names.contains) else {
@@ -42,7 +42,7 @@ extension MockDataDirectory: AnswerSource {
         }
     }
 
-    private func miss(triedNames names: [String]) -> SourceMiss {
-        SourceMiss(note: { "\(self) has none of, in lookup order: \(names.joined(separator: ", "))" }, forbidsNetwork: false)
+    private func miss(triedNames names: [String]) -> SourceAnswer.Miss {
+        SourceAnswer.Miss(note: { "\(self) has none of, in lookup order: \(names.joined(separator: ", "))" }, forbidsNetwork: false)
     }
 }

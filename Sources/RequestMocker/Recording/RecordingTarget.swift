@@ -1,0 +1,11 @@
+/// Where a recorded interaction goes: a cassette, or a mock-data folder.
+protocol RecordingTarget: Sendable {
+    /// Keeps one interaction (the request already redacted; the response not yet).
+    ///
+    /// - Returns: the file it was written to, if it was written at once.
+    func store(
+        _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
+    ) throws(RequestMockerError) -> URL?
+    /// Where recordings go, for the journal.
+    var destination: URL { get }
+}

@@ -1,0 +1,22 @@
+/// A request the mocks can't answer as asked: unmatched, a mistake in the mocks, or a failed
+/// forward. The server answers it with `status` and `message`; the URL protocol fails with `error`.
+package struct Refusal: Sendable {
+    package let status: HTTPStatus
+    package let error: any Error
+    package let message: String
+
+    init(status: HTTPStatus, error: any Error, message: String) {
+        self.status = status
+        self.error = error
+        self.message = message
+    }
+
+    /// `404` for an unmatched request (the body is the report), `500` for any other mistake.
+    init(_ mistake: RequestMockerError) {
+        if case .unmatched = mistake {
+            self.init(status: .notFound, error: mistake, message: "\(mistake)")
+        } else {
+            self.init(status: .internalServerError, error: mistake, message: "\(mistake)")
+        }
+    }
+}

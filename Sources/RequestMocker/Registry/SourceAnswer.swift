@@ -1,0 +1,45 @@
+/// What one source, or the unmatched-request policy, decided for a request.
+enum SourceAnswer {
+    /// Why a folder or cassette had nothing, kept for the unmatched-request report (a filter that
+    /// misses says nothing here: the report ranks filters itself).
+    struct Miss {
+        /// The source's note for the report, made only when a report is (finding a cassette's
+        /// nearest recording reads every recording).
+        let note: () -> String
+        /// A cassette that doesn't record promises no network: when it misses, the registry fails
+        /// the request even under ``UnmatchedRequestPolicy/passThrough``.
+        let forbidsNetwork: Bool
+    }
+
+    /// Where a response came from, for the journal.
+    enum Origin {
+        /// The filter or policy itself.
+        case inline
+        /// A mock-data file.
+        case file(URL)
+        /// A cassette's recording: which of its `log.entries`.
+        case recording(URL, entryIndex: Int)
+
+        var file: URL? {
+            switch self {
+            case .inline: nil
+            case .file(let url), .recording(let url, _): url
+            }
+        }
+
+        var entryIndex: Int? {
+            if case .recording(_, let index) = self { index } else { nil }
+        }
+    }
+
+    /// Answer with this response; `captures` are the path variables a filter captured.
+    case respond(MockResponse, captures: Captures, from: Origin)
+    /// Send the request to the real network and relay the answer.
+    case passThrough
+    /// Send the request to the real network, relay the answer and record it.
+    case record(RecordingTicket)
+    /// Fail the request: a mistake in the mocks (an invalid pattern, an unreadable file), or
+    /// ``RequestMockerError/unmatched(_:)`` from the policy.
+    case fail(RequestMockerError)
+}
+

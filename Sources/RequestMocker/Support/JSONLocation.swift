@@ -1,0 +1,62 @@
+/// Where a byte offset of a JSON document is: line and column (from 1), and the path of the
+/// value being read there (`log.entries[3].request`), found by re-reading the text before it.
+struct JSONLocation {
+    let line: Int
+    let column: Int
+    let path: String
+
+    init(offset: Int, in data: Data) {
+        enum Frame {
+            case object(key: String?, expectingKey: Bool)
+            case array(index: Int)
+        }
+        let bytes = [UInt8](data.prefix(max(0, offset)))
+        var stack: [Frame] = []
+        var line = 1, lineStart = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\n"):
+                line += 1
+                lineStart = index + 1
+            case UInt8(ascii: "{"):
+                stack.append(.object(key: nil, expectingKey: true))
+            case UInt8(ascii: "["):
+                stack.append(.array(index: 0))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                _ = stack.popLast()
+            case UInt8(ascii: ","):
+                switch stack.last {
+                case .object(let key, _)?: stack[stack.count - 1] = .object(key: key, expectingKey: true)
+                case .array(let position)?: stack[stack.count - 1] = .array(index: position + 1)
+                case nil: break
+                }
+            case UInt8(ascii: "\""):
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                    end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                if case .object(_, true)? = stack.last {
+                    let key = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
+                    stack[stack.count - 1] = .object(key: key, expectingKey: false)
+                }
+                index = end
+            default:
+                break
+            }
+            index += 1
+        }
+        self.line = line
+        column = bytes.count - lineStart + 1
+        var path = ""
+        for frame in stack {
+            switch frame {
+            case .object(let key?, false): path += path.isEmpty ? key : ".\(key)"
+            case .array(let position): path += "[\(position)]"
+            default: continue
+            }
+        }
+        self.path = path.isEmpty ? "(root)" : path
+    }
+}
