@@ -23,25 +23,31 @@ let package = Package(
             dependencies: ["RequestMocker", "RequestMockerServer"],
             path: "Benchmarks/request-mocker-bench"
         ),
+        // Helpers every test target shares, defined once (no product; imports neither XCTest nor Testing).
+        .target(name: "RequestMockerTestSupport", dependencies: ["RequestMocker"], path: "Tests/RequestMockerTestSupport"),
+        .testTarget(
+            name: "RequestMockerTests",
+            dependencies: ["RequestMocker", "RequestMockerTestSupport"],
+            // Cassettes are found beside the test file through #filePath, as users keep theirs.
+            exclude: ["Cassettes"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "RequestMockerServerTests",
-            // The command's executable is run by its tests, so it must be built first.
-            dependencies: ["RequestMockerServer", "request-mocker"],
+            dependencies: ["RequestMockerServer", "RequestMockerTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "RequestMockerTestingTests",
             // The loopback server stands in for the real server that cassettes record from.
-            dependencies: ["RequestMockerTesting", "RequestMockerServer"],
+            dependencies: ["RequestMockerTesting", "RequestMockerServer", "RequestMockerTestSupport"],
             // Cassettes named after tests, found beside the test files as users keep theirs.
             exclude: ["__Cassettes__"]
         ),
         .testTarget(
-            name: "RequestMockerTests",
-            // RequestMockerTesting only for `.mockingShared`, which the shared registry's tests need.
-            dependencies: ["RequestMocker", "RequestMockerTesting"],
-            // Cassettes are found beside the test file through #filePath, as users keep theirs.
-            exclude: ["Cassettes"],
+            name: "RequestMockerCommandTests",
+            // The command's executable is run by its tests, so it must be built first.
+            dependencies: ["request-mocker", "RequestMocker", "RequestMockerTestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,19 +1,18 @@
 import Foundation
 import RequestMocker
 import RequestMockerServer
+import RequestMockerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
-
 /// How FoundationNetworking 6.3.1's HTTP loader takes a request's timeout, which decides how
 /// RequestMocker sets the timeout of the requests it forwards. Measured against a server that
 /// never answers.
 @Suite struct FoundationNetworkingTimeoutTests {
-    static func elapsed(_ request: URLRequest, in session: URLSession) async -> (URLError.Code?, Duration) {
+    static func elapsed(_ request: URLRequest, in session: URLSession) async throws -> (URLError.Code?, Duration) {
         let clock = ContinuousClock()
         let start = clock.now
-        let code = await urlErrorCode { _ = try await session.data(for: request) }
+        let code = try await urlErrorCode { _ = try await session.data(for: request) }
         return (code, start.duration(to: clock.now))
     }
 
@@ -27,13 +26,13 @@ import FoundationNetworking
             let session = plainSession(timeout: 3)
             let url = base.appendingPathComponent("stall")
 
-            let (initCode, byInitializer) = await Self.elapsed(URLRequest(url: url, timeoutInterval: 1.5), in: session)
+            let (initCode, byInitializer) = try await Self.elapsed(URLRequest(url: url, timeoutInterval: 1.5), in: session)
             #expect(initCode == .timedOut)
             #expect(byInitializer >= .milliseconds(2_900), "the session's 3 s apply, not the request's 1.5 s")
 
             var request = URLRequest(url: url)
             request.timeoutInterval = 1.5
-            let (code, byProperty) = await Self.elapsed(request, in: session)
+            let (code, byProperty) = try await Self.elapsed(request, in: session)
             #expect(code == .timedOut)
             #expect(byProperty < .milliseconds(2_900), "the request's 1.5 s apply")
         }

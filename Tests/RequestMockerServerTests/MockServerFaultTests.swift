@@ -1,6 +1,7 @@
 import Foundation
 import RequestMocker
 import RequestMockerServer
+import RequestMockerTestSupport
 import Testing
 
 /// Faults happen on the wire at the server, and `MockURLProtocol` reports each as the error
@@ -58,11 +59,11 @@ import Testing
         try await withServer(registry) { _, base in
             var request = URLRequest(url: base.appendingPathComponent(path))
             request.timeoutInterval = 1
-            let fromServer = await urlErrorCode { _ = try await plainSession().data(for: request) }
+            let fromServer = try await urlErrorCode { _ = try await plainSession().data(for: request) }
             let mocked = registry.makeSession()
             var direct = URLRequest(url: URL(string: "https://api.test\(path)")!)
             direct.timeoutInterval = 1
-            let fromProtocol = await urlErrorCode { _ = try await mocked.data(for: direct) }
+            let fromProtocol = try await urlErrorCode { _ = try await mocked.data(for: direct) }
             #expect(fromServer == expected)
             #expect(fromProtocol == expected)
         }
@@ -79,10 +80,10 @@ import Testing
 
     @Test func aTruncatedBodyDeliversItsFirstBytesThroughTheProtocol() async throws {
         let registry = Self.faultRegistry()
-        let delegate = BodyCollector()
+        let delegate = RecordingDelegate()
         let session = registry.makeSession(delegate: delegate)
         session.dataTask(with: URL(string: "https://api.test/cut")!).resume()
-        let (data, error) = await delegate.completion()
+        let (_, data, error) = await delegate.completion()
         #expect(String(decoding: data, as: UTF8.self) == "xxxxx")
         #expect((error as? URLError)?.code == ConnectionFault.truncatedBodyErrorCode)
     }
@@ -96,39 +97,6 @@ import Testing
                 let next = try await ExternalProcess.curl([base.absoluteString + "/fine"])
                 #expect(next.output == "fine", "after \(path)")
             }
-        }
-    }
-}
-
-/// Collects a data task's body and its end.
-final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked Sendable: the stored properties are guarded by `lock`.
-    private let lock = NSLock()
-    private var data = Data()
-    private var finished: (Data, (any Error)?)?
-    private var continuation: CheckedContinuation<(Data, (any Error)?), Never>?
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock { self.data.append(data) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let waiting = lock.withLock { () -> CheckedContinuation<(Data, (any Error)?), Never>? in
-            finished = (data, error)
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume(returning: (data, error))
-    }
-
-    func completion() async -> (Data, (any Error)?) {
-        await withCheckedContinuation { continuation in
-            let done = lock.withLock { () -> (Data, (any Error)?)? in
-                if let finished { return finished }
-                self.continuation = continuation
-                return nil
-            }
-            if let done { continuation.resume(returning: done) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RequestMocker
 import RequestMockerServer
+import RequestMockerTestSupport
 import Testing
 
 /// Hostile and broken clients get the right status, and never take the server down: after each,

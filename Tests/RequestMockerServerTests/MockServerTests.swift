@@ -1,27 +1,8 @@
 import Foundation
 import RequestMocker
 import RequestMockerServer
+import RequestMockerTestSupport
 import Testing
-
-/// Starts a server on a free loopback port for one test, and stops it afterwards.
-func withServer<T>(
-    _ registry: MockRegistry,
-    configuration: MockServer.Configuration = MockServer.Configuration(),
-    _ body: (MockServer, URL) async throws -> T
-) async throws -> T {
-    let server = MockServer(registry: registry, configuration: configuration)
-    let base = try server.start()
-    defer { server.stop() }
-    return try await body(server, base)
-}
-
-/// A session that goes to the network (the loopback server), without caches or cookies.
-func plainSession(timeout: TimeInterval = 20) -> URLSession {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    configuration.urlCache = nil
-    return URLSession(configuration: configuration)
-}
 
 @Suite struct MockServerTests {
     @Test func curlGetsTheResponseByteForByte() async throws {
@@ -237,13 +218,13 @@ func plainSession(timeout: TimeInterval = 20) -> URLSession {
         let server = MockServer(registry: registry)
         let base = try server.start()
         let session = plainSession(timeout: 60)
-        let waiting = Task { await urlErrorCode { _ = try await session.data(from: base.appendingPathComponent("stall")) } }
+        let waiting = Task { try await urlErrorCode { _ = try await session.data(from: base.appendingPathComponent("stall")) } }
         while registry.journal.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         server.stop()
         #expect(server.baseURL == nil)
         #expect(server.connectionCount == 0)
         // The stalled request ends with the connection, long before its 60-second timeout.
-        let code = await waiting.value
+        let code = try await waiting.value
         #expect(code == .badServerResponse || code == .networkConnectionLost)
         let refused = try await ExternalProcess.curl([base.absoluteString + "/stall"])
         #expect(refused.status == 7) // curl: "Failed to connect to host."
@@ -261,11 +242,5 @@ func plainSession(timeout: TimeInterval = 20) -> URLSession {
             guard case .cannotListen(_, let port, let reason) = error as? MockServerError else { return false }
             return port == UInt16(base.port ?? 0) && reason.contains("Address already in use")
         }
-    }
-}
-
-extension MockServerError: Equatable {
-    public static func == (lhs: MockServerError, rhs: MockServerError) -> Bool {
-        lhs.description == rhs.description
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RequestMocker
 import RequestMockerServer
+import RequestMockerTestSupport
 import Testing
 
 /// The README's server examples, as written there, run against real clients.
@@ -28,6 +29,6 @@ import Testing
         var request = URLRequest(url: server.url(path: "/hang")!)
         request.timeoutInterval = 1   // -> URLError(.timedOut)
 
-        #expect(await urlErrorCode { _ = try await plainSession().data(for: request) } == .timedOut)
+        #expect(try await urlErrorCode { _ = try await plainSession().data(for: request) } == .timedOut)
     }
 }

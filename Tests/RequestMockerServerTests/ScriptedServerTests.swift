@@ -1,6 +1,7 @@
 import Foundation
 import RequestMocker
 import RequestMockerServer
+import RequestMockerTestSupport
 import Testing
 
 @Suite struct ScriptedServerTests {
@@ -35,7 +36,7 @@ import Testing
         defer { server.stop() }
         var request = URLRequest(url: try #require(server.url(path: "/hang")))
         request.timeoutInterval = 1
-        let code = await urlErrorCode { _ = try await plainSession().data(for: request) }
+        let code = try await urlErrorCode { _ = try await plainSession().data(for: request) }
         #expect(code == .timedOut)
     }
 
@@ -49,7 +50,7 @@ import Testing
         try server.start()
         defer { server.stop() }
         let url = try #require(server.url(path: "/drop"))
-        let code = await urlErrorCode { _ = try await plainSession().data(from: url) }
+        let code = try await urlErrorCode { _ = try await plainSession().data(from: url) }
         #expect(code == ConnectionFault.truncatedBodyErrorCode)
         #if canImport(FoundationNetworking)
         #expect(code == .unknown) // libcurl: "transfer closed with 90 bytes remaining to read"

@@ -1,6 +1,7 @@
 import Foundation
 import RequestMocker
 import RequestMockerServer
+import RequestMockerTestSupport
 import Testing
 
 /// Every kind of response, sent through `MockURLProtocol` and through `MockServer` from one

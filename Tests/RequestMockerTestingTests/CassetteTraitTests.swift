@@ -1,6 +1,7 @@
 import Foundation
 @testable import RequestMockerTesting
 import RequestMockerServer
+import RequestMockerTestSupport
 import Testing
 
 @Suite struct CassetteTraitTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RequestMockerTesting
+import RequestMockerTestSupport
 import Testing
 
 /// What the traits report when a test ends. Each test runs a trait's scope around a block of

@@ -3,6 +3,7 @@
 // registered theirs, then asks five times and must get its own answer every time.
 // Scripts/prove-isolation runs this file's tests 20 times in a row.
 import Foundation
+import RequestMockerTestSupport
 import RequestMockerTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMockerTestSupport
 import RequestMockerTesting
 import Testing
 
@@ -7,8 +8,10 @@ import Testing
     registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 7]))
 })
 // Filters written in a trait's closure carry the line of the declaration the trait is attached
-// to (11, below), not their own: Swift Testing's macros re-emit trait expressions there.
+// to (`declaredOn`, below), not their own: Swift Testing's macros re-emit trait expressions there.
 struct MockRegistryAssertionTests {
+    /// The line of this declaration, which the trait's filters carry.
+    static let declaredOn = #line - 2
     struct Event: Codable, Equatable {
         let name: String
         let count: Int
@@ -16,7 +19,7 @@ struct MockRegistryAssertionTests {
 
     /// Posts `body` to /events through the test's session.
     private func post(_ body: String) async throws {
-        var request = URLRequest(url: try url("https://api.test/events"))
+        var request = URLRequest(url: url("https://api.test/events"))
         request.httpMethod = "POST"
         request.httpBody = Data(body.utf8)
         _ = try await MockRegistry.current.session.data(for: request)
@@ -40,7 +43,7 @@ struct MockRegistryAssertionTests {
         let sender = Task {
             try await Task.sleep(for: .milliseconds(50))
             for name in ["a", "b", "c"] {
-                var request = URLRequest(url: try url("https://api.test/events"))
+                var request = URLRequest(url: url("https://api.test/events"))
                 request.httpMethod = "POST"
                 request.httpBody = Data(#"{"name":"\#(name)","count":0}"#.utf8)
                 _ = try await session.data(for: request)
@@ -64,8 +67,8 @@ struct MockRegistryAssertionTests {
             message: """
                 Expected 2 requests matching POST https://api.test/events (MockRegistryAssertionTests.swift:\(at)), but 1 arrived
                 The journal (2 requests):
-                  POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:11)
-                  GET https://api.test/users/7 -> GET https://api.test/users/<id> (MockRegistryAssertionTests.swift:11)
+                  POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))
+                  GET https://api.test/users/7 -> GET https://api.test/users/<id> (MockRegistryAssertionTests.swift:\(Self.declaredOn))
                 """,
             file: "MockRegistryAssertionTests.swift",
             line: at
@@ -88,7 +91,7 @@ struct MockRegistryAssertionTests {
         let journal = """
 
             The journal (1 request):
-              POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:11)
+              POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))
             """
         #expect(log.issues.map(\.line) == at)
         #expect(log.issues.map(\.message) == [
@@ -108,7 +111,7 @@ struct MockRegistryAssertionTests {
         } matching: { log.keep($0) }
         #expect(log.issues.map(\.message) == [
             #"The body of the latest request matching POST /events (MockRegistryAssertionTests.swift:\#(log.issues.first?.line ?? 0)) decoded to Event(name: "launch", count: 1), not Event(name: "launch", count: 2)"#
-                + "\nThe journal (1 request):\n  POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:11)",
+                + "\nThe journal (1 request):\n  POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))",
         ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RequestMockerTesting
+import RequestMockerTestSupport
 import Testing
 
 @Suite struct MockingTraitTests {
@@ -17,7 +18,9 @@ import Testing
 
     @Test(.mocking { $0.register(.get("https://api.test/ping"), respond: .string("from the trait")) })
     func theClosureRegistersBeforeTheTest() async throws {
-        #expect(MockRegistry.current.filters.map(\.description) == ["GET https://api.test/ping (MockingTraitTests.swift:19)"])
+        // The filter carries the line of the declaration the trait is attached to, two lines up.
+        let declaredOn = #line - 2
+        #expect(MockRegistry.current.filters.map(\.description) == ["GET https://api.test/ping (MockingTraitTests.swift:\(declaredOn))"])
         #expect(try await get("https://api.test/ping", through: MockRegistry.current.session).body == "from the trait")
     }
 

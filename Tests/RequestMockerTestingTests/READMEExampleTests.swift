@@ -1,6 +1,7 @@
 // The README's "Swift Testing" and "XCTest" examples, verbatim, so they can't rot. Keep the two
 // in step.
 import Foundation
+import RequestMockerTestSupport
 import RequestMockerTesting
 import Testing
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMockerTestSupport
 import RequestMockerTesting
 import Testing
 

@@ -2,6 +2,7 @@
 // differently from its own `mockRegistry()`. XCTest runs one test at a time in a process;
 // `swift test --parallel` spreads them over worker processes (Scripts/prove-isolation does both).
 import Foundation
+import RequestMockerTestSupport
 import RequestMockerTesting
 import XCTest
 

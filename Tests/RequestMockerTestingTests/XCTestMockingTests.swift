@@ -1,5 +1,6 @@
 import Foundation
 import RequestMockerServer
+import RequestMockerTestSupport
 import RequestMockerTesting
 import XCTest
 

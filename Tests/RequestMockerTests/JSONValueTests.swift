@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerTestSupport
 import Testing
 
 @Suite("JSONValue")

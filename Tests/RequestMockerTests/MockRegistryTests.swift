@@ -1,6 +1,6 @@
 import Foundation
 import RequestMocker
-import RequestMockerTesting
+import RequestMockerTestSupport
 import Testing
 
 @Suite("MockRegistry")
@@ -269,45 +269,49 @@ struct MockRegistryTests {
     }
 }
 
-/// `MockRegistry.shared` is process-wide, so its tests run one at a time, and not alongside
-/// other tests of it in other suites.
-@Suite("MockRegistry.shared", .mockingShared)
+/// `MockRegistry.shared` is process-wide, so each test takes its turn at it
+/// (`MockRegistry.withSharedTurn`, the lock the `.mockingShared` trait of other targets takes too).
+@Suite("MockRegistry.shared", .serialized)
 struct SharedRegistryTests {
     @Test("MockURLProtocol.self in protocolClasses serves the shared registry (ANS style)")
     func sharedRegistry() async throws {
-        let handle = MockURLProtocol.register(RequestFilter(host: "shared.test", path: "/user/<id>", method: .get, response: .json(["ok": true])))
-        defer { handle.remove() }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [MockURLProtocol.self] + (configuration.protocolClasses ?? [])
-        let (data, _) = try await URLSession(configuration: configuration).data(from: url("https://shared.test/user/1"))
-        #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
-        #expect(ObjectIdentifier(MockRegistry.shared.protocolClass) == ObjectIdentifier(MockURLProtocol.self))
+        try await MockRegistry.withSharedTurn {
+            let handle = MockURLProtocol.register(RequestFilter(host: "shared.test", path: "/user/<id>", method: .get, response: .json(["ok": true])))
+            defer { handle.remove() }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = [MockURLProtocol.self] + (configuration.protocolClasses ?? [])
+            let (data, _) = try await URLSession(configuration: configuration).data(from: url("https://shared.test/user/1"))
+            #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
+            #expect(ObjectIdentifier(MockRegistry.shared.protocolClass) == ObjectIdentifier(MockURLProtocol.self))
+        }
     }
 
     @Test("the shared registry passes unmatched requests through to a real server")
     func passThrough() async throws {
-        let server = try PythonEchoServer()
-        defer { server.stop() }
-        let session = URLSession(configuration: .mocking(.shared))
-        var request = URLRequest(url: URL(string: server.baseURL + "/echo/path?q=1")!)
-        request.httpMethod = "POST"
-        request.httpBody = Data("sent body".utf8)
-        request.setValue("from-test", forHTTPHeaderField: "X-Test")
-        let (data, response) = try await session.data(for: request)
-        #expect(try JSONValue(parsing: data) == ["method": "POST", "path": "/echo/path?q=1", "body": "sent body", "header": "from-test", "authorization": ""])
-        #expect(response.status == 200)
-        #expect(response.header("X-Served-By") == "python")
-        #expect(MockRegistry.shared.journal.last?.request.url == request.url)
-        guard case .passedThrough = MockRegistry.shared.journal.last?.disposition else {
-            Issue.record("expected a pass-through journal entry")
-            return
-        }
+        try await MockRegistry.withSharedTurn {
+            let server = try PythonEchoServer()
+            defer { server.stop() }
+            let session = URLSession(configuration: .mocking(.shared))
+            var request = URLRequest(url: URL(string: server.baseURL + "/echo/path?q=1")!)
+            request.httpMethod = "POST"
+            request.httpBody = Data("sent body".utf8)
+            request.setValue("from-test", forHTTPHeaderField: "X-Test")
+            let (data, response) = try await session.data(for: request)
+            #expect(try JSONValue(parsing: data) == ["method": "POST", "path": "/echo/path?q=1", "body": "sent body", "header": "from-test", "authorization": ""])
+            #expect(response.status == 200)
+            #expect(response.header("X-Served-By") == "python")
+            #expect(MockRegistry.shared.journal.last?.request.url == request.url)
+            guard case .passedThrough = MockRegistry.shared.journal.last?.disposition else {
+                Issue.record("expected a pass-through journal entry")
+                return
+            }
 
-        // The real server's redirect comes back through the registry, hop by hop; the caller
-        // sees the final URL.
-        let (redirected, redirectedResponse) = try await session.data(from: URL(string: server.baseURL + "/redirect")!)
-        #expect(try JSONValue(parsing: redirected)["path"] == "/echo/after-redirect")
-        #expect(redirectedResponse.url?.path == "/echo/after-redirect")
+            // The real server's redirect comes back through the registry, hop by hop; the caller
+            // sees the final URL.
+            let (redirected, redirectedResponse) = try await session.data(from: URL(string: server.baseURL + "/redirect")!)
+            #expect(try JSONValue(parsing: redirected)["path"] == "/echo/after-redirect")
+            #expect(redirectedResponse.url?.path == "/echo/after-redirect")
+        }
     }
 
     @Test("a per-session registry can pass through too")

@@ -1,6 +1,7 @@
 // The README's examples, verbatim, so they can't rot. Keep the two in step.
 import Foundation
 import RequestMocker
+import RequestMockerTestSupport
 import Testing
 import XCTest
 

@@ -35,7 +35,7 @@ public struct SharedMockingTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await SharedRegistryTurn.take {
+        try await MockRegistry.withSharedTurn {
             let shared = MockRegistry.shared
             shared.removeAll()
             shared.clearJournal()

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMockerTestSupport
 
 /// What a raw TCP exchange got back.
 struct RawReply: Sendable, Decodable {

@@ -1,15 +1,11 @@
 import Foundation
+import RequestMockerTestSupport
 import RequestMockerTesting
 import Testing
 
-/// A URL from a literal the test wrote; a typo fails the test instead of crashing it.
-func url(_ string: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-    try #require(URL(string: string), sourceLocation: sourceLocation)
-}
-
 /// The body of a GET through `session`, as text, and its status.
 func get(_ string: String, through session: URLSession) async throws -> (status: Int, body: String) {
-    let (data, response) = try await session.data(from: try url(string))
+    let (data, response) = try await session.data(from: url(string))
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
 }
 

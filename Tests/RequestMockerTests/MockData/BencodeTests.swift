@@ -1,5 +1,6 @@
 import Foundation
 @testable import RequestMocker
+import RequestMockerTestSupport
 import Testing
 
 @Suite("Bencode")

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerTestSupport
 import Testing
 
 /// Examples/MockData is what the README shows and the command serves: every file must answer.

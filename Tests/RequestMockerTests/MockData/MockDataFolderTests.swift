@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerTestSupport
 import Testing
 
 /// A fresh folder under the temporary directory, removed when the value goes away.

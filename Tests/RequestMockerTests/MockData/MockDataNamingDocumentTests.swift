@@ -1,5 +1,6 @@
 import Foundation
 @testable import RequestMocker
+import RequestMockerTestSupport
 import Testing
 
 /// Checks every row of MockDataNaming.md's worked-examples table against the naming code.

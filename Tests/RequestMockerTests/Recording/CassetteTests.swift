@@ -1,5 +1,6 @@
 import Foundation
 @testable import RequestMocker
+import RequestMockerTestSupport
 import Testing
 
 /// Opens a cassette ignoring `REQUEST_MOCKER_RECORD_MODE`, so a developer who set it for their

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RequestMocker
+import RequestMockerTestSupport
 import Testing
 
 /// A copy of a HAR fixture in a temporary folder, so tests that save can't touch the original.

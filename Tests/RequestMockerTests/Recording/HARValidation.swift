@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerTestSupport
 
 /// The problems a HAR document has against the HAR 1.2 spec's required fields and types
 /// (http://www.softwareishard.com/blog/har-12-spec/); empty when it is valid.

@@ -1,88 +1,7 @@
 import Foundation
 import RequestMocker
+import RequestMockerTestSupport
 import Testing
-
-/// A URL on a host no network can reach, so a request that escapes the mock fails loudly.
-func url(_ string: String) -> URL {
-    guard let url = URL(string: string.hasPrefix("http") ? string : "https://api.test" + string) else {
-        preconditionFailure("bad test URL \(string)")
-    }
-    return url
-}
-
-struct TimedOut: Error, CustomStringConvertible {
-    let seconds: Double
-    var description: String { "gave up after \(seconds) s" }
-}
-
-/// Runs `body`, failing with `TimedOut` if it takes longer than `seconds` (guards tests of
-/// code paths that used to hang).
-func withDeadline<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            throw TimedOut(seconds: seconds)
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw TimedOut(seconds: seconds) }
-        return first
-    }
-}
-
-extension URLResponse {
-    var status: Int { (self as? HTTPURLResponse)?.statusCode ?? -1 }
-    func header(_ name: String) -> String? { (self as? HTTPURLResponse)?.value(forHTTPHeaderField: name) }
-}
-
-/// A data-task delegate that records every callback, for the delegate-based tests.
-final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked Sendable: every stored property is guarded by `lock`.
-    typealias Outcome = (response: URLResponse?, data: Data, error: (any Error)?)
-    private let lock = NSLock()
-    private var responses: [URLResponse] = []
-    private var chunks: [Data] = []
-    private var continuation: CheckedContinuation<Outcome, Never>?
-    private var result: Outcome?
-
-    func urlSession(
-        _ session: URLSession,
-        dataTask: URLSessionDataTask,
-        didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        lock.withLock { responses.append(response) }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock { chunks.append(data) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, value) = lock.withLock { () -> (CheckedContinuation<Outcome, Never>?, Outcome) in
-            let value: Outcome = (responses.last, chunks.reduce(Data(), +), error)
-            result = value
-            defer { self.continuation = nil }
-            return (self.continuation, value)
-        }
-        continuation?.resume(returning: value)
-    }
-
-    /// Waits for `didCompleteWithError`.
-    func completion() async -> Outcome {
-        await withCheckedContinuation { continuation in
-            let ready = lock.withLock { () -> Outcome? in
-                if let result { return result }
-                self.continuation = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
-
-    var responseCount: Int { lock.withLock { responses.count } }
-}
 
 /// A real HTTP server no one here wrote: Python's `http.server`, with a handler that echoes
 /// what it received as JSON. Started per test on a free loopback port.
@@ -186,9 +105,4 @@ final class PythonEchoServer: Sendable {
     struct ServerDidNotStart: Error {
         let output: String
     }
-}
-
-/// Whether `error` is a `URLError` with `code` (URLError equality also compares `userInfo`).
-func isURLError(_ error: any Error, _ code: URLError.Code) -> Bool {
-    (error as? URLError)?.code == code
 }

@@ -1,7 +1,14 @@
-import Testing
+extension MockRegistry {
+    /// Runs `body` in its turn at ``shared``: turns are handed out one at a time, first come
+    /// first served, to every test in the process that uses the shared registry (the
+    /// `.mockingShared` trait, and the package's own tests of it).
+    package static func withSharedTurn<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await SharedTurns.take(body)
+    }
+}
 
-/// Hands out turns at ``MockRegistry/shared`` one at a time, first come first served.
-enum SharedRegistryTurn {
+/// The queue behind ``MockRegistry/withSharedTurn(_:)``.
+private enum SharedTurns {
     private struct Queue: Sendable {
         var busy = false
         var waiting: [CheckedContinuation<Void, Never>] = []

@@ -1,12 +1,10 @@
 import Foundation
-import RequestMocker
-import Testing
 
 /// What a finished process left behind.
-struct ProcessResult: Sendable {
-    let status: Int32
-    let output: String
-    let error: String
+package struct ProcessResult: Sendable {
+    package let status: Int32
+    package let output: String
+    package let error: String
 }
 
 /// Runs clients no one here wrote (`curl`, `python3`) and collects what they print.
@@ -14,8 +12,8 @@ struct ProcessResult: Sendable {
 /// Output goes to files, not pipes, so a chatty process never blocks on a full pipe; the end is
 /// awaited through `terminationHandler`, because `waitUntilExit()` spins on Swift concurrency's
 /// threads on Linux.
-enum ExternalProcess {
-    static func run(_ executable: String, _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+package enum ExternalProcess {
+    package static func run(_ executable: String, _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(30)) async throws -> ProcessResult {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,11 +52,11 @@ enum ExternalProcess {
     }
 
     /// Runs a Python script given as text.
-    static func python(_ script: String, _ arguments: [String] = [], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    package static func python(_ script: String, _ arguments: [String] = [], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
         try await run("python3", ["-c", script] + arguments, timeout: timeout)
     }
 
-    static func curl(_ arguments: [String], input: Data? = nil) async throws -> ProcessResult {
+    package static func curl(_ arguments: [String], input: Data? = nil) async throws -> ProcessResult {
         try await run("curl", ["--silent", "--show-error", "--max-time", "20"] + arguments, input: input)
     }
 }
@@ -85,23 +83,5 @@ private final class ResumeOnce: @unchecked Sendable {
             defer { continuation = nil }
             return continuation
         }?.resume(throwing: error)
-    }
-}
-
-/// A response from a test's point of view.
-extension URLResponse {
-    var status: Int { (self as? HTTPURLResponse)?.statusCode ?? -1 }
-}
-
-/// The `URLError` code a failed `URLSession` call threw, or `nil`.
-func urlErrorCode(_ body: () async throws -> Void) async -> URLError.Code? {
-    do {
-        try await body()
-        return nil
-    } catch let error as URLError {
-        return error.code
-    } catch {
-        Issue.record("expected a URLError, got \(error)")
-        return nil
     }
 }

@@ -1,0 +1,53 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A data-task delegate that records every callback, for the delegate-based tests.
+package final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is guarded by `lock`.
+    package typealias Outcome = (response: URLResponse?, data: Data, error: (any Error)?)
+    private let lock = NSLock()
+    private var responses: [URLResponse] = []
+    private var chunks: [Data] = []
+    private var continuation: CheckedContinuation<Outcome, Never>?
+    private var result: Outcome?
+
+    package func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.withLock { responses.append(response) }
+        completionHandler(.allow)
+    }
+
+    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { chunks.append(data) }
+    }
+
+    package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, value) = lock.withLock { () -> (CheckedContinuation<Outcome, Never>?, Outcome) in
+            let value: Outcome = (responses.last, chunks.reduce(Data(), +), error)
+            result = value
+            defer { self.continuation = nil }
+            return (self.continuation, value)
+        }
+        continuation?.resume(returning: value)
+    }
+
+    /// Waits for `didCompleteWithError`.
+    package func completion() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> Outcome? in
+                if let result { return result }
+                self.continuation = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    package var responseCount: Int { lock.withLock { responses.count } }
+}
