@@ -62,15 +62,7 @@ struct CassetteMatcherTests {
 
     @Test("custom matchers see both requests after redaction")
     func custom() async throws {
-        let folder = try TemporaryFolder()
-        let file = try folder.write("tenant.har", """
-        {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [
-          {"request": {"method": "GET", "url": "https://api.test/me", "headers": [{"name": "X-Tenant", "value": "a"}]},
-           "response": {"status": 200, "content": {"text": "tenant a"}}},
-          {"request": {"method": "GET", "url": "https://api.test/me", "headers": [{"name": "X-Tenant", "value": "b"}]},
-           "response": {"status": 200, "content": {"text": "tenant b"}}}
-        ]}}
-        """)
+        let file = try #require(Bundle.module.url(forResource: "tenant", withExtension: "har", subdirectory: "Fixtures/HAR"))
         let sameTenant = CassetteMatcher("same tenant") { $0.header("X-Tenant") == $1.header("X-Tenant") }
         let registry = MockRegistry()
         registry.register(try openCassette(file, record: .none, matchers: CassetteMatcher.default + [sameTenant]))
@@ -86,13 +78,7 @@ struct CassetteMatcherTests {
 
     @Test("an empty matcher list plays the recordings in order")
     func empty() async throws {
-        let folder = try TemporaryFolder()
-        let file = try folder.write("any.har", """
-        {"log": {"entries": [
-          {"request": {"method": "GET", "url": "https://api.test/first"}, "response": {"status": 200, "content": {"text": "1"}}},
-          {"request": {"method": "GET", "url": "https://api.test/second"}, "response": {"status": 201, "content": {"text": "2"}}}
-        ]}}
-        """)
+        let file = try #require(Bundle.module.url(forResource: "any", withExtension: "har", subdirectory: "Fixtures/HAR"))
         let registry = MockRegistry()
         registry.register(try openCassette(file, record: .none, matchers: []))
         let session = registry.makeSession()

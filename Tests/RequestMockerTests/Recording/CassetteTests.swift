@@ -3,25 +3,6 @@ import Foundation
 import RequestMockerTestSupport
 import Testing
 
-/// Opens a cassette ignoring `REQUEST_MOCKER_RECORD_MODE`, so a developer who set it for their
-/// own suite doesn't change what these tests pin.
-func openCassette(
-    _ url: URL,
-    record: RecordMode = .once,
-    playback: PlaybackMode = .momentary,
-    matchers: [CassetteMatcher] = CassetteMatcher.default,
-    redaction: Redaction = .default,
-    hosts: HostFilter = .all,
-    repeatsLastResponse: Bool = false
-) throws -> Cassette {
-    try Cassette(contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction,
-                 hosts: hosts, repeatsLastResponse: repeatsLastResponse, environment: [:])
-}
-
-func text(_ data: Data) -> String {
-    String(decoding: data, as: UTF8.self)
-}
-
 /// Record against Python's `http.server`, stop it, play back.
 @Suite("Cassette recording and playback")
 struct CassetteTests {
@@ -312,11 +293,5 @@ struct CassetteTests {
         }
         #expect(PlaybackMode.momentary.delay(forRecorded: recorded) == .zero)
         #expect(PlaybackMode.chronological(speed: 0) == .momentary)
-    }
-}
-
-extension JSONValue {
-    func arrayContains(_ element: JSONValue) -> Bool {
-        if case .array(let elements) = self { elements.contains(element) } else { false }
     }
 }

@@ -3,12 +3,6 @@ import Foundation
 import RequestMockerTestSupport
 import Testing
 
-/// A copy of a HAR fixture in a temporary folder, so tests that save can't touch the original.
-func harFixture(_ name: String, in folder: TemporaryFolder) throws -> URL {
-    let original = try #require(Bundle.module.url(forResource: name, withExtension: "har", subdirectory: "Fixtures/HAR"))
-    return try folder.write(name + ".har", Data(contentsOf: original))
-}
-
 @Suite("HAR timestamps")
 struct HARTimestampTests {
     @Test("reads UTC, offsets, and any number of fractional digits")
