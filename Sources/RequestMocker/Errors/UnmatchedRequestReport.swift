@@ -19,7 +19,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
 
     /// The request, `METHOD URL`.
     public let request: String
-    /// The closest filters, closest first (at most ``maximumCandidates``).
+    /// The closest filters, closest first (at most three).
     public let candidates: [Candidate]
     /// How many filters the registry held.
     public let filterCount: Int
@@ -27,7 +27,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public let notes: [String]
 
     /// How many filters a report lists.
-    public static let maximumCandidates = 3
+    static let maximumCandidates = 3
 
     public var description: String {
         var lines = ["no filter matched \(request)"]

@@ -37,10 +37,10 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// The response this filter answers with; an empty `200` unless set.
     public var response: MockResponse
     /// Where the filter was written: `File.swift:12`.
-    public let location: String
+    let location: String
     /// Where ``expected(fileID:filePath:line:column:)`` marked the filter, or `nil` when it isn't
     /// expected.
-    public private(set) var expectedAt: CodeLocation?
+    package private(set) var expectedAt: CodeLocation?
 
     var conditions: [Condition] = []
     /// ``host``, parsed once.

@@ -109,7 +109,7 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
 
     /// Method, path and query: what `request-mocker serve` uses, so a cassette recorded against
     /// another host answers.
-    public static let ignoringHost: [CassetteMatcher] = [.method, .path, .query]
+    package static let ignoringHost: [CassetteMatcher] = [.method, .path, .query]
 
     private static func queryKey(_ request: MockRequest) -> String {
         guard let query = request.url.query(percentEncoded: true), !query.isEmpty else { return "" }

@@ -54,10 +54,10 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     public static let all = RecordMode(name: "all", playsBack: false, recording: .always, replacesExisting: true)
 
     /// The built-in modes, by the names `REQUEST_MOCKER_RECORD_MODE` accepts.
-    public static let builtIn: [RecordMode] = [.once, .newEpisodes, .none, .all]
+    static let builtIn: [RecordMode] = [.once, .newEpisodes, .none, .all]
 
     /// The environment variable that overrides every cassette's mode.
-    public static let environmentVariable = "REQUEST_MOCKER_RECORD_MODE"
+    static let environmentVariable = "REQUEST_MOCKER_RECORD_MODE"
 
     public var description: String { name }
 

@@ -26,17 +26,17 @@ public struct Redaction: Sendable {
         case replace(String)
 
         /// The text that ``redacted`` writes.
-        public static let placeholder = "REDACTED"
+        static let placeholder = "REDACTED"
         /// The value is replaced with `REDACTED`.
         public static let redacted = Replacement.replace(placeholder)
     }
 
     /// Header fields to redact, by lower-cased name; they apply to requests and responses.
-    public private(set) var headers: [String: Replacement]
+    private(set) var headers: [String: Replacement]
     /// Query parameters to redact, by decoded name.
-    public private(set) var queryParameters: [String: Replacement] = [:]
+    private(set) var queryParameters: [String: Replacement] = [:]
     /// Keys to redact in JSON bodies (at any depth) and form bodies, of requests and responses.
-    public private(set) var bodyKeys: [String: Replacement] = [:]
+    private(set) var bodyKeys: [String: Replacement] = [:]
     /// Whether a password in a URL's user info (`https://user:pass@host/`) is redacted.
     private var redactsURLPassword: Bool
     private var pathTransform: (@Sendable (String) -> String)?

@@ -67,7 +67,7 @@ public final class MockRegistry: Sendable {
     }
 
     /// Whether redirect responses (301, 302, 303, 307, 308 with a `Location`) are followed by
-    /// the library, up to ``maximumRedirects`` hops; `true` by default. When `false`, the caller
+    /// the library, up to 16 hops; `true` by default. When `false`, the caller
     /// receives the 3xx response itself. FoundationNetworking crashes if a URL protocol reports
     /// a redirect, so following happens here and the caller sees the final response and URL.
     public var followsRedirects: Bool {
@@ -76,5 +76,5 @@ public final class MockRegistry: Sendable {
     }
 
     /// The most redirects followed in a row before the request fails.
-    public static let maximumRedirects = 16
+    static let maximumRedirects = 16
 }

@@ -74,12 +74,20 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         storage = Storage(method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: bodyHiddenByUploadTask)
     }
 
-    /// Captures a `URLRequest`, reading its body from `httpBody` or else its body stream.
+    /// Captures a `URLRequest`, reading its body from `httpBody` or else its body stream; a
+    /// request without a URL gets `file:///`.
     ///
-    /// - Parameters:
-    ///   - request: the request to capture; a request without a URL gets `file:///`.
-    ///   - isUploadTask: whether the request belongs to an upload task (see the type's docs).
-    public init(_ request: URLRequest, isUploadTask: Bool = false) {
+    /// ```swift
+    /// let request = MockRequest(URLRequest(url: URL(string: "https://api.test/users/7")!))
+    /// #expect(RequestFilter.get("/users/<id>").match(request)?["id"] == "7")
+    /// ```
+    public init(_ request: URLRequest) {
+        self.init(request, isUploadTask: false)
+    }
+
+    /// Captures the request of a task; `isUploadTask` tells whether an empty body may be one
+    /// the platform hid (see the type's docs).
+    init(_ request: URLRequest, isUploadTask: Bool) {
         let body = request.httpBody ?? request.httpBodyStream.map(Self.readAll)
         self.init(
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),

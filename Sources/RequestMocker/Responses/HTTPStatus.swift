@@ -110,7 +110,7 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
 
     /// Whether a response with this status never has a body (RFC 9110 §6.4.1): 1xx, `204` and
     /// `304`.
-    public var forbidsBody: Bool {
+    package var forbidsBody: Bool {
         kind == .informational || self == .noContent || self == .notModified
     }
 

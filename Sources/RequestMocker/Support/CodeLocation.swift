@@ -7,18 +7,18 @@
 /// registry.register(.get("/users/7").expected(), respond: .json(["id": 7]))
 /// // the filter's `expectedAt` is this line
 /// ```
-public struct CodeLocation: Sendable, CustomStringConvertible {
+package struct CodeLocation: Sendable, CustomStringConvertible {
     /// `Module/File.swift`.
-    public let fileID: String
+    package let fileID: String
     /// The file's full path, as XCTest wants it.
-    public let filePath: StaticString
+    package let filePath: StaticString
     /// The line, from 1.
-    public let line: UInt
+    package let line: UInt
     /// The column, from 1.
-    public let column: UInt
+    package let column: UInt
 
     /// The place this initializer is called from, unless given.
-    public init(fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    package init(fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
         self.fileID = fileID
         self.filePath = filePath
         self.line = line
@@ -26,7 +26,7 @@ public struct CodeLocation: Sendable, CustomStringConvertible {
     }
 
     /// `File.swift:12`.
-    public var description: String {
+    package var description: String {
         "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
     }
 }

@@ -27,7 +27,7 @@ public enum MockingIssue {
     }
 
     /// Records a failure at `location`.
-    public static func record(_ message: String, at location: CodeLocation) {
+    static func record(_ message: String, at location: CodeLocation) {
         if Test.current != nil {
             Issue.record(Comment(rawValue: message), sourceLocation: location.sourceLocation)
         } else {
