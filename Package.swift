@@ -24,7 +24,8 @@ let package = Package(
             path: "Benchmarks/request-mocker-bench"
         ),
         // Helpers every test target shares, defined once (no product; imports neither XCTest nor Testing).
-        .target(name: "RequestMockerTestSupport", dependencies: ["RequestMocker"], path: "Tests/RequestMockerTestSupport"),
+        .target(
+            name: "RequestMockerTestSupport", dependencies: ["RequestMocker"], path: "Tests/RequestMockerTestSupport"),
         .testTarget(
             name: "RequestMockerTests",
             dependencies: ["RequestMocker", "RequestMockerTestSupport"],

@@ -6,40 +6,41 @@ import RequestMockerServer
 // `wrk -t2 -c16`, interleaved), and the peak memory of a server process streaming a 1 GiB file.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 
-/// Starts a program with its output in `outputPath` (or nowhere), through `posix_spawn`.
-///
-/// Not `Process`: in this benchmark `Process.waitUntilExit()` never saw nginx's launcher exit
-/// (it stayed a zombie and the run hung), so children are started and reaped with the system
-/// calls themselves, with the signal mask and dispositions reset.
-func spawn(_ arguments: [String], output outputPath: String? = nil) -> pid_t? {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    // Dispatch's threads block most signals, and a child inherits the mask: without this, the
-    // server child ignores SIGTERM and nginx ignores its own stop signal.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t(), all = sigset_t()
-    sigemptyset(&none)
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    guard posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ) == 0 else { return nil }
-    return pid
-}
+    /// Starts a program with its output in `outputPath` (or nowhere), through `posix_spawn`.
+    ///
+    /// Not `Process`: in this benchmark `Process.waitUntilExit()` never saw nginx's launcher exit
+    /// (it stayed a zombie and the run hung), so children are started and reaped with the system
+    /// calls themselves, with the signal mask and dispositions reset.
+    func spawn(_ arguments: [String], output outputPath: String? = nil) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Dispatch's threads block most signals, and a child inherits the mask: without this, the
+        // server child ignores SIGTERM and nginx ignores its own stop signal.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ) == 0 else { return nil }
+        return pid
+    }
 #else
-/// The server rows are measured on Linux only (wrk, nginx and /proc); elsewhere they are skipped.
-func spawn(_ arguments: [String], output outputPath: String? = nil) -> pid_t? { nil }
+    /// The server rows are measured on Linux only (wrk, nginx and /proc); elsewhere they are skipped.
+    func spawn(_ arguments: [String], output outputPath: String? = nil) -> pid_t? { nil }
 #endif
 
 /// Waits for a child and returns its exit status.
@@ -65,7 +66,9 @@ func installed(_ program: String) -> Bool {
 /// `wrk`'s "Requests/sec" for `url`.
 func wrk(_ url: String, seconds: Int) -> Double? {
     let result = runToEnd("wrk", ["-t2", "-c16", "-d\(seconds)s", url])
-    guard let line = result.output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }) else { return nil }
+    guard let line = result.output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }) else {
+        return nil
+    }
     return Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
 }
 
@@ -87,7 +90,8 @@ func serverThroughput(rounds: Int, seconds: Int) throws -> ThroughputResult? {
     guard installed("wrk"), installed("nginx") else { return nil }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-nginx-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("www"), withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let body = "Hello, world!"
     try Data(body.utf8).write(to: folder.appendingPathComponent("www/hello"))
@@ -117,7 +121,8 @@ func serverThroughput(rounds: Int, seconds: Int) throws -> ThroughputResult? {
     let base = try server.start()
     defer { server.stop() }
 
-    var nginx: [Double] = [], mock: [Double] = []
+    var nginx: [Double] = []
+    var mock: [Double] = []
     _ = wrk("http://127.0.0.1:\(port)/hello", seconds: 1)
     _ = wrk(base.absoluteString + "/hello", seconds: 1)
     for _ in 0..<rounds {
@@ -138,7 +143,7 @@ func fileStreamingMemory() throws -> (idle: Double, peak: Double, seconds: Doubl
     let file = folder.appendingPathComponent("gigabyte.bin")
     _ = FileManager.default.createFile(atPath: file.path, contents: nil)
     let handle = try FileHandle(forWritingTo: file)
-    try handle.truncate(atOffset: 1 << 30)   // sparse: reads as zeros without touching the disk
+    try handle.truncate(atOffset: 1 << 30)  // sparse: reads as zeros without touching the disk
     try handle.close()
 
     let log = folder.appendingPathComponent("server.log")
@@ -157,7 +162,8 @@ func fileStreamingMemory() throws -> (idle: Double, peak: Double, seconds: Doubl
     guard let port else { return nil }
     let idle = peakResidentMiB(of: child)
     let start = Date()
-    let download = runToEnd("curl", ["-s", "-o", "/dev/null", "-w", "%{size_download}", "http://127.0.0.1:\(port)/gigabyte"])
+    let download = runToEnd(
+        "curl", ["-s", "-o", "/dev/null", "-w", "%{size_download}", "http://127.0.0.1:\(port)/gigabyte"])
     let elapsed = Date().timeIntervalSince(start)
     guard download.output == String(1 << 30) else { return nil }
     return (idle, peakResidentMiB(of: child), elapsed)
@@ -187,14 +193,20 @@ func printServerRows(rounds: Int) throws {
     print("loopback server (wrk -t2 -c16, one 13-byte stub, \(rounds) interleaved rounds of 5 s, median):")
     if let throughput = try serverThroughput(rounds: rounds, seconds: 5) {
         let share = throughput.mock / throughput.nginx
-        print(String(format: "  nginx %.0f req/s, MockServer %.0f req/s: %.2f of nginx  ", throughput.nginx, throughput.mock, share)
-            + (share >= 0.5 ? "ok (goal ≥ 0.5)" : "UNDER GOAL (≥ 0.5)"))
+        print(
+            String(
+                format: "  nginx %.0f req/s, MockServer %.0f req/s: %.2f of nginx  ", throughput.nginx, throughput.mock,
+                share)
+                + (share >= 0.5 ? "ok (goal ≥ 0.5)" : "UNDER GOAL (≥ 0.5)"))
     } else {
         print("  skipped: needs wrk and nginx (apt-get install wrk nginx)")
     }
     if let memory = try fileStreamingMemory() {
-        print(String(format: "  1 GiB file response to curl: peak resident %.1f MiB (%.1f MiB idle), %.1f s  ", memory.peak, memory.idle, memory.seconds)
-            + (memory.peak < 64 ? "ok (budget < 64 MiB)" : "OVER BUDGET (< 64 MiB)"))
+        print(
+            String(
+                format: "  1 GiB file response to curl: peak resident %.1f MiB (%.1f MiB idle), %.1f s  ", memory.peak,
+                memory.idle, memory.seconds)
+                + (memory.peak < 64 ? "ok (budget < 64 MiB)" : "OVER BUDGET (< 64 MiB)"))
     } else {
         print("  1 GiB file response: skipped (needs curl and /proc)")
     }

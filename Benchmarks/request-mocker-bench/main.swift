@@ -19,7 +19,8 @@ final class FloorProtocol: URLProtocol {
 
     override func startLoading() {
         guard let url = request.url,
-              let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "2"])
+            let response = HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "2"])
         else { return }
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         client?.urlProtocol(self, didLoad: Self.body)
@@ -61,7 +62,9 @@ func microseconds(_ duration: Duration) -> String {
 
 func option(_ name: String, default value: Int) -> Int {
     let arguments = CommandLine.arguments
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let parsed = Int(arguments[index + 1]) else { return value }
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+        let parsed = Int(arguments[index + 1])
+    else { return value }
     return parsed
 }
 
@@ -115,7 +118,8 @@ for index in 0..<10_000 {
 
 // Mock-data folders of 10 and 10,000 files; the request's file is among them.
 func mockDataFolder(files: Int) throws -> (MockRegistry, URL) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("request-mocker-bench-\(files)-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "request-mocker-bench-\(files)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     for index in 0..<files {
         try Data("ok".utf8).write(to: folder.appendingPathComponent("GET|-bench-file-\(index).http"))
@@ -144,10 +148,15 @@ func harEntry(path: String, body: String) -> String {
     """
 }
 func cassetteFile(entries: Int) throws -> URL {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("request-mocker-bench-\(entries)-\(UUID().uuidString).har")
-    var parts = (0..<entries - 1).map { harEntry(path: "/bench/har/\($0)?page=\($0 % 7)", body: #"{\"id\":\#($0),\"name\":\"item \#($0)\"}"#) }
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "request-mocker-bench-\(entries)-\(UUID().uuidString).har")
+    var parts = (0..<entries - 1).map {
+        harEntry(path: "/bench/har/\($0)?page=\($0 % 7)", body: #"{\"id\":\#($0),\"name\":\"item \#($0)\"}"#)
+    }
     parts.append(harEntry(path: "/bench/har/last", body: "ok"))
-    let text = #"{"log": {"version": "1.2", "creator": {"name": "bench", "version": "1"}, "entries": ["# + parts.joined(separator: ",\n") + "]}}"
+    let text =
+        #"{"log": {"version": "1.2", "creator": {"name": "bench", "version": "1"}, "entries": ["#
+        + parts.joined(separator: ",\n") + "]}}"
     try Data(text.utf8).write(to: file)
     return file
 }
@@ -163,7 +172,8 @@ let largeCassette = try cassetteRegistry(largeCassetteFile)
 
 // Loading the 10,000-entry cassette against parsing the same file with JSONSerialization,
 // interleaved, best of five each.
-var loadTimes: [Duration] = [], parseTimes: [Duration] = []
+var loadTimes: [Duration] = []
+var parseTimes: [Duration] = []
 for _ in 0..<5 {
     var start = clock.now
     _ = try JSONSerialization.jsonObject(with: Data(contentsOf: largeCassetteFile))
@@ -216,7 +226,8 @@ func concurrent(_ mode: Mode) async throws -> Double {
     }
     return 2_000 / seconds(clock.now - start)
 }
-var floorConcurrent: [Double] = [], mockConcurrent: [Double] = []
+var floorConcurrent: [Double] = []
+var mockConcurrent: [Double] = []
 for _ in 0..<5 {
     floorConcurrent.append(try await concurrent(modes[0]))
     mockConcurrent.append(try await concurrent(modes[1]))
@@ -224,48 +235,65 @@ for _ in 0..<5 {
 }
 
 // The table.
-let floor = modes[0], single = modes[1]
+let floor = modes[0]
+let single = modes[1]
 func ratio(_ a: Duration, _ b: Duration) -> Double { seconds(a) / seconds(b) }
-func verdict(_ value: Double, _ budget: Double) -> String { value <= budget ? "ok (budget ≤ \(budget))" : "OVER BUDGET (≤ \(budget))" }
+func verdict(_ value: Double, _ budget: Double) -> String {
+    value <= budget ? "ok (budget ≤ \(budget))" : "OVER BUDGET (≤ \(budget))"
+}
 
 print("RequestMocker benchmark: \(rounds) rounds × \(perRound) sequential requests per mode, interleaved")
 print("")
 print("mode".padding(toLength: 40, withPad: " ", startingAt: 0) + "   req/s   median µs   ratio")
 for mode in modes {
-    let comparedTo = switch mode.name {
-    case floor.name: ""
-    case single.name: String(format: "%.2f× floor", ratio(mode.median, floor.median))
-    case modes[5].name: String(format: "%.2f× 10 files", ratio(mode.median, modes[4].median))
-    case modes[4].name, modes[6].name: ""
-    case modes[7].name: String(format: "%.2f× 10 entries", ratio(mode.median, modes[6].median))
-    default: String(format: "%.2f× 1 filter", ratio(mode.median, single.median))
-    }
-    print(mode.name.padding(toLength: 40, withPad: " ", startingAt: 0)
-        + String(format: "%8.0f", mode.perSecond)
-        + microseconds(mode.median).leftPadded(12) + "   " + comparedTo)
+    let comparedTo =
+        switch mode.name {
+        case floor.name: ""
+        case single.name: String(format: "%.2f× floor", ratio(mode.median, floor.median))
+        case modes[5].name: String(format: "%.2f× 10 files", ratio(mode.median, modes[4].median))
+        case modes[4].name, modes[6].name: ""
+        case modes[7].name: String(format: "%.2f× 10 entries", ratio(mode.median, modes[6].median))
+        default: String(format: "%.2f× 1 filter", ratio(mode.median, single.median))
+        }
+    print(
+        mode.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+            + String(format: "%8.0f", mode.perSecond)
+            + microseconds(mode.median).leftPadded(12) + "   " + comparedTo)
 }
-let floorThroughput = floorConcurrent.sorted()[2], mockThroughput = mockConcurrent.sorted()[2]
+let floorThroughput = floorConcurrent.sorted()[2]
+let mockThroughput = mockConcurrent.sorted()[2]
 print("")
-print("2,000 concurrent requests, median of 5: floor \(Int(floorThroughput)) req/s, 1 filter \(Int(mockThroughput)) req/s "
-    + String(format: "(%.2f of floor)", mockThroughput / floorThroughput))
+print(
+    "2,000 concurrent requests, median of 5: floor \(Int(floorThroughput)) req/s, 1 filter \(Int(mockThroughput)) req/s "
+        + String(format: "(%.2f of floor)", mockThroughput / floorThroughput))
 let bestRegistration = registrationTimes.min() ?? .zero
 print("register 10,000 filters: \(String(format: "%.1f", seconds(bestRegistration) * 1000)) ms (best of 5)")
 print("")
 print("budgets:")
-print("  1 filter vs floor, median latency:        " + String(format: "%.2f  ", ratio(single.median, floor.median))
-    + verdict(ratio(single.median, floor.median), 1.05))
-print("  10,000 filters vs 1 filter, median latency: " + String(format: "%.2f  ", ratio(modes[2].median, single.median))
-    + verdict(ratio(modes[2].median, single.median), 1.5))
-print("  10,000 <var> filters vs 1 filter:           " + String(format: "%.2f  ", ratio(modes[3].median, single.median))
-    + verdict(ratio(modes[3].median, single.median), 1.5))
-print("  folder of 10,000 files vs 10 files:        " + String(format: "%.2f  ", ratio(modes[5].median, modes[4].median))
-    + verdict(ratio(modes[5].median, modes[4].median), 1.5))
-print("  cassette of 10,000 entries vs 10:          " + String(format: "%.2f  ", ratio(modes[7].median, modes[6].median))
-    + verdict(ratio(modes[7].median, modes[6].median), 1.5))
-let bestLoad = loadTimes.min() ?? .zero, bestParse = parseTimes.min() ?? .zero
-print("  load 10,000-entry cassette vs JSONSerialization: " + String(format: "%.2f  ", ratio(bestLoad, bestParse))
-    + verdict(ratio(bestLoad, bestParse), 2) + String(format: "  (%.0f ms vs %.0f ms, best of 5)", seconds(bestLoad) * 1000, seconds(bestParse) * 1000))
-print("  register 10,000 filters:                    " + (seconds(bestRegistration) < 1 ? "ok (well under 1 s)" : "OVER BUDGET"))
+print(
+    "  1 filter vs floor, median latency:        " + String(format: "%.2f  ", ratio(single.median, floor.median))
+        + verdict(ratio(single.median, floor.median), 1.05))
+print(
+    "  10,000 filters vs 1 filter, median latency: " + String(format: "%.2f  ", ratio(modes[2].median, single.median))
+        + verdict(ratio(modes[2].median, single.median), 1.5))
+print(
+    "  10,000 <var> filters vs 1 filter:           " + String(format: "%.2f  ", ratio(modes[3].median, single.median))
+        + verdict(ratio(modes[3].median, single.median), 1.5))
+print(
+    "  folder of 10,000 files vs 10 files:        " + String(format: "%.2f  ", ratio(modes[5].median, modes[4].median))
+        + verdict(ratio(modes[5].median, modes[4].median), 1.5))
+print(
+    "  cassette of 10,000 entries vs 10:          " + String(format: "%.2f  ", ratio(modes[7].median, modes[6].median))
+        + verdict(ratio(modes[7].median, modes[6].median), 1.5))
+let bestLoad = loadTimes.min() ?? .zero
+let bestParse = parseTimes.min() ?? .zero
+print(
+    "  load 10,000-entry cassette vs JSONSerialization: " + String(format: "%.2f  ", ratio(bestLoad, bestParse))
+        + verdict(ratio(bestLoad, bestParse), 2)
+        + String(format: "  (%.0f ms vs %.0f ms, best of 5)", seconds(bestLoad) * 1000, seconds(bestParse) * 1000))
+print(
+    "  register 10,000 filters:                    "
+        + (seconds(bestRegistration) < 1 ? "ok (well under 1 s)" : "OVER BUDGET"))
 
 // The loopback server, measured in a fresh process of this program: after the rows above, the
 // same process served a quarter fewer requests a second (0.60–0.64 of nginx instead of
@@ -276,7 +304,9 @@ let serverRows = runToEnd(
     URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
     ["--server-only", "--server-rounds", String(option("--server-rounds", default: 3))]
 )
-print(serverRows.status == 0 ? serverRows.output : "\nloopback server: skipped (the measuring process could not run)", terminator: "")
+print(
+    serverRows.status == 0 ? serverRows.output : "\nloopback server: skipped (the measuring process could not run)",
+    terminator: "")
 
 extension String {
     func leftPadded(_ width: Int) -> String {
@@ -293,7 +323,8 @@ func profile(_ mode: String, requests: Int) async throws {
     let configuration = URLSessionConfiguration.ephemeral
     let registry = MockRegistry()
     registry.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
-    configuration.protocolClasses = [mode == "floor" ? FloorProtocol.self : registry.protocolClass] + (configuration.protocolClasses ?? [])
+    configuration.protocolClasses =
+        [mode == "floor" ? FloorProtocol.self : registry.protocolClass] + (configuration.protocolClasses ?? [])
     let session = URLSession(configuration: configuration)
     let request = URLRequest(url: URL(string: "https://bench.test/bench/item")!)
     for _ in 0..<requests {

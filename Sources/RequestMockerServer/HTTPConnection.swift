@@ -80,7 +80,10 @@ struct HTTPConnection {
             switch fill(until: deadline ?? clock.now + server.configuration.idleTimeout) {
             case .more: continue
             case .timedOut where deadline != nil:
-                return .refused(Rejection(status: .requestTimeout, reason: "the request did not arrive within \(server.configuration.requestTimeout)"))
+                return .refused(
+                    Rejection(
+                        status: .requestTimeout,
+                        reason: "the request did not arrive within \(server.configuration.requestTimeout)"))
             case .timedOut, .closed: return .ended
             }
         }
@@ -97,7 +100,10 @@ struct HTTPConnection {
                 switch fill(until: bodyDeadline) {
                 case .more: continue
                 case .timedOut:
-                    return .refused(Rejection(status: .requestTimeout, reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
+                    return .refused(
+                        Rejection(
+                            status: .requestTimeout,
+                            reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
                 case .closed: return .ended
                 }
             }
@@ -120,7 +126,10 @@ struct HTTPConnection {
                 switch fill(until: bodyDeadline) {
                 case .more: continue
                 case .timedOut:
-                    return .refused(Rejection(status: .requestTimeout, reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
+                    return .refused(
+                        Rejection(
+                            status: .requestTimeout,
+                            reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
                 case .closed: return .ended
                 }
             }
@@ -164,9 +173,14 @@ struct HTTPConnection {
         report(nil, nil, .refused(status: rejection.status, reason: rejection.reason), since: arrival)
     }
 
-    private func report(_ request: MockRequest?, _ entry: JournalEntry?, _ outcome: ServedRequest.Outcome, since arrival: ContinuousClock.Instant) {
+    private func report(
+        _ request: MockRequest?, _ entry: JournalEntry?, _ outcome: ServedRequest.Outcome,
+        since arrival: ContinuousClock.Instant
+    ) {
         guard let onRequest = server.onRequest else { return }
-        onRequest(ServedRequest(request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now)))
+        onRequest(
+            ServedRequest(
+                request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now)))
     }
 
     // MARK: Answering
@@ -184,7 +198,8 @@ struct HTTPConnection {
             // This server forwarded it to itself under a name `isSelf` didn't recognise. The
             // journal already has it, as the request that was passed through.
             let loop = RequestMockerError.passThroughLoop(request: request.description)
-            return sendPlain(status: .badGateway, message: "\(loop)", head: head, request: request, entry: nil, since: arrival)
+            return sendPlain(
+                status: .badGateway, message: "\(loop)", head: head, request: request, entry: nil, since: arrival)
         }
         let (pending, entry) = server.registry.answer(request, forwarding: forwarding)
         let outcome: Outcome
@@ -215,7 +230,9 @@ struct HTTPConnection {
             report(request, entry, .reset(reason: "\(error)"), since: arrival)
             return false
         case .refusal(let refusal):
-            return sendPlain(status: refusal.status, message: refusal.message, head: head, request: request, entry: entry, since: arrival)
+            return sendPlain(
+                status: refusal.status, message: refusal.message, head: head, request: request, entry: entry,
+                since: arrival)
         }
     }
 
@@ -236,7 +253,10 @@ struct HTTPConnection {
             url = URL(string: head.target).flatMap { $0.scheme != nil && $0.host != nil ? $0 : nil }
         }
         guard let url else {
-            return .failure(Rejection(status: .badRequest, reason: "\(head.target) with Host \(head.headers[.host] ?? "(none)") is not a valid URL"))
+            return .failure(
+                Rejection(
+                    status: .badRequest,
+                    reason: "\(head.target) with Host \(head.headers[.host] ?? "(none)") is not a valid URL"))
         }
         return .success(MockRequest(method: head.method, url: url, headers: head.headers, body: body))
     }
@@ -245,7 +265,9 @@ struct HTTPConnection {
         status: HTTPStatus, message: String, head: RequestHead, request: MockRequest, entry: JournalEntry?,
         since arrival: ContinuousClock.Instant
     ) -> Bool {
-        send(ResponseHead.plainText(status: status, message: message), head: head, request: request, entry: entry, since: arrival)
+        send(
+            ResponseHead.plainText(status: status, message: message), head: head, request: request, entry: entry,
+            since: arrival)
     }
 
     // MARK: Writing
@@ -255,13 +277,15 @@ struct HTTPConnection {
     }
 
     private func send(
-        _ response: ResolvedResponse, head: RequestHead, request: MockRequest, entry: JournalEntry?, since arrival: ContinuousClock.Instant
+        _ response: ResolvedResponse, head: RequestHead, request: MockRequest, entry: JournalEntry?,
+        since arrival: ContinuousClock.Instant
     ) -> Bool {
         let sendsBody = head.method != .head && !response.status.forbidsBody
         let length = response.body.count
         let limit = sendsBody ? min(length, response.transfer.truncatedAfter ?? length) : 0
         let cutShort = sendsBody && limit < length
-        let closing = !head.keepAlive || connection.isStopping || cutShort || response.httpVersion == "HTTP/1.0"
+        let closing =
+            !head.keepAlive || connection.isStopping || cutShort || response.httpVersion == "HTTP/1.0"
             || response.headers.values(for: .connection).contains { $0.lowercased().contains("close") }
         // Open a file before the head goes out, so a file that vanished still gets a clean 500.
         var file: FileHandle?
@@ -269,13 +293,17 @@ struct HTTPConnection {
             do {
                 file = try FileHandle(forReadingFrom: url)
             } catch {
-                let failure = RequestMockerError.fileNotReadable(path: url.path, reason: (error as NSError).localizedDescription)
-                return sendPlain(status: .internalServerError, message: "\(failure)", head: head, request: request, entry: entry, since: arrival)
+                let failure = RequestMockerError.fileNotReadable(
+                    path: url.path, reason: (error as NSError).localizedDescription)
+                return sendPlain(
+                    status: .internalServerError, message: "\(failure)", head: head, request: request, entry: entry,
+                    since: arrival)
             }
         }
         defer { try? file?.close() }
         var bytes = ResponseHead.bytes(
-            status: response.status, version: response.httpVersion, headers: response.headers, connection: connectionHeader(closing, head)
+            status: response.status, version: response.httpVersion, headers: response.headers,
+            connection: connectionHeader(closing, head)
         )
         let complete: Bool
         if case .bytes(let data) = response.body, response.transfer.bytesPerSecond == nil, limit <= 64 * 1024 {

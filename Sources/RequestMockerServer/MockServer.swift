@@ -142,7 +142,10 @@ public final class MockServer: Sendable {
                 port: configuration.port,
                 maximumConnections: configuration.maximumConnections,
                 overflow: { socket in
-                    try? socket.write(ResponseHead.plain(status: .serviceUnavailable, message: "the server is at its limit of connections", closing: true))
+                    try? socket.write(
+                        ResponseHead.plain(
+                            status: .serviceUnavailable, message: "the server is at its limit of connections",
+                            closing: true))
                     // Briefly: this runs on the accept thread.
                     socket.shutdownWrite()
                     socket.drain(for: .milliseconds(50))
@@ -167,7 +170,8 @@ public final class MockServer: Sendable {
         }
         guard running else {
             pool.stop()
-            throw .cannotListen(host: configuration.host, port: configuration.port, reason: "the server was stopped while starting")
+            throw .cannotListen(
+                host: configuration.host, port: configuration.port, reason: "the server was stopped while starting")
         }
         return url
     }
@@ -213,7 +217,9 @@ public final class MockServer: Sendable {
 
     /// Whether `url` points at this server itself (a pass-through there would loop).
     func isSelf(_ url: URL) -> Bool {
-        guard let base = baseURL, let port = url.port ?? (url.scheme == "http" ? 80 : nil), port == base.port else { return false }
+        guard let base = baseURL, let port = url.port ?? (url.scheme == "http" ? 80 : nil), port == base.port else {
+            return false
+        }
         let host = url.host?.lowercased() ?? ""
         let loopback: Set<String> = ["localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0"]
         return host == base.host?.lowercased() || loopback.contains(host)

@@ -61,7 +61,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
     private static func source(of entry: JournalEntry) -> String? {
         switch entry.disposition {
         case .answered:
-            if let file = entry.file, let index = entry.entryIndex { return "from cassette \(file.lastPathComponent), entry \(index)" }
+            if let file = entry.file, let index = entry.entryIndex {
+                return "from cassette \(file.lastPathComponent), entry \(index)"
+            }
             if let file = entry.file { return "from file \(file.path)" }
             return entry.filter.map { "from filter \($0)" }
         case .recorded: return entry.file.map { "recorded into \($0.path)" }

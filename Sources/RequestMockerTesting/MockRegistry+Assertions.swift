@@ -74,8 +74,9 @@ extension MockRegistry {
         } catch {
             let matched = requests(matching: filter)
             let reason = error is CancellationError ? "the test was cancelled" : "\(timeout) passed"
-            fail("Expected \(times) request\(times == 1 ? "" : "s") matching \(filter), but \(reason) with \(matched.count)",
-                 fileID, filePath, line, column)
+            fail(
+                "Expected \(times) request\(times == 1 ? "" : "s") matching \(filter), but \(reason) with \(matched.count)",
+                fileID, filePath, line, column)
             return matched
         }
     }
@@ -98,16 +99,18 @@ extension MockRegistry {
         column: UInt = #column
     ) -> Value? {
         guard let request = requests(matching: filter).last else {
-            fail("Expected a request matching \(filter) to decode its body as \(Value.self), but none arrived",
-                 fileID, filePath, line, column)
+            fail(
+                "Expected a request matching \(filter) to decode its body as \(Value.self), but none arrived",
+                fileID, filePath, line, column)
             return nil
         }
         do {
             return try request.decodeJSON(type, decoder: decoder)
         } catch {
             let body = request.bodyText.map { "\"\($0.count > 500 ? $0.prefix(500) + "…" : $0)\"" } ?? "no body"
-            fail("The body of \(request) doesn't decode as \(Value.self): \(describe(error)); the body was \(body)",
-                 fileID, filePath, line, column)
+            fail(
+                "The body of \(request) doesn't decode as \(Value.self): \(describe(error)); the body was \(body)",
+                fileID, filePath, line, column)
             return nil
         }
     }
@@ -126,18 +129,22 @@ extension MockRegistry {
         line: UInt = #line,
         column: UInt = #column
     ) {
-        guard let actual = assertJSONBody(of: filter, as: Value.self, decoder: decoder,
-                                          fileID: fileID, filePath: filePath, line: line, column: column)
+        guard
+            let actual = assertJSONBody(
+                of: filter, as: Value.self, decoder: decoder,
+                fileID: fileID, filePath: filePath, line: line, column: column)
         else { return }
         if actual != expected {
-            fail("The body of the latest request matching \(filter) decoded to \(actual), not \(expected)",
-                 fileID, filePath, line, column)
+            fail(
+                "The body of the latest request matching \(filter) decoded to \(actual), not \(expected)",
+                fileID, filePath, line, column)
         }
     }
 
     /// Records `message` with the journal appended, at the caller's place.
     private func fail(_ message: String, _ fileID: String, _ filePath: StaticString, _ line: UInt, _ column: UInt) {
-        MockingIssue.record(message + "\n" + journalSummary, fileID: fileID, filePath: filePath, line: line, column: column)
+        MockingIssue.record(
+            message + "\n" + journalSummary, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The journal, newest last, as a report quotes it.

@@ -50,14 +50,17 @@ struct CommandLineOptions: Equatable {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
         guard let first = arguments.first else {
-            throw UsageError(description: "missing command; try `request-mocker serve Examples/MockData` or `request-mocker --help`")
+            throw UsageError(
+                description: "missing command; try `request-mocker serve Examples/MockData` or `request-mocker --help`")
         }
         switch first {
         case "-h", "--help", "help": return CommandLineOptions(command: .help)
         case "--version": return CommandLineOptions(command: .version)
         case "serve": break
         default:
-            throw UsageError(description: "unknown command \(first.debugDescription); the command is `serve` (see `request-mocker --help`)")
+            throw UsageError(
+                description:
+                    "unknown command \(first.debugDescription); the command is `serve` (see `request-mocker --help`)")
         }
         var options = ServeOptions()
         var rest = arguments.dropFirst()
@@ -72,13 +75,16 @@ struct CommandLineOptions: Equatable {
                 try apply(argument, value, to: &options)
             default:
                 if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                    let name = String(argument[..<equals]), value = String(argument[argument.index(after: equals)...])
+                    let name = String(argument[..<equals])
+                    let value = String(argument[argument.index(after: equals)...])
                     guard ["--cassette", "--host", "--port"].contains(name) else {
-                        throw UsageError(description: "unknown option \(name); the options are --cassette, --host and --port")
+                        throw UsageError(
+                            description: "unknown option \(name); the options are --cassette, --host and --port")
                     }
                     try apply(name, value, to: &options)
                 } else if argument.hasPrefix("-") {
-                    throw UsageError(description: "unknown option \(argument); the options are --cassette, --host and --port")
+                    throw UsageError(
+                        description: "unknown option \(argument); the options are --cassette, --host and --port")
                 } else if options.folder == nil {
                     options.folder = argument
                 } else {
@@ -94,7 +100,9 @@ struct CommandLineOptions: Equatable {
         case "--cassette":
             options.cassette = value
         case "--host":
-            guard !value.isEmpty else { throw UsageError(description: "--host needs an address, for example --host 127.0.0.1") }
+            guard !value.isEmpty else {
+                throw UsageError(description: "--host needs an address, for example --host 127.0.0.1")
+            }
             options.host = value
         default:
             guard let port = UInt16(value) else {

@@ -45,7 +45,9 @@ case .serve(let serve):
     if let folderPath {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folderPath, isDirectory: &isFolder), isFolder.boolValue else {
-            let hint = serve.folder == nil ? " (the default when no FOLDER is given; run from the package root, or name a folder)" : ""
+            let hint =
+                serve.folder == nil
+                ? " (the default when no FOLDER is given; run from the package root, or name a folder)" : ""
             fail("no folder at \(folderPath)\(hint)", status: ExitCode.usage)
         }
         do {

@@ -7,7 +7,10 @@ import Testing
     @Test func helpExplainsEveryOption() async throws {
         let result = try await Command.run(["--help"])
         #expect(result.status == 0)
-        for option in ["USAGE: request-mocker serve [FOLDER]", "--cassette FILE.har", "--host ADDRESS", "--port PORT", "-h, --help", "Ctrl-C"] {
+        for option in [
+            "USAGE: request-mocker serve [FOLDER]", "--cassette FILE.har", "--host ADDRESS", "--port PORT",
+            "-h, --help", "Ctrl-C",
+        ] {
             #expect(result.output.contains(option), "\(option)")
         }
         #expect(try await Command.run(["serve", "--help"]).output == result.output)
@@ -16,10 +19,19 @@ import Testing
     @Test(arguments: [
         (["serve", "--port", "99999"], "request-mocker: --port 99999 is not a port; give a number from 0 to 65535\n"),
         (["serve", "--port"], "request-mocker: --port needs a value, for example --port 8080\n"),
-        (["serve", "--verbose"], "request-mocker: unknown option --verbose; the options are --cassette, --host and --port\n"),
+        (
+            ["serve", "--verbose"],
+            "request-mocker: unknown option --verbose; the options are --cassette, --host and --port\n"
+        ),
         (["serve", "a", "b"], "request-mocker: one FOLDER only, but got a and b\n"),
-        (["start"], "request-mocker: unknown command \"start\"; the command is `serve` (see `request-mocker --help`)\n"),
-        ([], "request-mocker: missing command; try `request-mocker serve Examples/MockData` or `request-mocker --help`\n"),
+        (
+            ["start"],
+            "request-mocker: unknown command \"start\"; the command is `serve` (see `request-mocker --help`)\n"
+        ),
+        (
+            [],
+            "request-mocker: missing command; try `request-mocker serve Examples/MockData` or `request-mocker --help`\n"
+        ),
         (["serve", "/no/such/folder"], "request-mocker: no folder at /no/such/folder\n"),
     ])
     func badArgumentsGetOneLineAndStatus64(arguments: [String], message: String) async throws {
@@ -35,7 +47,9 @@ import Testing
         let user = try await ExternalProcess.curl(["--include", base + "/users/1"])
         #expect(user.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(user.output.hasSuffix(#"{"id": 1, "name": "Ada Lovelace", "languages": ["Analytical Engine"]}"# + "\n"))
-        let created = try await ExternalProcess.curl(["-H", "Content-Type: application/json", "-d", #"{"name": "Ada"}"#, base + "/users"])
+        let created = try await ExternalProcess.curl([
+            "-H", "Content-Type: application/json", "-d", #"{"name": "Ada"}"#, base + "/users",
+        ])
         #expect(created.output == #"{"id": 3, "name": "Ada"}"# + "\n")
         let head = try await ExternalProcess.curl(["--head", base + "/users"])
         #expect(head.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -44,7 +58,11 @@ import Testing
         #expect(await serving.interrupt() == 0)
         let lines = serving.log.split(separator: "\n").map(String.init)
         #expect(lines.first == "Serving Examples/MockData at \(base) (Ctrl-C to stop)")
-        #expect(lines.contains { $0.hasPrefix("GET /users/1 -> 200 from file ") && $0.hasSuffix("ms)") && $0.contains("GET|-users-1.http") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("GET /users/1 -> 200 from file ") && $0.hasSuffix("ms)")
+                    && $0.contains("GET|-users-1.http")
+            })
         #expect(lines.contains { $0.hasPrefix("POST /users -> 201 from file ") })
         #expect(lines.contains { $0.hasPrefix("HEAD /users -> 200 from file ") && $0.contains("GET|-users.json") })
         #expect(lines.contains { $0.hasPrefix("GET /nope -> 404 unmatched") })
@@ -53,7 +71,8 @@ import Testing
     }
 
     @Test func servesACassetteRecordedAgainstAnotherHost() async throws {
-        let cassette = try #require(Bundle.module.url(forResource: "other-host", withExtension: "har", subdirectory: "Fixtures"))
+        let cassette = try #require(
+            Bundle.module.url(forResource: "other-host", withExtension: "har", subdirectory: "Fixtures"))
         let (serving, baseURL) = try await serving(["--cassette=\(cassette.path)"])
         let base = baseURL.absoluteString
         let first = try await ExternalProcess.curl([base + "/v1/items?page=2"])

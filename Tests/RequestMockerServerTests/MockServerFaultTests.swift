@@ -33,15 +33,16 @@ import Testing
                         print(path, type(error).__name__)
                 """
             let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
-            #expect(result.output == """
-                /close RemoteDisconnected
-                /reset ConnectionResetError
-                /malformed BadStatusLine
-                /cut IncompleteRead
-                /error ConnectionResetError
-                /stall TimeoutError
+            #expect(
+                result.output == """
+                    /close RemoteDisconnected
+                    /reset ConnectionResetError
+                    /malformed BadStatusLine
+                    /cut IncompleteRead
+                    /error ConnectionResetError
+                    /stall TimeoutError
 
-                """)
+                    """)
         }
     }
 
@@ -70,12 +71,12 @@ import Testing
     }
 
     #if canImport(FoundationNetworking)
-    @Test func linuxCodesAreTheMeasuredOnes() {
-        #expect(ConnectionFault.closeBeforeResponding.urlErrorCode == .badServerResponse)
-        #expect(ConnectionFault.reset.urlErrorCode == .networkConnectionLost)
-        #expect(ConnectionFault.malformedStatusLine.urlErrorCode == .unsupportedURL)
-        #expect(ConnectionFault.truncatedBodyErrorCode == .unknown)
-    }
+        @Test func linuxCodesAreTheMeasuredOnes() {
+            #expect(ConnectionFault.closeBeforeResponding.urlErrorCode == .badServerResponse)
+            #expect(ConnectionFault.reset.urlErrorCode == .networkConnectionLost)
+            #expect(ConnectionFault.malformedStatusLine.urlErrorCode == .unsupportedURL)
+            #expect(ConnectionFault.truncatedBodyErrorCode == .unknown)
+        }
     #endif
 
     @Test func aTruncatedBodyDeliversItsFirstBytesThroughTheProtocol() async throws {

@@ -34,20 +34,29 @@ import Testing
     }
 
     static let badRequests = [
-        BadRequest(name: "request line of 9 KB", bytes: "GET /\(String(repeating: "a", count: 9_000)) HTTP/1.1\r\nHost: x\r\n\r\n", status: 414),
+        BadRequest(
+            name: "request line of 9 KB",
+            bytes: "GET /\(String(repeating: "a", count: 9_000)) HTTP/1.1\r\nHost: x\r\n\r\n", status: 414),
         BadRequest(
             name: "70 KB of headers",
-            bytes: "GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Filler: \(String(repeating: "f", count: 1_000))\r\n", count: 70) + "\r\n",
+            bytes: "GET / HTTP/1.1\r\nHost: x\r\n"
+                + String(repeating: "X-Filler: \(String(repeating: "f", count: 1_000))\r\n", count: 70) + "\r\n",
             status: 431
         ),
-        BadRequest(name: "Content-Length over the limit", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n", status: 413),
+        BadRequest(
+            name: "Content-Length over the limit",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n", status: 413),
         BadRequest(
             name: "chunked body over the limit",
-            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n\(String(repeating: "z", count: 2048))\r\n0\r\n\r\n",
+            bytes:
+                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n\(String(repeating: "z", count: 2048))\r\n0\r\n\r\n",
             status: 413
         ),
-        BadRequest(name: "header line without a colon", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n", status: 400),
-        BadRequest(name: "folded header", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\n Folded: value\r\n\r\n", status: 400),
+        BadRequest(
+            name: "header line without a colon", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n",
+            status: 400),
+        BadRequest(
+            name: "folded header", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\n Folded: value\r\n\r\n", status: 400),
         BadRequest(name: "not a request line", bytes: "NOT A REQUEST\r\n\r\n", status: 400),
         BadRequest(name: "HTTP/1.1 without Host", bytes: "GET /fine HTTP/1.1\r\n\r\n", status: 400),
         BadRequest(
@@ -55,15 +64,21 @@ import Testing
             bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
             status: 400
         ),
-        BadRequest(name: "conflicting lengths", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3, 4\r\n\r\nabcd", status: 400),
-        BadRequest(name: "bad chunk size", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
+        BadRequest(
+            name: "conflicting lengths", bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3, 4\r\n\r\nabcd",
+            status: 400),
+        BadRequest(
+            name: "bad chunk size",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
         BadRequest(
             name: "negative chunk size",
             bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\nA",
             status: 400
         ),
         BadRequest(name: "HTTP/2.0 request line", bytes: "GET /fine HTTP/2.0\r\nHost: x\r\n\r\n", status: 505),
-        BadRequest(name: "unknown expectation", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n", status: 417),
+        BadRequest(
+            name: "unknown expectation", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n",
+            status: 417),
     ]
 
     @Test(arguments: badRequests)
@@ -82,10 +97,13 @@ import Testing
     @Test func slowClientGets408() async throws {
         try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
             // Half a request, then nothing for longer than the request timeout.
-            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\nHo"], timeout: 3)
+            let reply = try await RawClient.exchange(
+                port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\nHo"], timeout: 3)
             #expect(reply.response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
             #expect(reply.ending == "closed")
-            #expect(try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix("\r\n\r\nfine"))
+            #expect(
+                try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix(
+                    "\r\n\r\nfine"))
         }
     }
 
@@ -95,7 +113,9 @@ import Testing
             let parts = "GET /fine HTTP/1.1\r\nHost: localhost\r\n".map(String.init)
             let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), parts, pause: 0.1, timeout: 3)
             #expect(reply.response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
-            #expect(try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix("\r\n\r\nfine"))
+            #expect(
+                try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix(
+                    "\r\n\r\nfine"))
         }
     }
 
@@ -104,14 +124,17 @@ import Testing
             let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [], timeout: 3)
             #expect(reply.response == "")
             #expect(reply.ending == "closed")
-            #expect(try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix("\r\n\r\nfine"))
+            #expect(
+                try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix(
+                    "\r\n\r\nfine"))
         }
     }
 
     @Test func keepAliveThenIdleTimeout() async throws {
         try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
             let request = "GET /fine HTTP/1.1\r\nHost: localhost\r\n\r\n"
-            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [request, request], pause: 0.1, timeout: 3)
+            let reply = try await RawClient.exchange(
+                port: UInt16(base.port ?? 0), [request, request], pause: 0.1, timeout: 3)
             #expect(reply.response.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
             #expect(reply.ending == "closed")
         }
@@ -131,12 +154,18 @@ import Testing
         configuration.requestTimeout = .seconds(10)
         try await withServer(Self.registry(), configuration: configuration) { server, base in
             // A client that sends half a head and then waits, holding its connection.
-            let stuck = Task { try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\n"], timeout: 8) }
+            let stuck = Task {
+                try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\n"], timeout: 8)
+            }
             while server.connectionCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
             let session = plainSession()
             try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<20 {
-                    group.addTask { String(decoding: try await session.data(from: base.appendingPathComponent("fine")).0, as: UTF8.self) }
+                    group.addTask {
+                        String(
+                            decoding: try await session.data(from: base.appendingPathComponent("fine")).0, as: UTF8.self
+                        )
+                    }
                 }
                 for try await body in group { #expect(body == "fine") }
             }
@@ -151,7 +180,9 @@ import Testing
         configuration.requestTimeout = .seconds(10)
         configuration.idleTimeout = .seconds(10)
         try await withServer(Self.registry(), configuration: configuration) { server, base in
-            let holder = Task { try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\n"], timeout: 8) }
+            let holder = Task {
+                try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\n"], timeout: 8)
+            }
             while server.connectionCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
             let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good])
             #expect(reply.response.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
@@ -181,7 +212,9 @@ import Testing
         // is forwarded there, comes back marked, and is refused.
         try await withServer(registry, configuration: .init(host: "0.0.0.0")) { _, base in
             let port = base.port ?? 0
-            let renamed = try await ExternalProcess.curl(["--include", "-H", "Host: 127.0.0.2:\(port)", "http://127.0.0.1:\(port)/anything"])
+            let renamed = try await ExternalProcess.curl([
+                "--include", "-H", "Host: 127.0.0.2:\(port)", "http://127.0.0.1:\(port)/anything",
+            ])
             #expect(renamed.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
             #expect(renamed.output.contains("nothing answered GET http://127.0.0.2:\(port)/anything"))
         }
@@ -216,9 +249,13 @@ import Testing
         registry.register(.get("/mocked.txt"), respond: .string("from the mock\n"))
         try await withServer(registry) { _, base in
             // curl sends the absolute URL to a proxy; the mock answers what it knows.
-            let real = try await ExternalProcess.curl(["--proxy", base.absoluteString, "http://127.0.0.1:\(realPort)/real.txt"])
+            let real = try await ExternalProcess.curl([
+                "--proxy", base.absoluteString, "http://127.0.0.1:\(realPort)/real.txt",
+            ])
             #expect(real.output == "from the real server\n")
-            let mocked = try await ExternalProcess.curl(["--proxy", base.absoluteString, "http://127.0.0.1:\(realPort)/mocked.txt"])
+            let mocked = try await ExternalProcess.curl([
+                "--proxy", base.absoluteString, "http://127.0.0.1:\(realPort)/mocked.txt",
+            ])
             #expect(mocked.output == "from the mock\n")
             #expect(registry.journal.map(\.isUnmatched) == [true, false])
         }
@@ -229,7 +266,9 @@ import Testing
         let registry = MockRegistry(unmatchedPolicy: .passThrough)
         try await withServer(registry) { _, base in
             // Nothing listens on port 1, so the connection is refused at once.
-            let result = try await ExternalProcess.curl(["--include", "-H", "Host: 127.0.0.1:1", base.absoluteString + "/x"])
+            let result = try await ExternalProcess.curl([
+                "--include", "-H", "Host: 127.0.0.1:1", base.absoluteString + "/x",
+            ])
             #expect(result.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
             #expect(result.output.contains("passing GET http://127.0.0.1:1/x through to the network failed: "))
         }

@@ -13,7 +13,10 @@ import Testing
         try await withServer(registry) { _, base in
             let result = try await ExternalProcess.curl(["--include", base.absoluteString + "/users/7"])
             #expect(result.status == 0)
-            #expect(result.output == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Served-By: mock\r\nContent-Length: 10\r\n\r\n{\"id\":\"7\"}")
+            #expect(
+                result.output
+                    == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Served-By: mock\r\nContent-Length: 10\r\n\r\n{\"id\":\"7\"}"
+            )
             #expect(registry.journal.count == 1)
             #expect(registry.journal.first?.request.url.absoluteString == base.absoluteString + "/users/7")
             #expect(registry.journal.first?.request.headers["User-Agent"]?.hasPrefix("curl/") == true)
@@ -68,7 +71,10 @@ import Testing
         try await withServer(registry) { _, base in
             let body = String(repeating: "0123456789", count: 500)
             let result = try await ExternalProcess.curl(
-                ["--verbose", "-H", "Transfer-Encoding: chunked", "-H", "Expect: 100-continue", "--data-binary", "@-", base.absoluteString + "/echo"],
+                [
+                    "--verbose", "-H", "Transfer-Encoding: chunked", "-H", "Expect: 100-continue", "--data-binary",
+                    "@-", base.absoluteString + "/echo",
+                ],
                 input: Data(body.utf8)
             )
             #expect(result.output == body)
@@ -100,7 +106,8 @@ import Testing
     @Test func delaysAndBandwidthLimitsHappenOnTheWire() async throws {
         let registry = MockRegistry()
         registry.register(.get("/slow"), respond: .string("late").delayed(by: .milliseconds(300)))
-        registry.register(.get("/dribble"), respond: .data(Data(repeating: 65, count: 4_000)).throttled(bytesPerSecond: 16_000))
+        registry.register(
+            .get("/dribble"), respond: .data(Data(repeating: 65, count: 4_000)).throttled(bytesPerSecond: 16_000))
         try await withServer(registry) { _, base in
             let script = """
                 import http.client, sys, time
@@ -154,7 +161,10 @@ import Testing
         registry.register(.get("/new"), respond: .string("new").withHTTPVersion("HTTP/2"))
         try await withServer(registry) { _, base in
             let old = try await ExternalProcess.curl(["--include", base.absoluteString + "/old"])
-            #expect(old.output == "HTTP/1.0 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 3\r\nConnection: close\r\n\r\nold")
+            #expect(
+                old.output
+                    == "HTTP/1.0 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 3\r\nConnection: close\r\n\r\nold"
+            )
             let new = try await ExternalProcess.curl(["--include", base.absoluteString + "/new"])
             #expect(new.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
         }
@@ -218,7 +228,9 @@ import Testing
         let server = MockServer(registry: registry)
         let base = try server.start()
         let session = plainSession(timeout: 60)
-        let waiting = Task { try await urlErrorCode { _ = try await session.data(from: base.appendingPathComponent("stall")) } }
+        let waiting = Task {
+            try await urlErrorCode { _ = try await session.data(from: base.appendingPathComponent("stall")) }
+        }
         while registry.journal.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         server.stop()
         #expect(server.baseURL == nil)
@@ -227,7 +239,7 @@ import Testing
         let code = try await waiting.value
         #expect(code == .badServerResponse || code == .networkConnectionLost)
         let refused = try await ExternalProcess.curl([base.absoluteString + "/stall"])
-        #expect(refused.status == 7) // curl: "Failed to connect to host."
+        #expect(refused.status == 7)  // curl: "Failed to connect to host."
     }
 
     @Test func startTwiceAndBindingATakenPortAreTypedErrors() throws {

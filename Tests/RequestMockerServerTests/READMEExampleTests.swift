@@ -11,7 +11,7 @@ import Testing
         registry.register(.get("/users/<id>")) { _, captures in .json(["id": .string(captures["id"] ?? "")]) }
         registry.register(.get("/slow"), respond: .string("late").delayed(by: .seconds(2)))
         let server = MockServer(registry: registry)
-        let baseURL = try server.start()     // http://127.0.0.1:<a free port>
+        let baseURL = try server.start()  // http://127.0.0.1:<a free port>
         defer { server.stop() }
 
         #expect(baseURL.host == "127.0.0.1")
@@ -20,14 +20,19 @@ import Testing
     }
 
     @Test func scriptedHangExample() async throws {
-        let server = ScriptedServer(script: try .init(
-            rules: [.init("^GET /hang ", [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf"), .pause(.seconds(60))])],
-            framing: .delimiter("\r\n\r\n")
-        ))
+        let server = ScriptedServer(
+            script: try .init(
+                rules: [
+                    .init(
+                        "^GET /hang ",
+                        [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf"), .pause(.seconds(60))])
+                ],
+                framing: .delimiter("\r\n\r\n")
+            ))
         try server.start()
         defer { server.stop() }
         var request = URLRequest(url: server.url(path: "/hang")!)
-        request.timeoutInterval = 1   // -> URLError(.timedOut)
+        request.timeoutInterval = 1  // -> URLError(.timedOut)
 
         #expect(try await urlErrorCode { _ = try await plainSession().data(for: request) } == .timedOut)
     }

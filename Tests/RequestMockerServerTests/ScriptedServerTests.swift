@@ -21,17 +21,25 @@ import Testing
         #expect(said.contains { $0.kind == .input("PASV") })
         #expect(said.contains { $0.kind == .input("RETR hello.txt") })
         let dataPort = server.dataPort
-        #expect(said.contains { $0.outputText == "227 Entering Passive Mode (127,0,0,1,\(dataPort / 256),\(dataPort % 256))\r\n" })
+        #expect(
+            said.contains {
+                $0.outputText == "227 Entering Passive Mode (127,0,0,1,\(dataPort / 256),\(dataPort % 256))\r\n"
+            })
         #expect(said.contains { $0.outputText == "150 Opening BINARY connection for hello.txt (34 bytes)\r\n" })
         #expect(said.contains { $0.kind == .event("data connection opened") })
     }
 
     /// A response that stops halfway and never finishes: URLSession gives up with its timeout.
     @Test func urlSessionTimesOutOnAResponseThatHangsMidBody() async throws {
-        let server = ScriptedServer(script: try .init(
-            rules: [.init("^GET /hang ", [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf of it"), .pause(.seconds(30))])],
-            framing: .delimiter("\r\n\r\n")
-        ))
+        let server = ScriptedServer(
+            script: try .init(
+                rules: [
+                    .init(
+                        "^GET /hang ",
+                        [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf of it"), .pause(.seconds(30))])
+                ],
+                framing: .delimiter("\r\n\r\n")
+            ))
         try server.start()
         defer { server.stop() }
         var request = URLRequest(url: try #require(server.url(path: "/hang")))
@@ -43,32 +51,36 @@ import Testing
     /// A response whose connection drops mid-body: the error FoundationNetworking reports for
     /// it is what `MockResponse.truncated(afterBytes:)` gives through the URL protocol.
     @Test func urlSessionReportsADisconnectMidBody() async throws {
-        let server = ScriptedServer(script: try .init(
-            rules: [.init("^GET /drop ", [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf of it"), .close])],
-            framing: .delimiter("\r\n\r\n")
-        ))
+        let server = ScriptedServer(
+            script: try .init(
+                rules: [
+                    .init("^GET /drop ", [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf of it"), .close])
+                ],
+                framing: .delimiter("\r\n\r\n")
+            ))
         try server.start()
         defer { server.stop() }
         let url = try #require(server.url(path: "/drop"))
         let code = try await urlErrorCode { _ = try await plainSession().data(from: url) }
         #expect(code == ConnectionFault.truncatedBodyErrorCode)
         #if canImport(FoundationNetworking)
-        #expect(code == .unknown) // libcurl: "transfer closed with 90 bytes remaining to read"
+            #expect(code == .unknown)  // libcurl: "transfer closed with 90 bytes remaining to read"
         #endif
         #expect(server.transcript.last?.kind == .event("closed by the script"))
     }
 
     @Test func substitutionsAndTranscript() async throws {
-        let server = ScriptedServer(script: try .init(
-            greeting: [.text("hello $address:$port\n")],
-            rules: [
-                .init("^say (\\w+) (\\w+)?$", [.text("[$1|$2|$12|$3|$$|$nope|$0]\n")]),
-                .init("^size$", [.text("$size bytes\n"), .sendData, .text("\n")]),
-                .init("^date$", [.text("$date\n")]),
-                .init("^bye$", [.bytes(Data([0x62, 0x79, 0x65, 0x0A])), .close]),
-            ],
-            data: Data("DATA".utf8)
-        ))
+        let server = ScriptedServer(
+            script: try .init(
+                greeting: [.text("hello $address:$port\n")],
+                rules: [
+                    .init("^say (\\w+) (\\w+)?$", [.text("[$1|$2|$12|$3|$$|$nope|$0]\n")]),
+                    .init("^size$", [.text("$size bytes\n"), .sendData, .text("\n")]),
+                    .init("^date$", [.text("$date\n")]),
+                    .init("^bye$", [.bytes(Data([0x62, 0x79, 0x65, 0x0A])), .close]),
+                ],
+                data: Data("DATA".utf8)
+            ))
         let port = try server.start()
         defer { server.stop() }
         let reply = try await RawClient.exchange(port: port, ["say a b\r\n", "size\n", "date\n", "bye\n"], pause: 0.05)
@@ -78,15 +90,19 @@ import Testing
         #expect(lines.removeFirst() == "4 bytes")
         #expect(lines.removeFirst() == "DATA")
         let date = lines.removeFirst()
-        #expect(date.range(of: #"^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$"#, options: .regularExpression) != nil)
+        #expect(
+            date.range(
+                of: #"^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$"#, options: .regularExpression)
+                != nil)
         #expect(lines == ["bye", ""])
         #expect(reply.ending == "closed")
-        #expect(server.transcript.map(\.description).prefix(4) == [
-            "#1 * connected",
-            "#1 > \"hello 127.0.0.1:\(port)\\n\"",
-            "#1 < \"say a b\"",
-            "#1 > \"[a|b|a2||$|$nope|say a b]\\n\"",
-        ])
+        #expect(
+            server.transcript.map(\.description).prefix(4) == [
+                "#1 * connected",
+                "#1 > \"hello 127.0.0.1:\(port)\\n\"",
+                "#1 < \"say a b\"",
+                "#1 > \"[a|b|a2||$|$nope|say a b]\\n\"",
+            ])
     }
 
     @Test func unmatchedInputClosesTheConnectionUnlessACatchAllAnswers() async throws {
@@ -98,16 +114,19 @@ import Testing
         #expect(reply.ending == "closed")
         #expect(strict.transcript.last?.kind == .event("no rule matched, so the connection was closed"))
 
-        let lenient = ScriptedServer(script: try .init(rules: [.init("^ping$", [.text("pong\n")]), .any([.text("500 unknown\n")])]))
+        let lenient = ScriptedServer(
+            script: try .init(rules: [.init("^ping$", [.text("pong\n")]), .any([.text("500 unknown\n")])]))
         let lenientPort = try lenient.start()
         defer { lenient.stop() }
-        let answered = try await RawClient.exchange(port: lenientPort, ["ping\n", "what\n", "ping\n"], pause: 0.05, timeout: 0.5)
+        let answered = try await RawClient.exchange(
+            port: lenientPort, ["ping\n", "what\n", "ping\n"], pause: 0.05, timeout: 0.5)
         #expect(answered.response == "pong\n500 unknown\npong\n")
         #expect(answered.ending == "timeout")
     }
 
     @Test func perReadFramingAndSwappingTheScript() async throws {
-        let server = ScriptedServer(script: try .init(rules: [.init("^one", [.text("first script\n")])], framing: .reads))
+        let server = ScriptedServer(
+            script: try .init(rules: [.init("^one", [.text("first script\n")])], framing: .reads))
         let port = try server.start()
         defer { server.stop() }
         let first = try await RawClient.exchange(port: port, ["one two\n"], timeout: 0.5)
@@ -119,7 +138,8 @@ import Testing
     }
 
     @Test func pausesDelayTheNextCommand() async throws {
-        let server = ScriptedServer(script: try .init(rules: [.init("^go$", [.text("a\n"), .pause(.milliseconds(300)), .text("b\n")])]))
+        let server = ScriptedServer(
+            script: try .init(rules: [.init("^go$", [.text("a\n"), .pause(.milliseconds(300)), .text("b\n")])]))
         let port = try server.start()
         defer { server.stop() }
         let clock = ContinuousClock()
@@ -140,7 +160,10 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("bad.json")
-        try Data(#"{"rules": [{"pattern": "^A", "commands": ["ok\r\n"]}, {"pattern": "^B", "commands": [{"wait": 1}]}]}"#.utf8).write(to: file)
+        try Data(
+            #"{"rules": [{"pattern": "^A", "commands": ["ok\r\n"]}, {"pattern": "^B", "commands": [{"wait": 1}]}]}"#
+                .utf8
+        ).write(to: file)
         #expect {
             try ScriptedServer.Script(contentsOf: file)
         } throws: { error in

@@ -51,18 +51,27 @@ import Testing
         registry.register(.get("/redirect"), respond: .redirect(to: "/json", status: 307))
     }
 
-    static let same: [String] = ["/data", "/json", "/file", "/sync", "/async", "/delay", "/throttle", "/redirect", "/real", "/recorded"]
+    static let same: [String] = [
+        "/data", "/json", "/file", "/sync", "/async", "/delay", "/throttle", "/redirect", "/real", "/recorded",
+    ]
 
     static let differing: [String: Expected] = [
-        "/close": Expected(viaProtocol: .failure(ConnectionFault.closeBeforeResponding.urlErrorCode),
-                           viaServer: .failure(ConnectionFault.closeBeforeResponding.urlErrorCode)),
-        "/reset": Expected(viaProtocol: .failure(ConnectionFault.reset.urlErrorCode), viaServer: .failure(ConnectionFault.reset.urlErrorCode)),
-        "/malformed": Expected(viaProtocol: .failure(ConnectionFault.malformedStatusLine.urlErrorCode),
-                               viaServer: .failure(ConnectionFault.malformedStatusLine.urlErrorCode)),
+        "/close": Expected(
+            viaProtocol: .failure(ConnectionFault.closeBeforeResponding.urlErrorCode),
+            viaServer: .failure(ConnectionFault.closeBeforeResponding.urlErrorCode)),
+        "/reset": Expected(
+            viaProtocol: .failure(ConnectionFault.reset.urlErrorCode),
+            viaServer: .failure(ConnectionFault.reset.urlErrorCode)),
+        "/malformed": Expected(
+            viaProtocol: .failure(ConnectionFault.malformedStatusLine.urlErrorCode),
+            viaServer: .failure(ConnectionFault.malformedStatusLine.urlErrorCode)),
         "/stall": Expected(viaProtocol: .failure(.timedOut), viaServer: .failure(.timedOut)),
-        "/cut": Expected(viaProtocol: .failure(ConnectionFault.truncatedBodyErrorCode), viaServer: .failure(ConnectionFault.truncatedBodyErrorCode)),
+        "/cut": Expected(
+            viaProtocol: .failure(ConnectionFault.truncatedBodyErrorCode),
+            viaServer: .failure(ConnectionFault.truncatedBodyErrorCode)),
         // A server can't send an error: it resets the connection.
-        "/error": Expected(viaProtocol: .failure(.notConnectedToInternet), viaServer: .failure(ConnectionFault.reset.urlErrorCode)),
+        "/error": Expected(
+            viaProtocol: .failure(.notConnectedToInternet), viaServer: .failure(ConnectionFault.reset.urlErrorCode)),
     ]
 
     @Test(arguments: same + differing.keys.sorted())
@@ -80,10 +89,13 @@ import Testing
         try await withServer(upstreamRegistry) { _, upstream in
             // Each transport gets its own registry and cassette, so one's recording doesn't
             // answer the other.
-            let viaProtocol = try await Self.receive(path, upstream: upstream, folder: folder, file: file, name: "protocol") { registry, url in
+            let viaProtocol = try await Self.receive(
+                path, upstream: upstream, folder: folder, file: file, name: "protocol"
+            ) { registry, url in
                 try await Self.fetch(url, in: registry.makeSession(), host: nil)
             }
-            let viaServer = try await Self.receive(path, upstream: upstream, folder: folder, file: file, name: "server") { registry, url in
+            let viaServer = try await Self.receive(path, upstream: upstream, folder: folder, file: file, name: "server")
+            { registry, url in
                 try await withServer(registry) { _, base in
                     let target = URL(string: base.absoluteString + url.path)!
                     return try await Self.fetch(target, in: plainSession(), host: "\(upstream.host!):\(upstream.port!)")
@@ -94,17 +106,23 @@ import Testing
                 #expect(viaServer == expected.viaServer)
             } else {
                 #expect(viaProtocol == viaServer)
-                if case .failure = viaProtocol { Issue.record("\(path) failed through both transports: \(viaProtocol)") }
+                if case .failure = viaProtocol {
+                    Issue.record("\(path) failed through both transports: \(viaProtocol)")
+                }
             }
         }
-        #expect(upstreamRegistry.journal.map(\.request.url.path) == (["/real", "/recorded"].contains(path) ? [path, path] : []))
+        #expect(
+            upstreamRegistry.journal.map(\.request.url.path)
+                == (["/real", "/recorded"].contains(path) ? [path, path] : []))
     }
 
     @Test func aMistakeInTheMocksIsTheErrorThroughTheProtocolAnd500OnTheServer() async throws {
         let registry = MockRegistry()
         registry.register(.get("/mistake"), respond: .file(URL(fileURLWithPath: "/nonexistent/parity.json")))
         let url = URL(string: "http://parity.test/mistake")!
-        let error = await #expect(throws: RequestMockerError.self) { _ = try await registry.makeSession().data(from: url) }
+        let error = await #expect(throws: RequestMockerError.self) {
+            _ = try await registry.makeSession().data(from: url)
+        }
         let mistake = try #require(error)
         #expect("\(mistake)".hasPrefix("cannot read response file /nonexistent/parity.json: "))
         try await withServer(registry) { _, base in
@@ -142,7 +160,9 @@ import Testing
             let http = try #require(response as? HTTPURLResponse)
             var headers: [String: String] = [:]
             for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
-            return .response(status: http.statusCode, headers: headers, body: String(decoding: data, as: UTF8.self), path: http.url?.path ?? "")
+            return .response(
+                status: http.statusCode, headers: headers, body: String(decoding: data, as: UTF8.self),
+                path: http.url?.path ?? "")
         } catch let error as URLError {
             return .failure(error.code)
         }

@@ -19,7 +19,10 @@ package final class BackgroundProcess: Sendable {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = process.standardOutput
         let stream = AsyncStream<Int32> { continuation in
-            process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
+            process.terminationHandler = {
+                continuation.yield($0.terminationStatus)
+                continuation.finish()
+            }
         }
         try process.run()
         self.process = process

@@ -7,7 +7,9 @@ package struct TimedOut: Error, CustomStringConvertible {
 
 /// Runs `body`, failing with `TimedOut` if it takes longer than `seconds` (guards tests of
 /// code paths that used to hang).
-package func withDeadline<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+package func withDeadline<T: Sendable>(
+    _ seconds: Double, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await body() }
         group.addTask {

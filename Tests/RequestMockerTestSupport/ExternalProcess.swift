@@ -13,11 +13,14 @@ package struct ProcessResult: Sendable {
 /// awaited through `terminationHandler`, because `waitUntilExit()` spins on Swift concurrency's
 /// threads on Linux.
 package enum ExternalProcess {
-    package static func run(_ executable: String, _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    package static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(30)
+    ) async throws -> ProcessResult {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
+        let outURL = folder.appendingPathComponent("out")
+        let errURL = folder.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
@@ -52,7 +55,9 @@ package enum ExternalProcess {
     }
 
     /// Runs a Python script given as text.
-    package static func python(_ script: String, _ arguments: [String] = [], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    package static func python(
+        _ script: String, _ arguments: [String] = [], timeout: Duration = .seconds(30)
+    ) async throws -> ProcessResult {
         try await run("python3", ["-c", script] + arguments, timeout: timeout)
     }
 

@@ -1,8 +1,9 @@
 import Foundation
-@testable import RequestMockerTesting
 import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMockerTesting
 
 @Suite struct CassetteTraitTests {
     // Plays back __Cassettes__/CassetteTraitTests/playsBackTheCassetteNamedAfterIt.har.
@@ -13,7 +14,9 @@ import Testing
         #expect(MockRegistry.current.journal.map(\.entryIndex) == [0, 1])
     }
 
-    @Test(.mocking { $0.register(.get("https://api.profile.test/me"), respond: .json(["name": "Stub"])) }, .cassette(record: .none))
+    @Test(
+        .mocking { $0.register(.get("https://api.profile.test/me"), respond: .json(["name": "Stub"])) },
+        .cassette(record: .none))
     func filtersTheTestRegistersWinOverTheCassette() async throws {
         let session = MockRegistry.current.session
         // Registered after the cassette, and still tried first.
@@ -83,7 +86,8 @@ import Testing
     @Test func theFolderIsBesideTheTestFile() {
         let folder = TestCassettes.folder(forTestFile: "/work/Tests/AppTests/ProfileTests.swift", in: nil)
         #expect(folder.path == "/work/Tests/AppTests/__Cassettes__/ProfileTests")
-        let elsewhere = TestCassettes.folder(forTestFile: "/work/Tests/AppTests/ProfileTests.swift", in: URL(fileURLWithPath: "/fixtures"))
+        let elsewhere = TestCassettes.folder(
+            forTestFile: "/work/Tests/AppTests/ProfileTests.swift", in: URL(fileURLWithPath: "/fixtures"))
         #expect(elsewhere.path == "/fixtures/__Cassettes__/ProfileTests")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMockerTesting
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMockerTesting
 
 /// What the traits report when a test ends. Each test runs a trait's scope around a block of
 /// its own and catches the issues the scope records, to check them exactly.
@@ -16,7 +17,9 @@ import Testing
         let log = IssueLog()
         try await withKnownIssue {
             try await trait.provideScope(for: test, testCase: Test.Case.current, performing: body)
-        } matching: { log.keep($0) }
+        } matching: {
+            log.keep($0)
+        }
         return log.issues
     }
 
@@ -25,22 +28,26 @@ import Testing
         let filterLine = LockedState(0)
         let issues = try await issues {
             let registry = MockRegistry.current
-            registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 1])); filterLine.withLock { $0 = #line }
+            registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 1]))
+            filterLine.withLock { $0 = #line - 1 }  // the call above
             // The request fails with the same report, as a RequestMockerError.
             await #expect(throws: RequestMockerError.self) {
                 _ = try await registry.session.data(from: url("https://api.test/users"))
             }
         }
-        #expect(issues == [IssueLog.Recorded(
-            message: """
-                Unmatched request during the test: no filter matched GET https://api.test/users
-                  nearest filters, closest first:
-                    GET https://api.test/users/<id> (EndOfTestReportTests.swift:\(filterLine.withLock { $0 })): path /users has 1 segment, pattern /users/<id> has 2
-                  (1 filter registered)
-                """,
-            file: "EndOfTestReportTests.swift",
-            line: testLine
-        )])
+        #expect(
+            issues == [
+                IssueLog.Recorded(
+                    message: """
+                        Unmatched request during the test: no filter matched GET https://api.test/users
+                          nearest filters, closest first:
+                            GET https://api.test/users/<id> (EndOfTestReportTests.swift:\(filterLine.withLock { $0 })): path /users has 1 segment, pattern /users/<id> has 2
+                          (1 filter registered)
+                        """,
+                    file: "EndOfTestReportTests.swift",
+                    line: testLine
+                )
+            ])
     }
 
     @Test func anExpectedFilterNothingMatchedIsReportedWhereItWasMarked() async throws {
@@ -48,14 +55,19 @@ import Testing
         let issues = try await issues {
             let registry = MockRegistry.current
             registry.register(.get("https://api.test/used").expected(), respond: .status(204))
-            registry.register(.post("https://api.test/events").expected(), respond: .status(204)); markedLine.withLock { $0 = #line }
+            registry.register(.post("https://api.test/events").expected(), respond: .status(204))
+            markedLine.withLock { $0 = #line - 1 }  // the call above
             _ = try await registry.session.data(from: url("https://api.test/used"))
         }
-        #expect(issues == [IssueLog.Recorded(
-            message: "Expected a request matching POST https://api.test/events (EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived",
-            file: "EndOfTestReportTests.swift",
-            line: markedLine.withLock { $0 }
-        )])
+        #expect(
+            issues == [
+                IssueLog.Recorded(
+                    message:
+                        "Expected a request matching POST https://api.test/events (EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived",
+                    file: "EndOfTestReportTests.swift",
+                    line: markedLine.withLock { $0 }
+                )
+            ])
     }
 
     @Test func reportsAreMadeWhenTheTestThrowsToo() async throws {
@@ -66,14 +78,19 @@ import Testing
         await withKnownIssue {
             await #expect(throws: Failure.self) {
                 try await MockingTrait.mocking.provideScope(for: test, testCase: Test.Case.current) {
-                    MockRegistry.current.register(.get("https://api.test/never").expected()); markedLine.withLock { $0 = #line }
+                    MockRegistry.current.register(.get("https://api.test/never").expected())
+                    // Inside #expect's closure, #line is the macro's line, for the call above as for this.
+                    markedLine.withLock { $0 = #line }
                     throw Failure()
                 }
             }
-        } matching: { log.keep($0) }
-        #expect(log.issues.map(\.message) == [
-            "Expected a request matching GET https://api.test/never (EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived",
-        ])
+        } matching: {
+            log.keep($0)
+        }
+        #expect(
+            log.issues.map(\.message) == [
+                "Expected a request matching GET https://api.test/never (EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived"
+            ])
     }
 
     @Test func aTestWhoseRequestsAllMatchedReportsNothing() async throws {
@@ -89,12 +106,18 @@ import Testing
         let log = IssueLog()
         withKnownIssue {
             #expect(MockRegistry.current === MockRegistry.shared)
-        } matching: { log.keep($0) }
-        #expect(log.issues == [IssueLog.Recorded(
-            message: "MockRegistry.current is MockRegistry.shared in this test, which every test shares: add the .mocking trait to the test or its suite (or .mockingShared to use the shared registry on purpose)",
-            file: "EndOfTestReportTests.swift",
-            line: testLine
-        )])
+        } matching: {
+            log.keep($0)
+        }
+        #expect(
+            log.issues == [
+                IssueLog.Recorded(
+                    message:
+                        "MockRegistry.current is MockRegistry.shared in this test, which every test shares: add the .mocking trait to the test or its suite (or .mockingShared to use the shared registry on purpose)",
+                    file: "EndOfTestReportTests.swift",
+                    line: testLine
+                )
+            ])
     }
 }
 
@@ -116,11 +139,17 @@ import Testing
                 let answer = try await get("https://legacy.test/config", through: legacy)
                 #expect(answer.body == #"{"beta":true}"#)
             }
-        } matching: { log.keep($0) }
-        #expect(log.issues == [IssueLog.Recorded(
-            message: "GET https://legacy.test/config went to MockRegistry.shared (URLSession.shared, or a session with MockURLProtocol.self), not to this test's registry, so it can't be isolated from other tests: give the code under test MockRegistry.current.session, or run the test with the .mockingShared trait",
-            file: "EndOfTestReportTests.swift",
-            line: testLine
-        )])
+        } matching: {
+            log.keep($0)
+        }
+        #expect(
+            log.issues == [
+                IssueLog.Recorded(
+                    message:
+                        "GET https://legacy.test/config went to MockRegistry.shared (URLSession.shared, or a session with MockURLProtocol.self), not to this test's registry, so it can't be isolated from other tests: give the code under test MockRegistry.current.session, or run the test with the .mockingShared trait",
+                    file: "EndOfTestReportTests.swift",
+                    line: testLine
+                )
+            ])
     }
 }

@@ -3,10 +3,11 @@ import RequestMockerTestSupport
 import RequestMockerTesting
 import Testing
 
-@Suite(.mocking { registry in
-    registry.register(.post("https://api.test/events"), respond: .status(204))
-    registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 7]))
-})
+@Suite(
+    .mocking { registry in
+        registry.register(.post("https://api.test/events"), respond: .status(204))
+        registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 7]))
+    })
 // Filters written in a trait's closure carry the line of the declaration the trait is attached
 // to (`declaredOn`, below), not their own: Swift Testing's macros re-emit trait expressions there.
 struct MockRegistryAssertionTests {
@@ -29,9 +30,10 @@ struct MockRegistryAssertionTests {
         try await post(#"{"name":"launch","count":1}"#)
         try await post(#"{"name":"tap","count":2}"#)
         let registry = MockRegistry.current
-        #expect(registry.assertRequested(.post("/events"), times: 2).map(\.bodyText) == [
-            #"{"name":"launch","count":1}"#, #"{"name":"tap","count":2}"#,
-        ])
+        #expect(
+            registry.assertRequested(.post("/events"), times: 2).map(\.bodyText) == [
+                #"{"name":"launch","count":1}"#, #"{"name":"tap","count":2}"#,
+            ])
         #expect(registry.assertRequested(.post("/events")).count == 2)
         registry.assertNotRequested(.get("/users/<id>"))
         #expect(registry.assertJSONBody(of: .post("/events"), as: Event.self) == Event(name: "tap", count: 2))
@@ -50,7 +52,10 @@ struct MockRegistryAssertionTests {
             }
         }
         let sent = await MockRegistry.current.assertRequested(.post("/events"), times: 3, within: .seconds(10))
-        #expect(sent.compactMap(\.bodyText) == [#"{"name":"a","count":0}"#, #"{"name":"b","count":0}"#, #"{"name":"c","count":0}"#])
+        #expect(
+            sent.compactMap(\.bodyText) == [
+                #"{"name":"a","count":0}"#, #"{"name":"b","count":0}"#, #"{"name":"c","count":0}"#,
+            ])
         try await sender.value
     }
 
@@ -60,19 +65,25 @@ struct MockRegistryAssertionTests {
         let log = IssueLog()
         let line = LockedState(0)
         withKnownIssue {
-            MockRegistry.current.assertRequested(.post("https://api.test/events"), times: 2); line.withLock { $0 = #line }
-        } matching: { log.keep($0) }
+            MockRegistry.current.assertRequested(.post("https://api.test/events"), times: 2)
+            line.withLock { $0 = #line - 1 }  // the call above
+        } matching: {
+            log.keep($0)
+        }
         let at = line.withLock { $0 }
-        #expect(log.issues == [IssueLog.Recorded(
-            message: """
-                Expected 2 requests matching POST https://api.test/events (MockRegistryAssertionTests.swift:\(at)), but 1 arrived
-                The journal (2 requests):
-                  POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))
-                  GET https://api.test/users/7 -> GET https://api.test/users/<id> (MockRegistryAssertionTests.swift:\(Self.declaredOn))
-                """,
-            file: "MockRegistryAssertionTests.swift",
-            line: at
-        )])
+        #expect(
+            log.issues == [
+                IssueLog.Recorded(
+                    message: """
+                        Expected 2 requests matching POST https://api.test/events (MockRegistryAssertionTests.swift:\(at)), but 1 arrived
+                        The journal (2 requests):
+                          POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))
+                          GET https://api.test/users/7 -> GET https://api.test/users/<id> (MockRegistryAssertionTests.swift:\(Self.declaredOn))
+                        """,
+                    file: "MockRegistryAssertionTests.swift",
+                    line: at
+                )
+            ])
     }
 
     @Test func eachFailingAssertionSaysWhatWasWrong() async throws {
@@ -81,12 +92,19 @@ struct MockRegistryAssertionTests {
         let lines = LockedState([Int]())
         await withKnownIssue {
             let registry = MockRegistry.current
-            registry.assertRequested(.delete("/users/<id>")); lines.withLock { $0.append(#line) }
-            registry.assertNotRequested(.post("/events")); lines.withLock { $0.append(#line) }
-            _ = registry.assertJSONBody(of: .post("/events"), as: Event.self); lines.withLock { $0.append(#line) }
-            registry.assertJSONBody(of: .put("/events"), equals: Event(name: "x", count: 1)); lines.withLock { $0.append(#line) }
-            await registry.assertRequested(.post("/events"), times: 2, within: .milliseconds(50)); lines.withLock { $0.append(#line) }
-        } matching: { log.keep($0) }
+            registry.assertRequested(.delete("/users/<id>"))
+            lines.withLock { $0.append(#line - 1) }  // the call above
+            registry.assertNotRequested(.post("/events"))
+            lines.withLock { $0.append(#line - 1) }  // the call above
+            _ = registry.assertJSONBody(of: .post("/events"), as: Event.self)
+            lines.withLock { $0.append(#line - 1) }  // the call above
+            registry.assertJSONBody(of: .put("/events"), equals: Event(name: "x", count: 1))
+            lines.withLock { $0.append(#line - 1) }  // the call above
+            await registry.assertRequested(.post("/events"), times: 2, within: .milliseconds(50))
+            lines.withLock { $0.append(#line - 1) }  // the call above
+        } matching: {
+            log.keep($0)
+        }
         let at = lines.withLock { $0 }
         let journal = """
 
@@ -94,13 +112,19 @@ struct MockRegistryAssertionTests {
               POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))
             """
         #expect(log.issues.map(\.line) == at)
-        #expect(log.issues.map(\.message) == [
-            "Expected at least 1 request matching DELETE /users/<id> (MockRegistryAssertionTests.swift:\(at[0])), but none arrived" + journal,
-            "Expected no request matching POST /events (MockRegistryAssertionTests.swift:\(at[1])), but 1 arrived" + journal,
-            #"The body of POST https://api.test/events doesn't decode as Event: missing key "count"; the body was "{"name":"launch"}""# + journal,
-            "Expected a request matching PUT /events (MockRegistryAssertionTests.swift:\(at[3])) to decode its body as Event, but none arrived" + journal,
-            "Expected 2 requests matching POST /events (MockRegistryAssertionTests.swift:\(at[4])), but 0.05 seconds passed with 1" + journal,
-        ])
+        #expect(
+            log.issues.map(\.message) == [
+                "Expected at least 1 request matching DELETE /users/<id> (MockRegistryAssertionTests.swift:\(at[0])), but none arrived"
+                    + journal,
+                "Expected no request matching POST /events (MockRegistryAssertionTests.swift:\(at[1])), but 1 arrived"
+                    + journal,
+                #"The body of POST https://api.test/events doesn't decode as Event: missing key "count"; the body was "{"name":"launch"}""#
+                    + journal,
+                "Expected a request matching PUT /events (MockRegistryAssertionTests.swift:\(at[3])) to decode its body as Event, but none arrived"
+                    + journal,
+                "Expected 2 requests matching POST /events (MockRegistryAssertionTests.swift:\(at[4])), but 0.05 seconds passed with 1"
+                    + journal,
+            ])
     }
 
     @Test func aBodyThatDecodesToAnotherValueIsReported() async throws {
@@ -108,10 +132,13 @@ struct MockRegistryAssertionTests {
         let log = IssueLog()
         withKnownIssue {
             MockRegistry.current.assertJSONBody(of: .post("/events"), equals: Event(name: "launch", count: 2))
-        } matching: { log.keep($0) }
-        #expect(log.issues.map(\.message) == [
-            #"The body of the latest request matching POST /events (MockRegistryAssertionTests.swift:\#(log.issues.first?.line ?? 0)) decoded to Event(name: "launch", count: 1), not Event(name: "launch", count: 2)"#
-                + "\nThe journal (1 request):\n  POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))",
-        ])
+        } matching: {
+            log.keep($0)
+        }
+        #expect(
+            log.issues.map(\.message) == [
+                #"The body of the latest request matching POST /events (MockRegistryAssertionTests.swift:\#(log.issues.first?.line ?? 0)) decoded to Event(name: "launch", count: 1), not Event(name: "launch", count: 2)"#
+                    + "\nThe journal (1 request):\n  POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))"
+            ])
     }
 }

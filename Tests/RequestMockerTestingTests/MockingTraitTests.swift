@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMockerTesting
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMockerTesting
 
 @Suite struct MockingTraitTests {
     @Test(.mocking) func currentIsTheTestsOwnEmptyRegistry() async throws {
@@ -20,7 +21,10 @@ import Testing
     func theClosureRegistersBeforeTheTest() async throws {
         // The filter carries the line of the declaration the trait is attached to, two lines up.
         let declaredOn = #line - 2
-        #expect(MockRegistry.current.filters.map(\.description) == ["GET https://api.test/ping (MockingTraitTests.swift:\(declaredOn))"])
+        #expect(
+            MockRegistry.current.filters.map(\.description) == [
+                "GET https://api.test/ping (MockingTraitTests.swift:\(declaredOn))"
+            ])
         #expect(try await get("https://api.test/ping", through: MockRegistry.current.session).body == "from the trait")
     }
 
@@ -66,10 +70,11 @@ import Testing
 /// The trait on a suite and on its tests: one registry per test, the test's filters first.
 @Suite(.mocking { $0.register(.get("https://api.test/health"), respond: .string("ok")) })
 struct MockingSuiteTraitTests {
-    @Test(.mocking { registry in
-        registry.register(.get("https://api.test/users/7"), respond: .json(["id": 7]))
-        registry.register(.get("https://api.test/health"), respond: .string("overridden"))
-    })
+    @Test(
+        .mocking { registry in
+            registry.register(.get("https://api.test/users/7"), respond: .json(["id": 7]))
+            registry.register(.get("https://api.test/health"), respond: .string("overridden"))
+        })
     func aTestSeesItsOwnFiltersFirstThenTheSuites() async throws {
         #expect(MockRegistry.current.filters.map(\.path?.rawValue) == ["/users/7", "/health", "/health"])
         #expect(try await get("https://api.test/health", through: MockRegistry.current.session).body == "overridden")

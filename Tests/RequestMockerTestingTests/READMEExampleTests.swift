@@ -50,7 +50,7 @@ final class UsersClientXCTests: XCTestCase {
 
     override func setUp() {
         super.setUp()
-        mocks = mockRegistry()   // this test's own; checked when the test ends
+        mocks = mockRegistry()  // this test's own; checked when the test ends
         mocks.register(.get("https://api.example.com/users/<id>").expected(), respond: .json(["id": 7, "name": "Ada"]))
     }
 
@@ -65,10 +65,12 @@ final class UsersClientXCTests: XCTestCase {
 @Suite(.mockingShared)
 struct LegacyClientTests {
     @Test func loadsConfig() async throws {
-        MockURLProtocol.register(RequestFilter.get("https://api.example.com/config").respond(with: .json(["beta": true])))
+        MockURLProtocol.register(
+            RequestFilter.get("https://api.example.com/config").respond(with: .json(["beta": true])))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [MockURLProtocol.self]
-        let (data, _) = try await URLSession(configuration: configuration).data(from: URL(string: "https://api.example.com/config")!)
+        let (data, _) = try await URLSession(configuration: configuration).data(
+            from: URL(string: "https://api.example.com/config")!)
         #expect(try JSONValue(parsing: data) == ["beta": true])
     }
 }

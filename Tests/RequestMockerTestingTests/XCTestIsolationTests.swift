@@ -11,7 +11,8 @@ final class XCTestIsolationTests: XCTestCase {
 
     private func check(_ number: Int) async throws {
         let mocks = mockRegistry()
-        mocks.register(.get(Self.url).expected(), respond: .string("xctest \(number)").delayed(by: .milliseconds(number % 4)))
+        mocks.register(
+            .get(Self.url).expected(), respond: .string("xctest \(number)").delayed(by: .milliseconds(number % 4)))
         for _ in 0..<3 {
             let (data, response) = try await mocks.session.data(from: XCTUnwrap(URL(string: Self.url)))
             XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)

@@ -36,7 +36,8 @@ final class XCTestMockingTests: XCTestCase {
         )
         // Teardown blocks run last-added first: this one checks after the cassette's has saved it.
         addTeardownBlock {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "the cassette was not saved at \(file.path)")
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: file.path), "the cassette was not saved at \(file.path)")
         }
         let origin = MockRegistry()
         origin.register(.get("/greeting"), respond: .string("hello"))
@@ -57,67 +58,80 @@ final class XCTestMockingTests: XCTestCase {
 }
 
 #if !canImport(Darwin)
-/// What `mockRegistry()` reports when a test ends, caught here instead of failing the test.
-/// swift-corelibs-xctest sends every failure through `recordFailure`, so overriding it catches
-/// them; `tearDown()` runs after the teardown blocks that report, and checks what they said.
-final class XCTestEndOfTestReportTests: XCTestCase {
-    private struct Failure: Equatable {
-        let description: String
-        let file: String
-        let line: Int
-    }
-
-    private var caught: [Failure] = []
-    private var expected: [Failure] = []
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        caught.append(Failure(description: description, file: URL(fileURLWithPath: filePath).lastPathComponent, line: lineNumber))
-    }
-
-    override func tearDown() {
-        let caught = caught
-        self.caught = []
-        if caught != expected {
-            super.recordFailure(
-                withDescription: "reported \(caught), expected \(expected)", inFile: #filePath, atLine: #line, expected: true
-            )
+    /// What `mockRegistry()` reports when a test ends, caught here instead of failing the test.
+    /// swift-corelibs-xctest sends every failure through `recordFailure`, so overriding it catches
+    /// them; `tearDown()` runs after the teardown blocks that report, and checks what they said.
+    final class XCTestEndOfTestReportTests: XCTestCase {
+        private struct Failure: Equatable {
+            let description: String
+            let file: String
+            let line: Int
         }
-        super.tearDown()
-    }
 
-    func testUnmatchedRequestsAndUnmetExpectationsAreReportedWhenTheTestEnds() async throws {
-        let mocks = mockRegistry(); let registryLine = #line
-        mocks.register(.post("https://api.test/events").expected(), respond: .status(204)); let expectedLine = #line
-        do {
-            _ = try await mocks.session.data(from: XCTUnwrap(URL(string: "https://api.test/missing")))
-            XCTFail("an unmatched request succeeded")
-        } catch {
-            XCTAssertTrue(error is RequestMockerError)
+        private var caught: [Failure] = []
+        private var expected: [Failure] = []
+
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
+            caught.append(
+                Failure(
+                    description: description, file: URL(fileURLWithPath: filePath).lastPathComponent, line: lineNumber))
         }
-        expected = [
-            Failure(description: """
-                failed - Unmatched request during the test: no filter matched GET https://api.test/missing
-                  nearest filters, closest first:
-                    POST https://api.test/events (XCTestMockingTests.swift:\(expectedLine)): method is GET, filter wants POST
-                  (1 filter registered)
-                """, file: "XCTestMockingTests.swift", line: registryLine),
-            Failure(
-                description: "failed - Expected a request matching POST https://api.test/events (XCTestMockingTests.swift:\(expectedLine)), but none arrived",
-                file: "XCTestMockingTests.swift",
-                line: expectedLine
-            ),
-        ]
-    }
 
-    func testAFailedAssertionPointsAtItsCall() {
-        let mocks = mockRegistry()
-        mocks.assertRequested(.get("https://api.test/never"), times: 1); let line = #line
-        expected = [Failure(
-            description: "failed - Expected 1 request matching GET https://api.test/never (XCTestMockingTests.swift:\(line)), but 0 arrived\n"
-                + "The journal is empty: this registry saw no requests.",
-            file: "XCTestMockingTests.swift",
-            line: line
-        )]
+        override func tearDown() {
+            let caught = caught
+            self.caught = []
+            if caught != expected {
+                super.recordFailure(
+                    withDescription: "reported \(caught), expected \(expected)", inFile: #filePath, atLine: #line,
+                    expected: true
+                )
+            }
+            super.tearDown()
+        }
+
+        func testUnmatchedRequestsAndUnmetExpectationsAreReportedWhenTheTestEnds() async throws {
+            let mocks = mockRegistry()
+            let registryLine = #line - 1  // the call above
+            mocks.register(.post("https://api.test/events").expected(), respond: .status(204))
+            let expectedLine = #line - 1  // the call above
+            do {
+                _ = try await mocks.session.data(from: XCTUnwrap(URL(string: "https://api.test/missing")))
+                XCTFail("an unmatched request succeeded")
+            } catch {
+                XCTAssertTrue(error is RequestMockerError)
+            }
+            expected = [
+                Failure(
+                    description: """
+                        failed - Unmatched request during the test: no filter matched GET https://api.test/missing
+                          nearest filters, closest first:
+                            POST https://api.test/events (XCTestMockingTests.swift:\(expectedLine)): method is GET, filter wants POST
+                          (1 filter registered)
+                        """, file: "XCTestMockingTests.swift", line: registryLine),
+                Failure(
+                    description:
+                        "failed - Expected a request matching POST https://api.test/events (XCTestMockingTests.swift:\(expectedLine)), but none arrived",
+                    file: "XCTestMockingTests.swift",
+                    line: expectedLine
+                ),
+            ]
+        }
+
+        func testAFailedAssertionPointsAtItsCall() {
+            let mocks = mockRegistry()
+            mocks.assertRequested(.get("https://api.test/never"), times: 1)
+            let line = #line - 1  // the call above
+            expected = [
+                Failure(
+                    description:
+                        "failed - Expected 1 request matching GET https://api.test/never (XCTestMockingTests.swift:\(line)), but 0 arrived\n"
+                        + "The journal is empty: this registry saw no requests.",
+                    file: "XCTestMockingTests.swift",
+                    line: line
+                )
+            ]
+        }
     }
-}
 #endif

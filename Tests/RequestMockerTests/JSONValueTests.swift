@@ -7,7 +7,8 @@ import Testing
 struct JSONValueTests {
     @Test("parses every kind of value")
     func parses() throws {
-        let text = #"{"s": "a\"b\\c\u00e9\ud83d\ude00", "i": -12, "d": 2.5e1, "t": true, "f": false, "n": null, "a": [1, [2]], "o": {}}"#
+        let text =
+            #"{"s": "a\"b\\c\u00e9\ud83d\ude00", "i": -12, "d": 2.5e1, "t": true, "f": false, "n": null, "a": [1, [2]], "o": {}}"#
         let value = try JSONValue(parsing: Data(text.utf8))
         #expect(value["s"] == "a\"b\\cé😀")
         #expect(value["i"] == .int(-12))
@@ -32,17 +33,21 @@ struct JSONValueTests {
     @Test("numbers compare by value; objects ignore order")
     func equality() throws {
         #expect(JSONValue.int(1) == .double(1.0))
-        #expect(try JSONValue(parsing: Data(#"{"a":1,"b":2}"#.utf8)) == JSONValue(parsing: Data(#"{ "b" : 2.0, "a" : 1 }"#.utf8)))
+        #expect(
+            try JSONValue(parsing: Data(#"{"a":1,"b":2}"#.utf8))
+                == JSONValue(parsing: Data(#"{ "b" : 2.0, "a" : 1 }"#.utf8)))
     }
 
-    @Test("parse errors give the byte offset", arguments: [
-        ("{\"a\" 1}", 5, "expected \":\""),
-        ("[1, 2", 5, "expected \",\" or \"]\""),
-        ("", 0, "empty"),
-        ("01", 0, "leading zero"),
-        ("[1] x", 4, "unexpected text"),
-        ("\"abc", 4, "unterminated string"),
-    ])
+    @Test(
+        "parse errors give the byte offset",
+        arguments: [
+            ("{\"a\" 1}", 5, "expected \":\""),
+            ("[1, 2", 5, "expected \",\" or \"]\""),
+            ("", 0, "empty"),
+            ("01", 0, "leading zero"),
+            ("[1] x", 4, "unexpected text"),
+            ("\"abc", 4, "unterminated string"),
+        ])
     func parseErrors(text: String, offset: Int, reason: String) {
         do {
             _ = try JSONValue(parsing: Data(text.utf8))
@@ -61,8 +66,13 @@ struct JSONValueTests {
 
     @Test("Foundation objects convert; the first bad value is named by key path")
     func conversion() throws {
-        let object: [String: Any] = ["id": 7, "name": "Ada", "ok": true, "ratio": 0.5, "tags": ["a", NSNull()], "n": NSNumber(value: 3)]
-        #expect(try JSONValue(any: object) == ["id": 7, "name": "Ada", "ok": true, "ratio": 0.5, "tags": ["a", nil], "n": 3])
+        let object: [String: Any] = [
+            "id": 7, "name": "Ada", "ok": true, "ratio": 0.5, "tags": ["a", NSNull()], "n": NSNumber(value: 3),
+        ]
+        #expect(
+            try JSONValue(any: object) == [
+                "id": 7, "name": "Ada", "ok": true, "ratio": 0.5, "tags": ["a", nil], "n": 3,
+            ])
         let bad: [String: Any] = ["user": ["tags": ["ok", Date(timeIntervalSince1970: 0)]]]
         do {
             _ = try JSONValue(any: bad)

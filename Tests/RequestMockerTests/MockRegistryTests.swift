@@ -27,7 +27,9 @@ struct MockRegistryTests {
     @Test("order holds across the index's buckets (exact, shaped, general), appended or prepended")
     func orderAcrossBuckets() async throws {
         let request = MockRequest(method: .get, url: url("/a/b"))
-        let filters: [RequestFilter] = [.get("/a/<x>"), .get("/a/b"), .get("/**"), .get("/<y>/b"), .get("*"), .get("/a/c")]
+        let filters: [RequestFilter] = [
+            .get("/a/<x>"), .get("/a/b"), .get("/**"), .get("/<y>/b"), .get("*"), .get("/a/c"),
+        ]
         for first in filters.indices {
             for prepending in [false, true] {
                 let registry = MockRegistry()
@@ -46,7 +48,9 @@ struct MockRegistryTests {
         }
     }
 
-    @Test("a fallback cassette stays behind filters registered later, general or shaped; moved filters keep their handles")
+    @Test(
+        "a fallback cassette stays behind filters registered later, general or shaped; moved filters keep their handles"
+    )
     func fallbackAndMoveToFront() throws {
         let cassette = try Cassette(contentsOf: url("file:///nonexistent/fallback.har"), record: .none)
         registry.register(.get("/first"), respond: .status(200))
@@ -55,12 +59,15 @@ struct MockRegistryTests {
         registry.register(.any("**"), respond: .status(201))
         let shaped = registry.register(.get("/a/<x>"), respond: .status(202))
         #expect(registry.filters.map(\.path?.rawValue) == ["/first", "**", "/a/<x>"])
-        let answer = registry.answer(MockRequest(method: .get, url: url("https://x.test/zzz")), forwarding: Forwarding(timeout: 1)).entry
+        let answer = registry.answer(
+            MockRequest(method: .get, url: url("https://x.test/zzz")), forwarding: Forwarding(timeout: 1)
+        ).entry
         #expect(answer.filter?.path?.rawValue == "**")
 
         registry.moveToFront(registeredAfter: mark)
         #expect(registry.filters.map(\.path?.rawValue) == ["**", "/a/<x>", "/first"])
-        _ = registry.answer(MockRequest(method: .get, url: url("https://x.test/a/1")), forwarding: Forwarding(timeout: 1))
+        _ = registry.answer(
+            MockRequest(method: .get, url: url("https://x.test/a/1")), forwarding: Forwarding(timeout: 1))
         #expect(shaped.requestCount == 0, "the catch-all, moved first, answers before the shaped filter")
         shaped.remove()
         #expect(registry.filters.map(\.path?.rawValue) == ["**", "/first"])
@@ -109,13 +116,18 @@ struct MockRegistryTests {
             }
             #expect(report.request == "GET https://api.test/users/42/posts")
             #expect(report.filterCount == 4)
-            #expect(report.candidates.map(\.reason) == [
-                "header Authorization is missing",
-                "method is GET, filter wants POST",
-                "path /users/42/posts has 3 segments, pattern /users/<id> has 2",
-            ])
-            #expect(report.candidates[0].filter.hasPrefix("GET /users/<id>/posts [Authorization] (MockRegistryTests.swift:"))
-            #expect(error.description.hasPrefix("no filter matched GET https://api.test/users/42/posts\n  nearest filters, closest first:\n"))
+            #expect(
+                report.candidates.map(\.reason) == [
+                    "header Authorization is missing",
+                    "method is GET, filter wants POST",
+                    "path /users/42/posts has 3 segments, pattern /users/<id> has 2",
+                ])
+            #expect(
+                report.candidates[0].filter.hasPrefix("GET /users/<id>/posts [Authorization] (MockRegistryTests.swift:")
+            )
+            #expect(
+                error.description.hasPrefix(
+                    "no filter matched GET https://api.test/users/42/posts\n  nearest filters, closest first:\n"))
         }
         #expect(registry.unmatchedRequests.map(\.url) == [url("/users/42/posts")])
     }
@@ -125,7 +137,8 @@ struct MockRegistryTests {
         await #expect {
             _ = try await session.data(from: url("/x"))
         } throws: { error in
-            "\(error)" == "no filter matched GET https://api.test/x\n  the registry has no filters; register one with registry.register(...)"
+            "\(error)"
+                == "no filter matched GET https://api.test/x\n  the registry has no filters; register one with registry.register(...)"
         }
     }
 
@@ -136,7 +149,9 @@ struct MockRegistryTests {
         await #expect {
             _ = try await session.data(from: url("/users/1"))
         } throws: { error in
-            guard case .invalidPathPattern(let patternError, let filter) = error as? RequestMockerError else { return false }
+            guard case .invalidPathPattern(let patternError, let filter) = error as? RequestMockerError else {
+                return false
+            }
             return patternError.column == 8 && filter.hasPrefix("GET /users/<id (MockRegistryTests.swift:")
         }
         #expect(try await body("/ok", in: session) == "ok")
@@ -220,7 +235,8 @@ struct MockRegistryTests {
         let ping = shared.register(.get("/ping"), respond: .status(204))
         let pingSession = session
         let waiter = Task {
-            try await shared.waitForRequests(count: 1, matching: .any().when("after a ping") { _ in ping.requestCount > 0 }, timeout: .seconds(10))
+            try await shared.waitForRequests(
+                count: 1, matching: .any().when("after a ping") { _ in ping.requestCount > 0 }, timeout: .seconds(10))
         }
         try await Task.sleep(for: .milliseconds(20))
         _ = try await withDeadline(10) { try await pingSession.data(from: url("/ping")) }
@@ -276,11 +292,13 @@ struct SharedRegistryTests {
     @Test("MockURLProtocol.self in protocolClasses serves the shared registry (ANS style)")
     func sharedRegistry() async throws {
         try await MockRegistry.withSharedTurn {
-            let handle = MockURLProtocol.register(RequestFilter(host: "shared.test", path: "/user/<id>", method: .get, response: .json(["ok": true])))
+            let handle = MockURLProtocol.register(
+                RequestFilter(host: "shared.test", path: "/user/<id>", method: .get, response: .json(["ok": true])))
             defer { handle.remove() }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.protocolClasses = [MockURLProtocol.self] + (configuration.protocolClasses ?? [])
-            let (data, _) = try await URLSession(configuration: configuration).data(from: url("https://shared.test/user/1"))
+            let (data, _) = try await URLSession(configuration: configuration).data(
+                from: url("https://shared.test/user/1"))
             #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
             #expect(ObjectIdentifier(MockRegistry.shared.protocolClass) == ObjectIdentifier(MockURLProtocol.self))
         }
@@ -297,7 +315,11 @@ struct SharedRegistryTests {
             request.httpBody = Data("sent body".utf8)
             request.setValue("from-test", forHTTPHeaderField: "X-Test")
             let (data, response) = try await session.data(for: request)
-            #expect(try JSONValue(parsing: data) == ["method": "POST", "path": "/echo/path?q=1", "body": "sent body", "header": "from-test", "authorization": ""])
+            #expect(
+                try JSONValue(parsing: data) == [
+                    "method": "POST", "path": "/echo/path?q=1", "body": "sent body", "header": "from-test",
+                    "authorization": "",
+                ])
             #expect(response.status == 200)
             #expect(response.header("X-Served-By") == "python")
             #expect(MockRegistry.shared.journal.last?.request.url == request.url)
@@ -308,7 +330,8 @@ struct SharedRegistryTests {
 
             // The real server's redirect comes back through the registry, hop by hop; the caller
             // sees the final URL.
-            let (redirected, redirectedResponse) = try await session.data(from: URL(string: server.baseURL + "/redirect")!)
+            let (redirected, redirectedResponse) = try await session.data(
+                from: URL(string: server.baseURL + "/redirect")!)
             #expect(try JSONValue(parsing: redirected)["path"] == "/echo/after-redirect")
             #expect(redirectedResponse.url?.path == "/echo/after-redirect")
         }
@@ -321,7 +344,9 @@ struct SharedRegistryTests {
         let registry = MockRegistry(unmatchedPolicy: .passThrough)
         registry.register(.get("/mocked"), respond: .string("mocked"))
         let session = registry.makeSession()
-        #expect(String(decoding: try await session.data(from: URL(string: server.baseURL + "/mocked")!).0, as: UTF8.self) == "mocked")
+        #expect(
+            String(decoding: try await session.data(from: URL(string: server.baseURL + "/mocked")!).0, as: UTF8.self)
+                == "mocked")
         let (data, _) = try await session.data(from: URL(string: server.baseURL + "/real")!)
         #expect(try JSONValue(parsing: data)["path"] == "/real")
     }

@@ -22,7 +22,11 @@ struct MockResponseTests {
 
     @Test("explicit status and headers win over defaults; Content-Length stays correct")
     func explicitWins() async throws {
-        registry.register(.get("/x"), respond: .json(["a": 1], status: 201, headers: ["Content-Type": "application/vnd.x+json", "Content-Length": "999"])
+        registry.register(
+            .get("/x"),
+            respond: .json(
+                ["a": 1], status: 201, headers: ["Content-Type": "application/vnd.x+json", "Content-Length": "999"]
+            )
             .withHeader("X-Trace", "t1"))
         let (data, response) = try await session.data(from: url("/x"))
         #expect(response.status == 201)
@@ -51,7 +55,10 @@ struct MockResponseTests {
 
     @Test("JSON from Encodable and from [String: Any]; a bad object names its key path")
     func jsonSources() async throws {
-        struct User: Codable, Equatable { var id: Int; var name: String }
+        struct User: Codable, Equatable {
+            var id: Int
+            var name: String
+        }
         registry.register(.get("/enc"), respond: try .json(encoding: User(id: 1, name: "Ada")))
         registry.register(.get("/any"), respond: try .json(object: ["list": [1, 2], "ok": true] as [String: Any]))
         let (encoded, _) = try await session.data(from: url("/enc"))
@@ -77,7 +84,8 @@ struct MockResponseTests {
 
     @Test("file responses: read per request, typed by extension; a missing file is a typed error")
     func files() async throws {
-        let fixture = try #require(Bundle.module.url(forResource: "categories", withExtension: "json", subdirectory: "Fixtures"))
+        let fixture = try #require(
+            Bundle.module.url(forResource: "categories", withExtension: "json", subdirectory: "Fixtures"))
         registry.register(.get("/categories.json"), respond: .file(fixture))
         registry.register(.get("/missing"), respond: .file(URL(fileURLWithPath: "/nonexistent/file.json")))
         let (data, response) = try await session.data(from: url("/categories.json"))
@@ -98,7 +106,9 @@ struct MockResponseTests {
         struct Boom: Error, Equatable { let code: Int }
         registry.register(.get("/offline"), respond: .error(URLError(.notConnectedToInternet)))
         registry.register(.get("/boom"), respond: .error(Boom(code: 7)))
-        await #expect { try await session.data(from: url("/offline")) } throws: { isURLError($0, .notConnectedToInternet) }
+        await #expect { try await session.data(from: url("/offline")) } throws: {
+            isURLError($0, .notConnectedToInternet)
+        }
         await #expect(throws: Boom(code: 7)) { try await session.data(from: url("/boom")) }
     }
 
@@ -130,8 +140,11 @@ struct MockResponseTests {
         await #expect {
             _ = try await session.data(from: url("/oops"))
         } throws: { error in
-            guard case .blockFailed(let filter, let request, let underlying) = error as? RequestMockerError else { return false }
-            return filter.contains("GET /oops (MockResponseTests.swift:") && request == "GET https://api.test/oops" && underlying is Oops
+            guard case .blockFailed(let filter, let request, let underlying) = error as? RequestMockerError else {
+                return false
+            }
+            return filter.contains("GET /oops (MockResponseTests.swift:") && request == "GET https://api.test/oops"
+                && underlying is Oops
         }
     }
 
@@ -183,7 +196,8 @@ struct MockResponseTests {
 
     @Test("a throttled body arrives after the time its transfer takes, in one piece")
     func throttled() async throws {
-        registry.register(.get("/dribble"), respond: .data(Data(repeating: 7, count: 3_000)).throttled(bytesPerSecond: 10_000))
+        registry.register(
+            .get("/dribble"), respond: .data(Data(repeating: 7, count: 3_000)).throttled(bytesPerSecond: 10_000))
         let clock = ContinuousClock()
         let start = clock.now
         let (data, response) = try await session.data(from: url("/dribble"))
@@ -213,8 +227,11 @@ struct MockResponseTests {
     func redirects() async throws {
         registry.register(.post("/old"), respond: .redirect(to: "/new", status: 302))
         registry.register(.post("/temp"), respond: .redirect(to: "https://other.test/kept", status: 307))
-        registry.register(.any("/new")) { request, _ in .string("\(request.method) body=\(request.bodyText ?? "none")") }
-        registry.register(.any("https://other.test/kept")) { request, _ in .string("\(request.method) body=\(request.bodyText ?? "none")") }
+        registry.register(.any("/new")) { request, _ in .string("\(request.method) body=\(request.bodyText ?? "none")")
+        }
+        registry.register(.any("https://other.test/kept")) { request, _ in
+            .string("\(request.method) body=\(request.bodyText ?? "none")")
+        }
         var post = URLRequest(url: url("/old"))
         post.httpMethod = "POST"
         post.httpBody = Data("b".utf8)
@@ -225,9 +242,11 @@ struct MockResponseTests {
         let (kept, keptResponse) = try await session.data(for: post)
         #expect(String(decoding: kept, as: UTF8.self) == "POST body=b")
         #expect(keptResponse.url == URL(string: "https://other.test/kept"))
-        #expect(registry.journal.map(\.request.description) == [
-            "POST https://api.test/old", "GET https://api.test/new", "POST https://api.test/temp", "POST https://other.test/kept",
-        ])
+        #expect(
+            registry.journal.map(\.request.description) == [
+                "POST https://api.test/old", "GET https://api.test/new", "POST https://api.test/temp",
+                "POST https://other.test/kept",
+            ])
     }
 
     @Test("redirect mistakes are typed errors: loop, too many hops, bad Location")
@@ -258,7 +277,9 @@ struct MockResponseTests {
         await #expect {
             _ = try await session.data(from: url("/nolocation"))
         } throws: { error in
-            guard case .invalidRedirect(nil, "GET https://api.test/nolocation") = error as? RequestMockerError else { return false }
+            guard case .invalidRedirect(nil, "GET https://api.test/nolocation") = error as? RequestMockerError else {
+                return false
+            }
             return true
         }
     }

@@ -39,18 +39,18 @@ struct MockURLProtocolTests {
         #expect(response.status == 202)
         let captured = try #require(registry.journal.last?.request)
         #if canImport(FoundationNetworking)
-        #expect(captured.body == nil)
-        #expect(captured.bodyHiddenByUploadTask)
-        request.httpMethod = "PUT"
-        await #expect {
-            _ = try await session.upload(for: request, from: Data(#"{"a":1}"#.utf8))
-        } throws: { error in
-            guard case .unmatched(let report) = error as? RequestMockerError else { return false }
-            return report.notes.first?.contains("upload task") == true
-                && report.candidates.first?.reason.contains("body is hidden") == true
-        }
+            #expect(captured.body == nil)
+            #expect(captured.bodyHiddenByUploadTask)
+            request.httpMethod = "PUT"
+            await #expect {
+                _ = try await session.upload(for: request, from: Data(#"{"a":1}"#.utf8))
+            } throws: { error in
+                guard case .unmatched(let report) = error as? RequestMockerError else { return false }
+                return report.notes.first?.contains("upload task") == true
+                    && report.candidates.first?.reason.contains("body is hidden") == true
+            }
         #else
-        #expect(captured.body == Data("payload".utf8))
+            #expect(captured.body == Data("payload".utf8))
         #endif
     }
 
@@ -118,7 +118,9 @@ struct MockURLProtocolTests {
 
     @Test("suspend then resume delivers the delayed answer, decided once")
     func suspendResume() async throws {
-        let handle = registry.register(.get("/s"), respond: .sequence([.string("resumed"), .string("second turn")]).delayed(by: .milliseconds(100)))
+        let handle = registry.register(
+            .get("/s"),
+            respond: .sequence([.string("resumed"), .string("second turn")]).delayed(by: .milliseconds(100)))
         let recorder = RecordingDelegate()
         let session = registry.makeSession(delegate: recorder)
         let task = session.dataTask(with: url("/s"))
@@ -138,46 +140,54 @@ struct MockURLProtocolTests {
 
     @Test("a delay too long for any clock is capped, and the timeout answers")
     func hugeDelay() async throws {
-        registry.register(.get("/never"), respond: .string("never").delayed(by: .seconds(Int64.max)).delayed(by: .seconds(Int64.max)))
+        registry.register(
+            .get("/never"), respond: .string("never").delayed(by: .seconds(Int64.max)).delayed(by: .seconds(Int64.max)))
         let request = URLRequest(url: url("/never"), timeoutInterval: 0.2)
         await #expect { _ = try await registry.makeSession().data(for: request) } throws: { isURLError($0, .timedOut) }
     }
 
     @Test("a 401 with WWW-Authenticate completes instead of hanging")
     func unauthorized() async throws {
-        registry.register(.get("/basic"), respond: .string("denied", status: 401, headers: ["WWW-Authenticate": #"Basic realm="api""#]))
-        registry.register(.get("/bearer"), respond: .string("denied", status: 401, headers: ["WWW-Authenticate": #"Bearer realm="api""#]))
+        registry.register(
+            .get("/basic"),
+            respond: .string("denied", status: 401, headers: ["WWW-Authenticate": #"Basic realm="api""#]))
+        registry.register(
+            .get("/bearer"),
+            respond: .string("denied", status: 401, headers: ["WWW-Authenticate": #"Bearer realm="api""#]))
         let session = registry.makeSession()
         let (data, response) = try await withDeadline(10) { try await session.data(from: url("/basic")) }
         #expect(response.status == 401)
         #expect(data == Data("denied".utf8))
         #if canImport(FoundationNetworking)
-        // Pinned Linux behaviour: the Basic challenge is renamed so FoundationNetworking doesn't hang.
-        #expect(response.header("WWW-Authenticate") == nil)
-        #expect(response.header(MockURLProtocol.renamedAuthenticateHeader) == #"Basic realm="api""#)
+            // Pinned Linux behaviour: the Basic challenge is renamed so FoundationNetworking doesn't hang.
+            #expect(response.header("WWW-Authenticate") == nil)
+            #expect(response.header(MockURLProtocol.renamedAuthenticateHeader) == #"Basic realm="api""#)
         #else
-        #expect(response.header("WWW-Authenticate") == #"Basic realm="api""#)
+            #expect(response.header("WWW-Authenticate") == #"Basic realm="api""#)
         #endif
         let (_, bearer) = try await withDeadline(10) { try await session.data(from: url("/bearer")) }
         #expect(bearer.header("WWW-Authenticate") == #"Bearer realm="api""#)
     }
 
     #if canImport(FoundationNetworking)
-    @Test("download tasks fail with a clear error instead of crashing (Linux)")
-    func downloads() async throws {
-        registry.register(.get("/file"), respond: .string("content"))
-        let session = registry.makeSession()
-        await #expect {
-            _ = try await session.download(from: url("/file"))
-        } throws: { error in
-            guard case .downloadTaskUnsupported("GET https://api.test/file") = error as? RequestMockerError else { return false }
-            return "\(error)".contains("use data(for:)")
+        @Test("download tasks fail with a clear error instead of crashing (Linux)")
+        func downloads() async throws {
+            registry.register(.get("/file"), respond: .string("content"))
+            let session = registry.makeSession()
+            await #expect {
+                _ = try await session.download(from: url("/file"))
+            } throws: { error in
+                guard case .downloadTaskUnsupported("GET https://api.test/file") = error as? RequestMockerError else {
+                    return false
+                }
+                return "\(error)".contains("use data(for:)")
+            }
+            let completionError: (any Error)? = await withCheckedContinuation { continuation in
+                session.downloadTask(with: url("/file")) { _, _, error in continuation.resume(returning: error) }
+                    .resume()
+            }
+            #expect(completionError is RequestMockerError)
         }
-        let completionError: (any Error)? = await withCheckedContinuation { continuation in
-            session.downloadTask(with: url("/file")) { _, _, error in continuation.resume(returning: error) }.resume()
-        }
-        #expect(completionError is RequestMockerError)
-    }
     #endif
 
     @Test("2,000 concurrent requests across 8 sessions: none lost, none misrouted")

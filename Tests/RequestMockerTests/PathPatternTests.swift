@@ -6,16 +6,18 @@ import Testing
 @Suite("PathPattern")
 struct PathPatternTests {
     // The wildcard examples of ANSRequestMocker's README, exactly as written there.
-    @Test("ANS wildcard examples", arguments: [
-        ("*", "/anything/at/all", true),
-        ("*", "/", true),
-        ("/some/path/*", "/some/path/resource", true),
-        ("/some/path/*", "/some/path/to/resource", false),
-        ("/*/path", "/some/path", true),
-        ("/*/path", "/some/path/to/resouce", false),
-        ("/*/path/*", "/some/path/resouce", true),
-        ("/*/path/*", "/some/path", false),
-    ])
+    @Test(
+        "ANS wildcard examples",
+        arguments: [
+            ("*", "/anything/at/all", true),
+            ("*", "/", true),
+            ("/some/path/*", "/some/path/resource", true),
+            ("/some/path/*", "/some/path/to/resource", false),
+            ("/*/path", "/some/path", true),
+            ("/*/path", "/some/path/to/resouce", false),
+            ("/*/path/*", "/some/path/resouce", true),
+            ("/*/path/*", "/some/path", false),
+        ])
     func ansWildcards(pattern: String, path: String, matches: Bool) {
         #expect((PathPattern(pattern).match(path) != nil) == matches)
     }
@@ -72,16 +74,18 @@ struct PathPatternTests {
         #expect(PathPattern("/files/<name>").match("/files/a/b") == nil)
     }
 
-    @Test("invalid patterns quote the pattern and the column", arguments: [
-        ("/users/<id", 8, "unbalanced \"<\""),
-        ("/users/<>", 9, "empty variable name"),
-        ("/users/{id}/{id}", 13, "appears twice"),
-        ("/users/id-<x>", 11, "a variable must be a whole segment"),
-        ("/users/<id>x", 12, "text after \">\""),
-        ("/users/${id", 9, "unbalanced \"{\""),
-        ("/users/a*b", 9, "must be a whole segment"),
-        ("/users/<i d>", 10, "in variable name"),
-    ])
+    @Test(
+        "invalid patterns quote the pattern and the column",
+        arguments: [
+            ("/users/<id", 8, "unbalanced \"<\""),
+            ("/users/<>", 9, "empty variable name"),
+            ("/users/{id}/{id}", 13, "appears twice"),
+            ("/users/id-<x>", 11, "a variable must be a whole segment"),
+            ("/users/<id>x", 12, "text after \">\""),
+            ("/users/${id", 9, "unbalanced \"{\""),
+            ("/users/a*b", 9, "must be a whole segment"),
+            ("/users/<i d>", 10, "in variable name"),
+        ])
     func invalid(pattern: String, column: Int, reason: String) {
         #expect(throws: PathPatternError.self) { try PathPattern(validating: pattern) }
         let error = PathPattern(pattern).error

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("RequestFilter")
 struct RequestFilterTests {
-    func request(_ method: HTTPMethod = .get, _ string: String, headers: HTTPHeaders = [:], body: String? = nil) -> MockRequest {
+    func request(
+        _ method: HTTPMethod = .get, _ string: String, headers: HTTPHeaders = [:], body: String? = nil
+    ) -> MockRequest {
         MockRequest(method: method, url: url(string), headers: headers, body: body.map { Data($0.utf8) })
     }
 
@@ -93,7 +95,9 @@ struct RequestFilterTests {
     @Test("description shows conditions and the line it was written on")
     func description() {
         let filter = RequestFilter.get("https://api.test/users/<id>").query(["page": "2"]).header("X-Id")
-        #expect(filter.description == "GET https://api.test/users/<id> ?page=2 [X-Id] (RequestFilterTests.swift:\(#line - 1))")
+        #expect(
+            filter.description
+                == "GET https://api.test/users/<id> ?page=2 [X-Id] (RequestFilterTests.swift:\(#line - 1))")
         #expect(RequestFilter(host: "h.test").description.hasPrefix("ANY h.test/** ("))
     }
 }

@@ -17,7 +17,9 @@ enum Condition: Sendable, CustomStringConvertible {
         case .query(let required, exact: false):
             let items = request.queryItems
             for requirement in required {
-                let present = items.contains { $0.name == requirement.name && (requirement.value == nil || $0.value == requirement.value) }
+                let present = items.contains {
+                    $0.name == requirement.name && (requirement.value == nil || $0.value == requirement.value)
+                }
                 if !present {
                     let actual = items.filter { $0.name == requirement.name }.map { $0.value ?? "" }
                     let wanted = requirement.value.map { "\(requirement.name)=\($0)" } ?? requirement.name

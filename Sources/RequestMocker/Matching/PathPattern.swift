@@ -104,8 +104,11 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         return "path \(shown) does not match pattern \(rawValue)"
     }
 
-    private static func match(_ pattern: ArraySlice<Segment>, _ path: ArraySlice<String>, _ captures: inout Captures) -> Bool {
-        var pattern = pattern, path = path
+    private static func match(
+        _ pattern: ArraySlice<Segment>, _ path: ArraySlice<String>, _ captures: inout Captures
+    ) -> Bool {
+        var pattern = pattern
+        var path = path
         while let segment = pattern.first {
             switch segment {
             case .anyDepth:
@@ -138,9 +141,12 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
     static func segments(ofEncodedPath path: String) -> [String] {
         // Runs for every request, so it walks the UTF-8 bytes instead of splitting Substrings.
         let bytes = path.utf8
-        var lower = bytes.startIndex, upper = bytes.endIndex
+        var lower = bytes.startIndex
+        var upper = bytes.endIndex
         while lower < upper, bytes[lower] == UInt8(ascii: "/") { lower = bytes.index(after: lower) }
-        while upper > lower, bytes[bytes.index(before: upper)] == UInt8(ascii: "/") { upper = bytes.index(before: upper) }
+        while upper > lower, bytes[bytes.index(before: upper)] == UInt8(ascii: "/") {
+            upper = bytes.index(before: upper)
+        }
         guard lower < upper else { return [] }
         var segments: [String] = []
         var start = lower
@@ -181,7 +187,8 @@ extension PathPattern {
     private static func parse(_ pattern: String) -> Result<[Segment], PathPatternError> {
         let characters = Array(pattern)
         // The same trimming as for request paths: leading and trailing slashes don't count.
-        var lower = 0, upper = characters.count
+        var lower = 0
+        var upper = characters.count
         while lower < upper, characters[lower] == "/" { lower += 1 }
         while upper > lower, characters[upper - 1] == "/" { upper -= 1 }
         var segments: [Segment] = []
@@ -193,15 +200,17 @@ extension PathPattern {
             switch parseSegment(String(characters[start..<end])) {
             case .success(let segment):
                 if case .variable(let name) = segment, !names.insert(name).inserted {
-                    return .failure(PathPatternError(
-                        pattern: pattern,
-                        column: start + 1,
-                        reason: "variable \"\(name)\" appears twice; give each variable its own name"
-                    ))
+                    return .failure(
+                        PathPatternError(
+                            pattern: pattern,
+                            column: start + 1,
+                            reason: "variable \"\(name)\" appears twice; give each variable its own name"
+                        ))
                 }
                 segments.append(segment)
             case .failure(let problem):
-                return .failure(PathPatternError(pattern: pattern, column: start + problem.offset + 1, reason: problem.reason))
+                return .failure(
+                    PathPatternError(pattern: pattern, column: start + problem.offset + 1, reason: problem.reason))
             }
             start = end + 1
         }
@@ -221,38 +230,45 @@ extension PathPattern {
             return .failure(SegmentProblem(offset: star, reason: "\"*\" and \"**\" must be a whole segment"))
         }
         let (open, close, nameStart): (Character?, Character, Int) =
-            text.hasPrefix("${") ? ("{", "}", 2) : text.hasPrefix("{") ? ("{", "}", 1) : text.hasPrefix("<") ? ("<", ">", 1) : (nil, ">", 0)
+            text.hasPrefix("${")
+            ? ("{", "}", 2) : text.hasPrefix("{") ? ("{", "}", 1) : text.hasPrefix("<") ? ("<", ">", 1) : (nil, ">", 0)
         guard open != nil else {
             if let bracket = characters.firstIndex(where: { "<>{}".contains($0) }) {
-                return .failure(SegmentProblem(
-                    offset: bracket,
-                    reason: "\"\(characters[bracket])\" inside a segment: a variable must be a whole segment, like <name>"
-                ))
+                return .failure(
+                    SegmentProblem(
+                        offset: bracket,
+                        reason:
+                            "\"\(characters[bracket])\" inside a segment: a variable must be a whole segment, like <name>"
+                    ))
             }
             return .success(.literal(text.contains("%") ? (text.removingPercentEncoding ?? text) : text))
         }
         guard let closeIndex = characters.firstIndex(of: close) else {
-            return .failure(SegmentProblem(
-                offset: nameStart - 1,
-                reason: "unbalanced \"\(characters[nameStart - 1])\": close the variable with \"\(close)\""
-            ))
+            return .failure(
+                SegmentProblem(
+                    offset: nameStart - 1,
+                    reason: "unbalanced \"\(characters[nameStart - 1])\": close the variable with \"\(close)\""
+                ))
         }
         guard closeIndex == characters.count - 1 else {
-            return .failure(SegmentProblem(
-                offset: closeIndex + 1,
-                reason: "text after \"\(close)\": a variable must be a whole segment"
-            ))
+            return .failure(
+                SegmentProblem(
+                    offset: closeIndex + 1,
+                    reason: "text after \"\(close)\": a variable must be a whole segment"
+                ))
         }
         let name = String(characters[nameStart..<closeIndex])
         if name.isEmpty {
-            return .failure(SegmentProblem(offset: nameStart, reason: "empty variable name: write a name between the brackets"))
+            return .failure(
+                SegmentProblem(offset: nameStart, reason: "empty variable name: write a name between the brackets"))
         }
         if let bad = name.firstIndex(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }) {
             let offset = nameStart + name.distance(from: name.startIndex, to: bad)
-            return .failure(SegmentProblem(
-                offset: offset,
-                reason: "\"\(name[bad])\" in variable name \"\(name)\": use letters, digits, \"_\", \"-\" or \".\""
-            ))
+            return .failure(
+                SegmentProblem(
+                    offset: offset,
+                    reason: "\"\(name[bad])\" in variable name \"\(name)\": use letters, digits, \"_\", \"-\" or \".\""
+                ))
         }
         return .success(.variable(name))
     }

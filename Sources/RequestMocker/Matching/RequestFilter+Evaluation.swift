@@ -33,7 +33,9 @@ struct FilterEvaluation {
     fileprivate let stops: Bool
 
     /// Notes one check; returns whether the fold ends here.
-    fileprivate mutating func ends(after holds: Bool, _ miss: @autoclosure () -> FilterEvaluation.Miss, weight: Int = 1) -> Bool {
+    fileprivate mutating func ends(
+        after holds: Bool, _ miss: @autoclosure () -> FilterEvaluation.Miss, weight: Int = 1
+    ) -> Bool {
         if holds {
             passed += weight
             return false
@@ -52,7 +54,9 @@ extension RequestFilter {
             return evaluation
         }
         if let method, evaluation.ends(after: method == request.method, .method(method)) { return evaluation }
-        if let hostPattern, evaluation.ends(after: hostPattern.matches(request), .host(hostPattern)) { return evaluation }
+        if let hostPattern, evaluation.ends(after: hostPattern.matches(request), .host(hostPattern)) {
+            return evaluation
+        }
         if let path {
             let captures = path.match(segments: request.pathSegments)
             if let captures { evaluation.captures = captures }

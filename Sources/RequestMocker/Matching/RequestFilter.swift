@@ -77,8 +77,12 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// ```swift
     /// RequestFilter.matching(.get, "https://api.example.com/users/<id>")
     /// ```
-    public static func matching(_ method: HTTPMethod?, _ pattern: String, fileID: String = #fileID, line: Int = #line) -> RequestFilter {
-        var scheme: String?, host: String?, path = pattern
+    public static func matching(
+        _ method: HTTPMethod?, _ pattern: String, fileID: String = #fileID, line: Int = #line
+    ) -> RequestFilter {
+        var scheme: String?
+        var host: String?
+        var path = pattern
         if let separator = pattern.range(of: "://") {
             scheme = String(pattern[..<separator.lowerBound])
             let rest = pattern[separator.upperBound...]
@@ -86,7 +90,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
             host = String(rest[..<slash])
             path = String(rest[slash...])
         }
-        return RequestFilter(scheme: scheme, host: host, path: PathPattern(path), method: method, fileID: fileID, line: line)
+        return RequestFilter(
+            scheme: scheme, host: host, path: PathPattern(path), method: method, fileID: fileID, line: line)
     }
 
     /// A `GET` filter; `pattern` is a path pattern or a whole URL pattern.
@@ -179,7 +184,9 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// ```swift
     /// registry.register(.post("/events").expected(), respond: .status(204))
     /// ```
-    public func expected(fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) -> RequestFilter {
+    public func expected(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> RequestFilter {
         var copy = self
         copy.expectedAt = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         return copy

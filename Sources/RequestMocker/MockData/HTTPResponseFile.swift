@@ -47,11 +47,13 @@ struct HTTPResponseFile: Sendable, Equatable {
         }
 
         guard let statusLine = nextLine() else {
-            throw ParseError(line: 1, reason: "the file is empty; start it with a status line such as \"HTTP/1.1 200 OK\"")
+            throw ParseError(
+                line: 1, reason: "the file is empty; start it with a status line such as \"HTTP/1.1 200 OK\"")
         }
         let parts = statusLine.text.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/") else {
-            throw ParseError(line: 1, reason: "\"\(statusLine.text)\" is not a status line; write it as \"HTTP/1.1 200 OK\"")
+            throw ParseError(
+                line: 1, reason: "\"\(statusLine.text)\" is not a status line; write it as \"HTTP/1.1 200 OK\"")
         }
         guard parts[1].count == 3, let status = Int(parts[1]), (100...599).contains(status) else {
             throw ParseError(line: 1, reason: "\"\(parts[1])\" is not a status code; use three digits from 100 to 599")
@@ -68,19 +70,26 @@ struct HTTPResponseFile: Sendable, Equatable {
             }
             if let first = line.text.first, first == " " || first == "\t" {
                 guard !headers.isEmpty else {
-                    throw ParseError(line: lineNumber, reason: "a continuation line (starting with a space) needs a header above it")
+                    throw ParseError(
+                        line: lineNumber, reason: "a continuation line (starting with a space) needs a header above it")
                 }
                 headers.continueLastValue(line.text.trimmingCharacters(in: .whitespaces))
                 continue
             }
             guard let colon = line.text.firstIndex(of: ":") else {
-                throw ParseError(line: lineNumber, reason: "\"\(line.text)\" has no \":\"; write headers as \"Name: value\" and put a blank line before the body")
+                throw ParseError(
+                    line: lineNumber,
+                    reason:
+                        "\"\(line.text)\" has no \":\"; write headers as \"Name: value\" and put a blank line before the body"
+                )
             }
             let name = line.text[..<colon].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, !name.contains(" ") else {
                 throw ParseError(line: lineNumber, reason: "\"\(name)\" is not a header name")
             }
-            headers.add(HTTPHeaders.Name(name), line.text[line.text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            headers.add(
+                HTTPHeaders.Name(name), line.text[line.text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            )
         }
         self.headers = headers
         self.body = body
@@ -92,7 +101,8 @@ extension HTTPResponseFile {
     /// so the framing fields that described the wire (`Content-Encoding`, `Transfer-Encoding`,
     /// `Content-Length`) are left out; the loader works out the length.
     static func contents(of response: RecordedResponse) -> Data {
-        var text = "\(response.httpVersion) \(response.status.code) \(response.status.reasonPhrase)"
+        var text =
+            "\(response.httpVersion) \(response.status.code) \(response.status.reasonPhrase)"
             .trimmingCharacters(in: .whitespaces) + "\n"
         for field in response.headers.removing(HTTPHeaders.Name.framingAndCoding) {
             text += "\(field.name): \(field.value)\n"

@@ -9,13 +9,14 @@ struct FileRecording: RecordingTarget {
         _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
     ) throws(RequestMockerError) -> URL? {
         guard case .success(let response) = result,
-              let redaction = folder.recording?.redaction,
-              let kept = redaction.redact(response, for: request)
+            let redaction = folder.recording?.redaction,
+            let kept = redaction.redact(response, for: request)
         else { return nil }
         do {
             try HTTPResponseFile.contents(of: kept).write(to: file, options: .atomic)
         } catch {
-            throw RequestMockerError.recordingNotWritable(path: file.path, reason: (error as NSError).localizedDescription)
+            throw RequestMockerError.recordingNotWritable(
+                path: file.path, reason: (error as NSError).localizedDescription)
         }
         folder.forgetListing()
         return file

@@ -23,7 +23,8 @@ extension MockDataFolder: AnswerSource {
             misses.append(miss(triedNames: []))
             return nil
         }
-        let target = FileRecording(folder: self, file: URL(fileURLWithPath: root).appendingPathComponent(name + ".http"))
+        let target = FileRecording(
+            folder: self, file: URL(fileURLWithPath: root).appendingPathComponent(name + ".http"))
         return .record(RecordingTicket(request: recording.redaction.redact(request) ?? named, target: target))
     }
 
@@ -43,6 +44,7 @@ extension MockDataFolder: AnswerSource {
     }
 
     private func miss(triedNames names: [String]) -> SourceAnswer.Miss {
-        SourceAnswer.Miss(note: { "\(self) has none of, in lookup order: \(names.joined(separator: ", "))" }, forbidsNetwork: false)
+        SourceAnswer.Miss(
+            note: { "\(self) has none of, in lookup order: \(names.joined(separator: ", "))" }, forbidsNetwork: false)
     }
 }

@@ -95,8 +95,9 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
         redaction: Redaction = .default,
         hosts: HostFilter = .all
     ) throws {
-        try self.init(folder, allowsWildcards: allowsWildcards, headersInName: headersInName, record: record,
-                      redaction: redaction, hosts: hosts, environment: ProcessInfo.processInfo.environment)
+        try self.init(
+            folder, allowsWildcards: allowsWildcards, headersInName: headersInName, record: record,
+            redaction: redaction, hosts: hosts, environment: ProcessInfo.processInfo.environment)
     }
 
     convenience init(
@@ -109,7 +110,8 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw RequestMockerError.recordingNotWritable(path: folder.path, reason: (error as NSError).localizedDescription)
+                throw RequestMockerError.recordingNotWritable(
+                    path: folder.path, reason: (error as NSError).localizedDescription)
             }
         }
         let recording = FolderRecording(mode: mode, isNew: isNew, redaction: redaction, hosts: hosts)
@@ -118,7 +120,8 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
 
     private init(_ folder: URL, allowsWildcards: Bool, headersInName: [String], recording: FolderRecording?) throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw RequestMockerError.mockDataFolderNotFound(path: folder.path)
         }
         self.folder = folder
@@ -133,9 +136,12 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``RequestMockerError/mockDataFolderNotFound(path:)`` when the bundle has no
     ///   such folder.
-    public convenience init(_ bundle: Bundle, subdirectory: String, allowsWildcards: Bool = false, headersInName: [String] = []) throws {
+    public convenience init(
+        _ bundle: Bundle, subdirectory: String, allowsWildcards: Bool = false, headersInName: [String] = []
+    ) throws {
         guard let folder = bundle.url(forResource: subdirectory, withExtension: nil) else {
-            throw RequestMockerError.mockDataFolderNotFound(path: bundle.bundleURL.appendingPathComponent(subdirectory).path)
+            throw RequestMockerError.mockDataFolderNotFound(
+                path: bundle.bundleURL.appendingPathComponent(subdirectory).path)
         }
         try self.init(folder, allowsWildcards: allowsWildcards, headersInName: headersInName)
     }
@@ -180,11 +186,13 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
     private static func servableFiles(in root: String) -> Set<String> {
         let manager = FileManager.default
         var names: Set<String> = []
-        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where name.hasSuffix(".http") || name.hasSuffix(".json") {
+        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? []
+        where name.hasSuffix(".http") || name.hasSuffix(".json") {
             let path = root + "/" + name
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
             var isDirectory: ObjCBool = false
-            guard resolved.hasPrefix(root + "/"), manager.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue
+            guard resolved.hasPrefix(root + "/"), manager.fileExists(atPath: resolved, isDirectory: &isDirectory),
+                !isDirectory.boolValue
             else { continue }
             names.insert(name)
         }
@@ -211,7 +219,8 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
             let parsed = try HTTPResponseFile(parsing: data)
             // The body is served as it is in the file, not chunked: these would describe it wrongly.
             let headers = parsed.headers.removing(HTTPHeaders.Name.framing)
-            return MockResponse.data(parsed.body, status: parsed.status, headers: headers).withHTTPVersion(parsed.httpVersion)
+            return MockResponse.data(parsed.body, status: parsed.status, headers: headers).withHTTPVersion(
+                parsed.httpVersion)
         } catch {
             throw RequestMockerError.invalidMockDataFile(path: file.path, reason: error.description)
         }

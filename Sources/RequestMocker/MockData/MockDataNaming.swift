@@ -31,7 +31,8 @@ struct MockDataNaming: Sendable {
         func withHeaders(_ names: [String]) -> [String] {
             headerParts.isEmpty ? names : names.flatMap { name in headerParts.map { name + "|" + $0 } }
         }
-        let withoutBody = withHeaders(query.map { [base + "?" + $0, base + "?" + SHA256.hex(Array($0.utf8))] } ?? [base])
+        let withoutBody = withHeaders(
+            query.map { [base + "?" + $0, base + "?" + SHA256.hex(Array($0.utf8))] } ?? [base])
 
         var names = withoutBody
         var bodyParts: [String] = []
@@ -52,7 +53,8 @@ struct MockDataNaming: Sendable {
                 break
             }
         }
-        return names
+        return
+            names
             .filter { $0.utf16.count <= Self.maximumNameLength }
             .map { $0.replacingOccurrences(of: ":", with: "-").replacingOccurrences(of: "/", with: "-") }
     }
@@ -74,9 +76,10 @@ struct MockDataNaming: Sendable {
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             if let text = String(data: body, encoding: .utf8) { parts.append(text) }
         } else if contentType.hasPrefix("application/json"),
-                  let value = try? JSONValue(parsing: body),
-                  let encoded = Bencode.encode(value),
-                  let text = String(validating: encoded, as: UTF8.self) {
+            let value = try? JSONValue(parsing: body),
+            let encoded = Bencode.encode(value),
+            let text = String(validating: encoded, as: UTF8.self)
+        {
             parts.append(text.queryAllowedPercentEncoded)
         }
         parts.append(SHA256.hex(body))

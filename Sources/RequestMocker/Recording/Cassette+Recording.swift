@@ -1,15 +1,18 @@
 extension Cassette: RecordingTarget {
     var destination: URL { url }
 
-    func store(_ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration) -> URL? {
+    func store(
+        _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
+    ) -> URL? {
         var redacted = result
         if case .success(let response) = result {
             guard let kept = redaction.redact(response, for: request) else { return nil }
             redacted = .success(kept)
         }
         let interaction = Interaction(request: request, result: redacted, startedAt: startedAt, duration: duration)
-        let recording = Recording(interaction: interaction, matchRequest: request, key: indexKey(request),
-                                  entry: HAR.entry(from: interaction), isLoaded: false)
+        let recording = Recording(
+            interaction: interaction, matchRequest: request, key: indexKey(request),
+            entry: HAR.entry(from: interaction), isLoaded: false)
         // Recorded now, so it doesn't answer again in this run.
         tape.withLock { tape in
             tape.append(recording, played: true)

@@ -5,7 +5,8 @@ extension Cassette: AnswerSource {
     func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         guard hosts.accepts(request), let live = redaction.redact(request) else { return nil }
         if recordMode.playsBack, let (index, recording) = claim(live) {
-            let response = recording.response(for: request).delayed(by: playback.delay(forRecorded: recording.interaction.duration))
+            let response = recording.response(for: request).delayed(
+                by: playback.delay(forRecorded: recording.interaction.duration))
             return .respond(response, captures: Captures(), from: .recording(url, entryIndex: index))
         }
         guard recordMode.records(isNew: isNew) else {
@@ -20,11 +21,13 @@ extension Cassette: AnswerSource {
     /// is checked again under it, so two identical requests never get the same recording.
     private func claim(_ live: MockRequest) -> (Int, Recording)? {
         let liveKey = indexKey(live)
-        let (bucket, cursor, recordings) = tape.withLock { ($0.buckets[liveKey] ?? [], $0.cursors[liveKey] ?? 0, $0.recordings) }
+        let (bucket, cursor, recordings) = tape.withLock {
+            ($0.buckets[liveKey] ?? [], $0.cursors[liveKey] ?? 0, $0.recordings)
+        }
         for index in bucket[min(cursor, bucket.count)...] {
             let recording = recordings[index]
             guard !tape.withLock({ $0.played[index] }),
-                  let recorded = recording.matchRequest, otherMatchersPass(live, recorded)
+                let recorded = recording.matchRequest, otherMatchersPass(live, recorded)
             else { continue }
             let claimed = tape.withLock { tape in
                 guard !tape.played[index] else { return false }
@@ -52,7 +55,8 @@ extension Cassette: AnswerSource {
     func missNote(for request: MockRequest) -> String {
         let live = redaction.redact(request) ?? request
         let (recordings, played) = tape.withLock { ($0.recordings, $0.played) }
-        var head = "\(self) (mode \(recordMode), \(recordings.count) recording\(recordings.count == 1 ? "" : "s"), \(played.count { $0 }) played)"
+        var head =
+            "\(self) (mode \(recordMode), \(recordings.count) recording\(recordings.count == 1 ? "" : "s"), \(played.count { $0 }) played)"
         if !recordMode.playsBack {
             head += " plays nothing back in mode \(recordMode)"
         } else if recordings.isEmpty {
@@ -73,16 +77,19 @@ extension Cassette: AnswerSource {
             if let best {
                 let shown = "entry \(best.index) (\(best.recorded))"
                 if let failed = best.failed {
-                    head += " has no recording for it; nearest is \(shown), whose \(failed.name) differs: "
+                    head +=
+                        " has no recording for it; nearest is \(shown), whose \(failed.name) differs: "
                         + "recorded \(failed.show(best.recorded).quotedForReport), request has \(failed.show(live).quotedForReport)"
                 } else {
-                    head += " has answered this request already: \(shown) matches, and each recording answers once; "
+                    head +=
+                        " has answered this request already: \(shown) matches, and each recording answers once; "
                         + "record it again, or pass repeatsLastResponse: true to keep answering with the last"
                 }
             }
         }
         if recordMode.recording == .whenNew, !isNew {
-            head += "; mode \(recordMode) records only into a new file, so delete it to record again, or run with "
+            head +=
+                "; mode \(recordMode) records only into a new file, so delete it to record again, or run with "
                 + "\(RecordMode.environmentVariable)=new_episodes"
         }
         return head

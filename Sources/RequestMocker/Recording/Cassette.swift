@@ -185,7 +185,8 @@ public final class Cassette: Sendable, CustomStringConvertible {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw RequestMockerError.cassetteNotReadable(path: url.path, reason: (error as NSError).localizedDescription)
+            throw RequestMockerError.cassetteNotReadable(
+                path: url.path, reason: (error as NSError).localizedDescription)
         }
         var loaded = Tape()
         do {
@@ -195,8 +196,9 @@ public final class Cassette: Sendable, CustomStringConvertible {
             for (index, entry) in entries.enumerated() {
                 let interaction = try HAR.interaction(from: entry, path: "log.entries[\(index)]")
                 let matchRequest = redaction.redact(interaction.request)
-                let recording = Recording(interaction: interaction, matchRequest: matchRequest,
-                                          key: matchRequest.map(indexKey) ?? "", entry: entry, isLoaded: true)
+                let recording = Recording(
+                    interaction: interaction, matchRequest: matchRequest,
+                    key: matchRequest.map(indexKey) ?? "", entry: entry, isLoaded: true)
                 loaded.append(recording, played: false)
             }
         } catch {
@@ -258,7 +260,8 @@ public final class Cassette: Sendable, CustomStringConvertible {
             do {
                 let entries = recordings.map { $0.isLoaded ? HAR.redact($0.entry, with: redaction) : $0.entry }
                 let data = try HAR.data(log: log, entries: entries)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try data.write(to: url, options: .atomic)
             } catch {
                 throw RequestMockerError.recordingNotWritable(path: url.path, reason: "\(error)")

@@ -33,14 +33,19 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
         show = { _ in "" }
     }
 
-    private init(name: String, key: @escaping @Sendable (MockRequest) -> String, show: (@Sendable (MockRequest) -> String)? = nil) {
+    private init(
+        name: String, key: @escaping @Sendable (MockRequest) -> String, show: (@Sendable (MockRequest) -> String)? = nil
+    ) {
         self.name = name
         self.key = key
         test = { key($0) == key($1) }
         self.show = show ?? key
     }
 
-    private init(name: String, test: @escaping @Sendable (MockRequest, MockRequest) -> Bool, show: @escaping @Sendable (MockRequest) -> String) {
+    private init(
+        name: String, test: @escaping @Sendable (MockRequest, MockRequest) -> Bool,
+        show: @escaping @Sendable (MockRequest) -> String
+    ) {
         self.name = name
         key = nil
         self.test = test
@@ -69,7 +74,8 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
 
     /// The path, segment by segment after percent-decoding, ignoring leading and trailing
     /// slashes; case-sensitive, as paths are.
-    public static let path = CassetteMatcher(name: "path", key: { $0.pathSegments.joined(separator: "\u{1F}") }, show: { $0.path })
+    public static let path = CassetteMatcher(
+        name: "path", key: { $0.pathSegments.joined(separator: "\u{1F}") }, show: { $0.path })
 
     /// The query as a set of name-value pairs: order doesn't matter, repeated names do, and
     /// `+`, `%20` and a space are the same.
@@ -77,9 +83,11 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
 
     /// The whole URI: scheme, host, port, path and query, each as its own matcher compares
     /// it. (The fragment is never sent, so it is ignored.)
-    public static let uri = CassetteMatcher(name: "uri", key: { request in
-        [scheme, host, port, path, query].map { $0.key?(request) ?? "" }.joined(separator: "\u{1E}")
-    }, show: { $0.url.absoluteString })
+    public static let uri = CassetteMatcher(
+        name: "uri",
+        key: { request in
+            [scheme, host, port, path, query].map { $0.key?(request) ?? "" }.joined(separator: "\u{1E}")
+        }, show: { $0.url.absoluteString })
 
     /// The named header fields: every value, in order; absent on both sides matches.
     public static func headers(_ names: HTTPHeaders.Name...) -> CassetteMatcher {
@@ -88,21 +96,27 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
 
     /// The named header fields: every value, in order; absent on both sides matches.
     public static func headers(_ names: [HTTPHeaders.Name]) -> CassetteMatcher {
-        CassetteMatcher(name: "headers \(names.map(\.rawValue).joined(separator: ", "))", test: { live, recorded in
-            names.allSatisfy { live.headers.values(for: $0) == recorded.headers.values(for: $0) }
-        }, show: { request in
-            names.map { "\($0): \(request.headers.values(for: $0).joined(separator: ", "))" }.joined(separator: "; ")
-        })
+        CassetteMatcher(
+            name: "headers \(names.map(\.rawValue).joined(separator: ", "))",
+            test: { live, recorded in
+                names.allSatisfy { live.headers.values(for: $0) == recorded.headers.values(for: $0) }
+            },
+            show: { request in
+                names.map { "\($0): \(request.headers.values(for: $0).joined(separator: ", "))" }.joined(
+                    separator: "; ")
+            })
     }
 
     /// The body: equal bytes, or — when a `Content-Type` says JSON — equal JSON values (key
     /// order and spacing don't matter), or for `application/x-www-form-urlencoded` the same
     /// fields in any order. No body and an empty body are the same.
-    public static let body = CassetteMatcher(name: "body", test: bodiesMatch, show: { request in
-        guard let body = request.body, !body.isEmpty else { return "(no body)" }
-        guard let text = String(data: body, encoding: .utf8) else { return "\(body.count) bytes" }
-        return text.count > 200 ? String(text.prefix(200)) + "…" : text
-    })
+    public static let body = CassetteMatcher(
+        name: "body", test: bodiesMatch,
+        show: { request in
+            guard let body = request.body, !body.isEmpty else { return "(no body)" }
+            guard let text = String(data: body, encoding: .utf8) else { return "\(body.count) bytes" }
+            return text.count > 200 ? String(text.prefix(200)) + "…" : text
+        })
 
     /// Method, scheme, host, port, path and query.
     public static let `default`: [CassetteMatcher] = [.method, .scheme, .host, .port, .path, .query]
@@ -114,18 +128,23 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
     private static func queryKey(_ request: MockRequest) -> String {
         guard let query = request.url.query(percentEncoded: true), !query.isEmpty else { return "" }
         // Encoded again, so a decoded `&` or `=` can't pass for a separator.
-        return FormFields.pairs(query).map { "\(FormFields.encode($0.name))=\(FormFields.encode($0.value))" }.sorted().joined(separator: "&")
+        return FormFields.pairs(query).map { "\(FormFields.encode($0.name))=\(FormFields.encode($0.value))" }.sorted()
+            .joined(separator: "&")
     }
 
     private static func bodiesMatch(_ live: MockRequest, _ recorded: MockRequest) -> Bool {
-        let a = live.body ?? Data(), b = recorded.body ?? Data()
+        let a = live.body ?? Data()
+        let b = recorded.body ?? Data()
         if a == b { return true }
         let types = [live.headers[.contentType], recorded.headers[.contentType]].compactMap { $0?.lowercased() }
-        if types.contains(where: { $0.contains("json") }), let x = try? JSONValue(parsing: a), let y = try? JSONValue(parsing: b) {
+        if types.contains(where: { $0.contains("json") }), let x = try? JSONValue(parsing: a),
+            let y = try? JSONValue(parsing: b)
+        {
             return x == y
         }
         if types.contains(where: { $0.contains("x-www-form-urlencoded") }),
-           let x = String(data: a, encoding: .utf8), let y = String(data: b, encoding: .utf8) {
+            let x = String(data: a, encoding: .utf8), let y = String(data: b, encoding: .utf8)
+        {
             let sorted = { (text: String) in FormFields.pairs(text).map { "\($0.name)=\($0.value)" }.sorted() }
             return sorted(x) == sorted(y)
         }

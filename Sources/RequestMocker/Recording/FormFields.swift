@@ -19,7 +19,8 @@ enum FormFields {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// `text` with the named fields replaced or dropped; untouched fields keep their exact
     /// spelling. `nil` when no field is left.

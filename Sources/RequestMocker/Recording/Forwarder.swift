@@ -31,7 +31,8 @@ enum Forwarder {
                 if let name = name as? String, let value = value as? String { fields[name] = value }
             }
             // Sorted by name: the dictionary has no order, and cassettes should diff cleanly.
-            return .success(RecordedResponse(status: HTTPStatus(http.statusCode), headers: HTTPHeaders(fields), body: data))
+            return .success(
+                RecordedResponse(status: HTTPStatus(http.statusCode), headers: HTTPHeaders(fields), body: data))
         } catch let error as URLError {
             return .failure(error)
         } catch {

@@ -23,25 +23,29 @@ extension HAR {
         if let error = [response["_error"], fields["_error"]].compactMap({ $0 }).first(where: { $0 != .null }) {
             result = .failure(try urlError(error, path: responsePath + "._error"))
         } else if status == 0 {
-            result = .failure(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "the recording has status 0 and no response"]))
+            result = .failure(
+                URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "the recording has status 0 and no response"]))
         } else {
             var headers = try headers(response["headers"], responsePath + ".headers")
             let redirect = try optionalString(response, "redirectURL", responsePath) ?? ""
             if (300..<400).contains(status), !redirect.isEmpty, !headers.contains(.location) {
                 headers.add(.location, redirect)
             }
-            result = .success(RecordedResponse(
-                status: HTTPStatus(status),
-                httpVersion: normalizedVersion(try optionalString(response, "httpVersion", responsePath)),
-                headers: headers,
-                body: try content(response["content"], responsePath + ".content")
-            ))
+            result = .success(
+                RecordedResponse(
+                    status: HTTPStatus(status),
+                    httpVersion: normalizedVersion(try optionalString(response, "httpVersion", responsePath)),
+                    headers: headers,
+                    body: try content(response["content"], responsePath + ".content")
+                ))
         }
 
         var startedAt = Date(timeIntervalSince1970: 0)
         if let text = try optionalString(fields, "startedDateTime", path) {
             guard let date = HARTimestamp.parse(text) else {
-                throw FormatError(path: path + ".startedDateTime", reason: "\"\(text)\" is not an ISO 8601 date such as 2026-11-22T10:00:00.000Z")
+                throw FormatError(
+                    path: path + ".startedDateTime",
+                    reason: "\"\(text)\" is not an ISO 8601 date such as 2026-11-22T10:00:00.000Z")
             }
             startedAt = date
         }
@@ -60,12 +64,18 @@ extension HAR {
         return fields
     }
 
-    private static func string(_ fields: [String: JSONValue], _ key: String, _ path: String) throws(FormatError) -> String {
-        guard let value = try optionalString(fields, key, path) else { throw FormatError(path: "\(path).\(key)", reason: "missing") }
+    private static func string(
+        _ fields: [String: JSONValue], _ key: String, _ path: String
+    ) throws(FormatError) -> String {
+        guard let value = try optionalString(fields, key, path) else {
+            throw FormatError(path: "\(path).\(key)", reason: "missing")
+        }
         return value
     }
 
-    private static func optionalString(_ fields: [String: JSONValue], _ key: String, _ path: String) throws(FormatError) -> String? {
+    private static func optionalString(
+        _ fields: [String: JSONValue], _ key: String, _ path: String
+    ) throws(FormatError) -> String? {
         switch fields[key] {
         case nil, .null?: return nil
         case .string(let value)?: return value
@@ -73,7 +83,9 @@ extension HAR {
         }
     }
 
-    private static func optionalNumber(_ fields: [String: JSONValue], _ key: String, _ path: String) throws(FormatError) -> Double? {
+    private static func optionalNumber(
+        _ fields: [String: JSONValue], _ key: String, _ path: String
+    ) throws(FormatError) -> Double? {
         switch fields[key] {
         case nil, .null?: return nil
         case .int(let value)?: return Double(value)
@@ -82,9 +94,14 @@ extension HAR {
         }
     }
 
-    private static func integer(_ fields: [String: JSONValue], _ key: String, _ path: String) throws(FormatError) -> Int {
-        guard let number = try optionalNumber(fields, key, path) else { throw FormatError(path: "\(path).\(key)", reason: "missing") }
-        guard let value = Int(exactly: number) else { throw FormatError(path: "\(path).\(key)", reason: "expected a whole number") }
+    private static func integer(_ fields: [String: JSONValue], _ key: String, _ path: String) throws(FormatError) -> Int
+    {
+        guard let number = try optionalNumber(fields, key, path) else {
+            throw FormatError(path: "\(path).\(key)", reason: "missing")
+        }
+        guard let value = Int(exactly: number) else {
+            throw FormatError(path: "\(path).\(key)", reason: "expected a whole number")
+        }
         return value
     }
 
@@ -115,13 +132,16 @@ extension HAR {
         // Form fields without text can be rebuilt only for URL-encoded forms: a multipart
         // body's boundary and parts are not in the HAR.
         let mimeType = try optionalString(fields, "mimeType", path)?.lowercased() ?? ""
-        guard case .array(let params)? = fields["params"], mimeType.isEmpty || mimeType.contains("x-www-form-urlencoded") else { return nil }
+        guard case .array(let params)? = fields["params"],
+            mimeType.isEmpty || mimeType.contains("x-www-form-urlencoded")
+        else { return nil }
         var pairs: [String] = []
         for (index, param) in params.enumerated() {
             let paramPath = "\(path).params[\(index)]"
             let field = try object(param, paramPath)
             let name = try string(field, "name", paramPath)
-            pairs.append("\(FormFields.encode(name))=\(FormFields.encode(try optionalString(field, "value", paramPath) ?? ""))")
+            pairs.append(
+                "\(FormFields.encode(name))=\(FormFields.encode(try optionalString(field, "value", paramPath) ?? ""))")
         }
         return Data(pairs.joined(separator: "&").utf8)
     }
@@ -136,7 +156,8 @@ extension HAR {
     private static func decode(_ text: String, encoding: String?, path: String) throws(FormatError) -> Data {
         guard let encoding, !encoding.isEmpty else { return Data(text.utf8) }
         guard encoding.lowercased() == "base64" else {
-            throw FormatError(path: path, reason: "encoding \"\(encoding)\" is not supported; HAR bodies are text or base64")
+            throw FormatError(
+                path: path, reason: "encoding \"\(encoding)\" is not supported; HAR bodies are text or base64")
         }
         guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
             throw FormatError(path: path, reason: "not valid base64")
@@ -175,7 +196,8 @@ extension HAR {
         switch text {
         case "net::ERR_NAME_NOT_RESOLVED": .cannotFindHost
         case "net::ERR_CONNECTION_REFUSED": .cannotConnectToHost
-        case "net::ERR_CONNECTION_RESET", "net::ERR_CONNECTION_CLOSED", "net::ERR_EMPTY_RESPONSE": .networkConnectionLost
+        case "net::ERR_CONNECTION_RESET", "net::ERR_CONNECTION_CLOSED", "net::ERR_EMPTY_RESPONSE":
+            .networkConnectionLost
         case "net::ERR_TIMED_OUT", "net::ERR_CONNECTION_TIMED_OUT": .timedOut
         case "net::ERR_INTERNET_DISCONNECTED": .notConnectedToInternet
         case "net::ERR_ABORTED": .cancelled

@@ -10,9 +10,10 @@ extension HAR {
                 let redacted = redaction.redactedURL(url)
                 if redacted != url {
                     request["url"] = .string(redacted.absoluteString)
-                    request["queryString"] = .array((URLComponents(url: redacted, resolvingAgainstBaseURL: false)?.queryItems ?? []).map {
-                        .object(["name": .string($0.name), "value": .string($0.value ?? "")])
-                    })
+                    request["queryString"] = .array(
+                        (URLComponents(url: redacted, resolvingAgainstBaseURL: false)?.queryItems ?? []).map {
+                            .object(["name": .string($0.name), "value": .string($0.value ?? "")])
+                        })
                 }
             }
             if case .object(var postData)? = request["postData"] {
@@ -32,31 +33,40 @@ extension HAR {
         return .object(fields)
     }
 
-    private static func redactHeaders(_ message: inout [String: JSONValue], _ redaction: Redaction, cookieHeader: String) {
+    private static func redactHeaders(
+        _ message: inout [String: JSONValue], _ redaction: Redaction, cookieHeader: String
+    ) {
         if case .array(let headers)? = message["headers"] {
-            message["headers"] = .array(headers.compactMap { header in
-                guard case .object(var field) = header, let name = field["name"]?.stringValue,
-                      let replacement = redaction.headers[name.lowercased()] else { return header }
-                guard case .replace(let value) = replacement else { return nil }
-                field["value"] = .string(value)
-                return .object(field)
-            })
+            message["headers"] = .array(
+                headers.compactMap { header in
+                    guard case .object(var field) = header, let name = field["name"]?.stringValue,
+                        let replacement = redaction.headers[name.lowercased()]
+                    else { return header }
+                    guard case .replace(let value) = replacement else { return nil }
+                    field["value"] = .string(value)
+                    return .object(field)
+                })
         }
-        guard let replacement = redaction.headers[cookieHeader], case .array(let cookies)? = message["cookies"] else { return }
+        guard let replacement = redaction.headers[cookieHeader], case .array(let cookies)? = message["cookies"] else {
+            return
+        }
         switch replacement {
         case .remove: message["cookies"] = []
         case .replace(let value):
-            message["cookies"] = .array(cookies.map { cookie in
-                guard case .object(var fields) = cookie else { return cookie }
-                fields["value"] = .string(value)
-                return .object(fields)
-            })
+            message["cookies"] = .array(
+                cookies.map { cookie in
+                    guard case .object(var fields) = cookie else { return cookie }
+                    fields["value"] = .string(value)
+                    return .object(fields)
+                })
         }
     }
 
     /// Body keys in a `postData` or `content` text, read by its `mimeType`.
     private static func redactText(_ fields: inout [String: JSONValue], _ redaction: Redaction) {
-        guard !redaction.bodyKeys.isEmpty, case .string(let text)? = fields["text"], fields["encoding"] == nil, fields["_encoding"] == nil else { return }
+        guard !redaction.bodyKeys.isEmpty, case .string(let text)? = fields["text"], fields["encoding"] == nil,
+            fields["_encoding"] == nil
+        else { return }
         let redacted = redaction.redact(body: Data(text.utf8), contentType: fields["mimeType"]?.stringValue)
         fields["text"] = .string(String(decoding: redacted, as: UTF8.self))
     }

@@ -26,12 +26,15 @@ extension HAR {
             "httpVersion": "HTTP/1.1",
             "cookies": .array(requestCookies(request.headers)),
             "headers": headerList(request.headers),
-            "queryString": .array(request.queryItems.map { .object(["name": .string($0.name), "value": .string($0.value ?? "")]) }),
+            "queryString": .array(
+                request.queryItems.map { .object(["name": .string($0.name), "value": .string($0.value ?? "")]) }),
             "headersSize": -1,
             "bodySize": .int(request.body?.count ?? 0),
         ]
         if let body = request.body {
-            var postData: [String: JSONValue] = ["mimeType": .string(request.headers[.contentType] ?? "application/octet-stream")]
+            var postData: [String: JSONValue] = [
+                "mimeType": .string(request.headers[.contentType] ?? "application/octet-stream")
+            ]
             if let text = String(data: body, encoding: .utf8) {
                 postData["text"] = .string(text)
             } else {
@@ -92,14 +95,18 @@ extension HAR {
         headers.values(for: .cookie).flatMap { $0.split(separator: ";") }.compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { return nil }
-            return .object(["name": .string(parts[0].trimmingCharacters(in: .whitespaces)), "value": .string(String(parts[1]))])
+            return .object([
+                "name": .string(parts[0].trimmingCharacters(in: .whitespaces)), "value": .string(String(parts[1])),
+            ])
         }
     }
 
     /// One `Set-Cookie` value as a HAR cookie, or `nil` when it has no `name=value`.
     private static func responseCookie(_ header: String) -> JSONValue? {
         let attributes = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let first = attributes.first, let equals = first.firstIndex(of: "="), equals != first.startIndex else { return nil }
+        guard let first = attributes.first, let equals = first.firstIndex(of: "="), equals != first.startIndex else {
+            return nil
+        }
         var cookie: [String: JSONValue] = [
             "name": .string(String(first[..<equals])),
             "value": .string(String(first[first.index(after: equals)...])),

@@ -23,11 +23,17 @@ enum HAR {
             root = try JSONValue(parsing: data)
         } catch {
             let location = JSONLocation(offset: error.offset, in: data)
-            throw FormatError(path: location.path, reason: "\(error.reason) (line \(location.line), column \(location.column))")
+            throw FormatError(
+                path: location.path, reason: "\(error.reason) (line \(location.line), column \(location.column))")
         }
-        guard case .object(let top) = root else { throw FormatError(path: "(root)", reason: "expected an object with a \"log\"") }
+        guard case .object(let top) = root else {
+            throw FormatError(path: "(root)", reason: "expected an object with a \"log\"")
+        }
         guard case .object(var log)? = top["log"] else {
-            throw FormatError(path: "log", reason: top["log"] == nil ? "missing; a HAR file is {\"log\": {\"entries\": [...]}}" : "expected an object")
+            throw FormatError(
+                path: "log",
+                reason: top["log"] == nil
+                    ? "missing; a HAR file is {\"log\": {\"entries\": [...]}}" : "expected an object")
         }
         guard case .array(let entries)? = log["entries"] else {
             throw FormatError(path: "log.entries", reason: log["entries"] == nil ? "missing" : "expected an array")
@@ -41,7 +47,8 @@ enum HAR {
     static func data(log: [String: JSONValue], entries: [JSONValue]) throws -> Data {
         var fields = log
         fields["version"] = fields["version"] ?? .string(version)
-        fields["creator"] = fields["creator"] ?? .object(["name": "RequestMocker", "version": .string(RequestMockerVersion.current)])
+        fields["creator"] =
+            fields["creator"] ?? .object(["name": "RequestMocker", "version": .string(RequestMockerVersion.current)])
         fields["entries"] = .array(entries)
         var data = try JSONValue.object(["log": .object(fields)]).serialized(pretty: true)
         data.append(UInt8(ascii: "\n"))

@@ -24,7 +24,8 @@ enum HARTimestamp {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2))"
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2))"
             + ":\(pad(secondOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
     }
 
@@ -49,11 +50,11 @@ enum HARTimestamp {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              index < bytes.count, bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: " ")
+            index < bytes.count, bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: " ")
         else { return nil }
         index += 1
         guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
-              (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60, second < 61
+            (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60, second < 61
         else { return nil }
         // The fraction as whole microseconds, so milliseconds survive the trip through Double.
         var microseconds: Int64 = 0

@@ -1,4 +1,3 @@
-
 /// One request and what came back: a response, or the transport error the request failed with.
 ///
 /// ```swift

@@ -44,7 +44,8 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     public static let once = RecordMode(name: "once", playsBack: true, recording: .whenNew, replacesExisting: false)
 
     /// Plays back what matches and records (and appends) what doesn't.
-    public static let newEpisodes = RecordMode(name: "new_episodes", playsBack: true, recording: .always, replacesExisting: false)
+    public static let newEpisodes = RecordMode(
+        name: "new_episodes", playsBack: true, recording: .always, replacesExisting: false)
 
     /// Only plays back; never sends a request to the network and never writes the file.
     public static let none = RecordMode(name: "none", playsBack: true, recording: .never, replacesExisting: false)
@@ -74,7 +75,9 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``RequestMockerError/invalidRecordMode(value:variable:)`` when the variable is
     ///   set to something that isn't a mode's name.
-    static func effective(_ requested: RecordMode, environment: [String: String]) throws(RequestMockerError) -> RecordMode {
+    static func effective(
+        _ requested: RecordMode, environment: [String: String]
+    ) throws(RequestMockerError) -> RecordMode {
         guard let value = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
             return requested
         }

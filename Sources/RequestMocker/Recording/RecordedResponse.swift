@@ -38,7 +38,8 @@ extension MockResponse {
     /// Plays a recorded response back as it was received (see ``RecordedResponse/playable``).
     init(playing recorded: RecordedResponse) {
         let playable = recorded.playable
-        self.init(content: .body(recorded.body, defaultContentType: nil), status: playable.status,
-                  httpVersion: playable.httpVersion, headers: playable.headers)
+        self.init(
+            content: .body(recorded.body, defaultContentType: nil), status: playable.status,
+            httpVersion: playable.httpVersion, headers: playable.headers)
     }
 }

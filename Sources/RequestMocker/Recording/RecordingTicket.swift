@@ -16,7 +16,8 @@ struct RecordingTicket: Sendable {
             return Outcome(forwarded: result, for: original)
         }
         do {
-            _ = try target.store(result, request: request, startedAt: startedAt, duration: start.duration(to: clock.now))
+            _ = try target.store(
+                result, request: request, startedAt: startedAt, duration: start.duration(to: clock.now))
         } catch {
             return Outcome(.refusal(Refusal(error)))
         }

@@ -45,9 +45,10 @@ public struct Redaction: Sendable {
 
     /// Redacts `Authorization`, `Cookie`, `Proxy-Authorization` and `Set-Cookie`, and the
     /// password of a URL's user info (`https://user:REDACTED@host/`).
-    public static let `default` = Redaction(headers: [
-        "authorization": .redacted, "cookie": .redacted, "proxy-authorization": .redacted, "set-cookie": .redacted,
-    ], redactsURLPassword: true)
+    public static let `default` = Redaction(
+        headers: [
+            "authorization": .redacted, "cookie": .redacted, "proxy-authorization": .redacted, "set-cookie": .redacted,
+        ], redactsURLPassword: true)
 
     /// Redacts nothing: everything is written as sent and received.
     public static let none = Redaction(headers: [:], redactsURLPassword: false)
@@ -108,7 +109,9 @@ public struct Redaction: Sendable {
     /// Changes a response after the other rules, before it is written; it receives the recorded
     /// (redacted) request. Returning `nil` keeps that interaction out of the recording; the caller
     /// still gets the real response.
-    public func beforeRecordResponse(_ hook: @escaping @Sendable (RecordedResponse, MockRequest) -> RecordedResponse?) -> Redaction {
+    public func beforeRecordResponse(
+        _ hook: @escaping @Sendable (RecordedResponse, MockRequest) -> RecordedResponse?
+    ) -> Redaction {
         var copy = self
         copy.responseHook = hook
         return copy
@@ -129,8 +132,9 @@ public struct Redaction: Sendable {
         }
         var result = request
         if url != request.url || headers != request.headers || body != request.body {
-            result = MockRequest(method: request.method, url: url, headers: headers, body: body,
-                                 bodyHiddenByUploadTask: request.bodyHiddenByUploadTask)
+            result = MockRequest(
+                method: request.method, url: url, headers: headers, body: body,
+                bodyHiddenByUploadTask: request.bodyHiddenByUploadTask)
         }
         guard let requestHook else { return result }
         return requestHook(result)
@@ -144,7 +148,8 @@ public struct Redaction: Sendable {
             var fields: [HTTPHeaders.Field] = []
             for field in result.headers {
                 let isLocation = field.name == .location || field.name == .contentLocation
-                fields.append(isLocation ? HTTPHeaders.Field(name: field.name, value: redactedLocation(field.value)) : field)
+                fields.append(
+                    isLocation ? HTTPHeaders.Field(name: field.name, value: redactedLocation(field.value)) : field)
             }
             result.headers = HTTPHeaders(fields)
         }
@@ -182,7 +187,8 @@ public struct Redaction: Sendable {
         guard redactsPath, let pathTransform else { return withoutPath }
         var path = pathTransform(components.percentEncodedPath)
         if !path.hasPrefix("/"), components.host != nil { path = "/" + path }
-        components.percentEncodedPath = path.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? components.percentEncodedPath
+        components.percentEncodedPath =
+            path.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? components.percentEncodedPath
         return components.url ?? withoutPath
     }
 
@@ -199,14 +205,18 @@ public struct Redaction: Sendable {
         let fragment = value[question...].firstIndex(of: "#")
         let query = String(value[value.index(after: question)..<(fragment ?? value.endIndex)])
         let rewritten = FormFields.rewrite(query, replacing: queryParameters)
-        return String(value[..<question]) + (rewritten.map { "?" + $0 } ?? "") + (fragment.map { String(value[$0...]) } ?? "")
+        return String(value[..<question]) + (rewritten.map { "?" + $0 } ?? "")
+            + (fragment.map { String(value[$0...]) } ?? "")
     }
 
     func redact(body: Data, contentType: String?) -> Data {
         let type = contentType?.lowercased() ?? ""
         // JSON is read whatever the Content-Type says when it looks like JSON: a secret sent
         // as text/plain is still a secret.
-        let looksLikeJSON = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+        let looksLikeJSON =
+            body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }.map {
+                $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[")
+            } ?? false
         if type.contains("json") || looksLikeJSON, let value = try? JSONValue(parsing: body) {
             let redacted = redact(value)
             guard redacted != value, let data = try? redacted.serialized() else { return body }

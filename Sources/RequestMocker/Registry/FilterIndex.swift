@@ -84,7 +84,11 @@ struct FilterIndex: Sendable {
         switch entry.key {
         case .shape(let shape):
             layouts[shape.count, default: [:]][shape.literalPositions, default: 0] += 1
-            if position == .front { buckets[shape, default: []].insert(entry, at: 0) } else { buckets[shape, default: []].append(entry) }
+            if position == .front {
+                buckets[shape, default: []].insert(entry, at: 0)
+            } else {
+                buckets[shape, default: []].append(entry)
+            }
         case .general:
             switch position {
             case .front: general.insert(entry, at: 0)
@@ -114,7 +118,9 @@ struct FilterIndex: Sendable {
             buckets[shape]?.removeAll { $0.id == id }
             if buckets[shape]?.isEmpty == true { buckets[shape] = nil }
             layouts[shape.count]?[shape.literalPositions]? -= 1
-            if layouts[shape.count]?[shape.literalPositions] == 0 { layouts[shape.count]?[shape.literalPositions] = nil }
+            if layouts[shape.count]?[shape.literalPositions] == 0 {
+                layouts[shape.count]?[shape.literalPositions] = nil
+            }
         case .general:
             general.removeAll { $0.id == id }
         }
@@ -156,7 +162,8 @@ struct FilterIndex: Sendable {
             return nil
         }
         while true {
-            var nextBucket = -1, nextOrder = Int.max
+            var nextBucket = -1
+            var nextOrder = Int.max
             for index in candidates.indices {
                 if let head = candidates[index].first, head.order < nextOrder {
                     nextBucket = index

@@ -8,7 +8,10 @@ package struct Forwarding: Sendable {
     /// Whether a request to this URL would come back to the transport itself.
     package var loopsBack: @Sendable (URL) -> Bool
 
-    package init(timeout: TimeInterval, mark: HTTPHeaders.Field? = nil, loopsBack: @escaping @Sendable (URL) -> Bool = { _ in false }) {
+    package init(
+        timeout: TimeInterval, mark: HTTPHeaders.Field? = nil,
+        loopsBack: @escaping @Sendable (URL) -> Bool = { _ in false }
+    ) {
         self.timeout = timeout
         self.mark = mark
         self.loopsBack = loopsBack

@@ -37,7 +37,10 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let entryIndex: Int?
     let entry: FilterIndex.Entry?
 
-    init(request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil, disposition: Disposition) {
+    init(
+        request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil,
+        disposition: Disposition
+    ) {
         self.request = request
         self.entry = entry
         self.file = file
@@ -61,7 +64,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public var description: String {
         switch disposition {
         case .answered:
-            if let file, let entryIndex { "\(request) -> cassette \(file.path), entry \(entryIndex)" } else {
+            if let file, let entryIndex {
+                "\(request) -> cassette \(file.path), entry \(entryIndex)"
+            } else {
                 "\(request) -> \(file.map { "file \($0.path)" } ?? filter.map(\.description) ?? "?")"
             }
         case .recorded: "\(request) -> recorded into \(file?.path ?? "?")"

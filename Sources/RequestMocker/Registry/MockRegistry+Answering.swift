@@ -1,4 +1,3 @@
-
 extension MockRegistry {
     /// Decides `request` and turns the decision into the outcome a transport carries: the one
     /// place a decision is acted on, for `MockURLProtocol` and `MockServer` alike.
@@ -7,7 +6,9 @@ extension MockRegistry {
     /// in the journal.
     ///
     /// - Returns: the outcome, ready or pending, and the journal entry written for the request.
-    package func answer(_ request: MockRequest, forwarding: Forwarding) -> (outcome: PendingOutcome, entry: JournalEntry) {
+    package func answer(
+        _ request: MockRequest, forwarding: Forwarding
+    ) -> (outcome: PendingOutcome, entry: JournalEntry) {
         let (answer, entry) = decide(request)
         switch answer {
         case .respond(let response, let captures, let origin):
@@ -22,7 +23,11 @@ extension MockRegistry {
             return (forwarded(request, recording: ticket, forwarding), journalEntry)
         case .fail(let mistake):
             let disposition: JournalEntry.Disposition
-            if case .unmatched(let report) = mistake { disposition = .unmatched(report) } else { disposition = .failed("\(mistake)") }
+            if case .unmatched(let report) = mistake {
+                disposition = .unmatched(report)
+            } else {
+                disposition = .failed("\(mistake)")
+            }
             return (.ready(Outcome(.refusal(Refusal(mistake)))), journaled(request, entry, nil, nil, disposition))
         }
     }
@@ -45,7 +50,8 @@ extension MockRegistry {
         case .passThrough where !misses.contains(where: \.forbidsNetwork):
             return (.passThrough, nil)
         case .passThrough, .fail:
-            let report = UnmatchedRequestReport(request: request, filters: snapshot.ordered.compactMap(\.filter), misses: misses)
+            let report = UnmatchedRequestReport(
+                request: request, filters: snapshot.ordered.compactMap(\.filter), misses: misses)
             return (.fail(.unmatched(report)), nil)
         case .respond(let response):
             return (.respond(response.claimed() ?? .status(404), captures: Captures(), from: .inline), nil)
@@ -54,22 +60,29 @@ extension MockRegistry {
 
     /// Forwards `request` to the real network (recording it, with a ticket), unless it would
     /// come back to the transport itself.
-    private func forwarded(_ request: MockRequest, recording ticket: RecordingTicket?, _ forwarding: Forwarding) -> PendingOutcome {
+    private func forwarded(
+        _ request: MockRequest, recording ticket: RecordingTicket?, _ forwarding: Forwarding
+    ) -> PendingOutcome {
         if forwarding.loopsBack(request.url) {
             let loop = RequestMockerError.passThroughLoop(request: request.description)
             return .ready(Outcome(.refusal(Refusal(status: .badGateway, error: loop, message: "\(loop)"))))
         }
-        let outgoing = forwarding.marked(request), timeout = forwarding.timeout
+        let outgoing = forwarding.marked(request)
+        let timeout = forwarding.timeout
         return .pending {
-            guard let ticket else { return Outcome(forwarded: await Forwarder.forward(outgoing, timeout: timeout), for: request) }
+            guard let ticket else {
+                return Outcome(forwarded: await Forwarder.forward(outgoing, timeout: timeout), for: request)
+            }
             return await ticket.forwardAndRecord(outgoing, timeout: timeout)
         }
     }
 
     private func journaled(
-        _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?, _ disposition: JournalEntry.Disposition
+        _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?,
+        _ disposition: JournalEntry.Disposition
     ) -> JournalEntry {
-        let journalEntry = JournalEntry(request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition)
+        let journalEntry = JournalEntry(
+            request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition)
         appendToJournal(journalEntry)
         return journalEntry
     }
@@ -87,15 +100,17 @@ extension UnmatchedRequestReport {
             .prefix(Self.maximumCandidates)
         var notes = misses.map { $0.note() }
         if request.bodyHiddenByUploadTask {
-            notes.append("this came from an upload task: on Linux its body is invisible to URL protocols, "
-                + "so body conditions cannot match; send the body with data(for:) and httpBody instead")
+            notes.append(
+                "this came from an upload task: on Linux its body is invisible to URL protocols, "
+                    + "so body conditions cannot match; send the body with data(for:) and httpBody instead")
         }
         self.init(
             request: request.description,
             candidates: ranked.map {
                 Candidate(
                     filter: $0.filter.description,
-                    reason: $0.evaluation.firstMiss?.reason(for: request) ?? "matched, but its response sequence is used up"
+                    reason: $0.evaluation.firstMiss?.reason(for: request)
+                        ?? "matched, but its response sequence is used up"
                 )
             },
             filterCount: filters.count,

@@ -5,7 +5,6 @@ private func matchingRequests(in entries: [JournalEntry], _ filter: RequestFilte
     return entries.compactMap { filter.match($0.request) != nil ? $0.request : nil }
 }
 
-
 extension MockRegistry {
     /// Adds `entry` to the journal and wakes the waiters it satisfies.
     func appendToJournal(_ entry: JournalEntry) {
@@ -16,7 +15,7 @@ extension MockRegistry {
         for waiter in waiters {
             let matched = matchingRequests(in: entries, waiter.filter)
             guard matched.count >= waiter.count,
-                  let removed = state.withLock({ $0.journal.removeWaiter(waiter.id) })
+                let removed = state.withLock({ $0.journal.removeWaiter(waiter.id) })
             else { continue }
             removed.timer?.cancel()
             removed.continuation.resume(returning: matched)
@@ -79,7 +78,9 @@ extension MockRegistry {
     /// - Returns: the matching requests, oldest first.
     /// - Throws: ``RequestMockerError/waitTimedOut(expected:received:filter:)`` when `timeout`
     ///   passes first, or `CancellationError` when the waiting task is cancelled.
-    public func waitForRequests(count: Int, matching filter: RequestFilter? = nil, timeout: Duration = .seconds(5)) async throws -> [MockRequest] {
+    public func waitForRequests(
+        count: Int, matching filter: RequestFilter? = nil, timeout: Duration = .seconds(5)
+    ) async throws -> [MockRequest] {
         let id = state.withLock { state -> Int in
             state.journal.nextWaiterID += 1
             return state.journal.nextWaiterID
@@ -95,7 +96,8 @@ extension MockRegistry {
                         // Checked under the lock that `onCancel` takes too: no cancellation is missed.
                         if Task.isCancelled { return nil }
                         guard state.journal.appended == seen else { return false }
-                        state.journal.waiters.append(.init(id: id, count: count, filter: filter, continuation: continuation))
+                        state.journal.waiters.append(
+                            .init(id: id, count: count, filter: filter, continuation: continuation))
                         return true
                     }
                     guard let registered else { return continuation.resume(throwing: CancellationError()) }
@@ -120,10 +122,12 @@ extension MockRegistry {
     private func endWait(_ id: Int, throwing error: (any Error)?, filter: RequestFilter?, count: Int) {
         guard let waiter = state.withLock({ $0.journal.removeWaiter(id) }) else { return }
         waiter.timer?.cancel()
-        waiter.continuation.resume(throwing: error ?? RequestMockerError.waitTimedOut(
-            expected: count,
-            received: matchingRequests(in: journal, filter).count,
-            filter: filter?.description
-        ))
+        waiter.continuation.resume(
+            throwing: error
+                ?? RequestMockerError.waitTimedOut(
+                    expected: count,
+                    received: matchingRequests(in: journal, filter).count,
+                    filter: filter?.description
+                ))
     }
 }

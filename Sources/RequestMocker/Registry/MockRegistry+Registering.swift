@@ -28,7 +28,9 @@ extension MockRegistry {
     ///   - placement: ``Placement/last`` (the default) or ``Placement/first``.
     /// - Returns: a handle that removes this one filter and tells how often it answered.
     @discardableResult
-    public func register(_ filter: RequestFilter, respond response: MockResponse? = nil, at placement: Placement = .last) -> FilterHandle {
+    public func register(
+        _ filter: RequestFilter, respond response: MockResponse? = nil, at placement: Placement = .last
+    ) -> FilterHandle {
         insert(response.map(filter.respond(with:)) ?? filter, at: placement.position)
     }
 

@@ -15,7 +15,8 @@ extension MockRegistry {
         delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil
     ) -> URLSession {
-        URLSession(configuration: .mocking(self, basedOn: configuration), delegate: delegate, delegateQueue: delegateQueue)
+        URLSession(
+            configuration: .mocking(self, basedOn: configuration), delegate: delegate, delegateQueue: delegateQueue)
     }
 
     /// A session whose requests this registry answers, made on first use and kept for the

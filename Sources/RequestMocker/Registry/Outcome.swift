@@ -48,7 +48,8 @@ package struct Outcome: Sendable {
         case .success(let response):
             self.init(.response(response.playable))
         case .failure(let error):
-            let message = "passing \(request.method.rawValue) \(request.url) through to the network failed: \(error.reason)"
+            let message =
+                "passing \(request.method.rawValue) \(request.url) through to the network failed: \(error.reason)"
             self.init(.refusal(Refusal(status: .badGateway, error: error, message: message)))
         }
     }

@@ -42,4 +42,3 @@ enum SourceAnswer {
     /// ``RequestMockerError/unmatched(_:)`` from the policy.
     case fail(RequestMockerError)
 }
-

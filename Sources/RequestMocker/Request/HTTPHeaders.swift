@@ -193,7 +193,8 @@ extension String {
     /// ASCII case-insensitive equality, which is what HTTP field names and hosts need; cheaper
     /// than `caseInsensitiveCompare` because it allocates nothing.
     package func caseInsensitiveEquals(_ other: String) -> Bool {
-        let lhs = utf8, rhs = other.utf8
+        let lhs = utf8
+        let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
         return zip(lhs, rhs).allSatisfy { a, b in
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)

@@ -71,7 +71,8 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     }
 
     init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, bodyHiddenByUploadTask: Bool) {
-        storage = Storage(method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: bodyHiddenByUploadTask)
+        storage = Storage(
+            method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: bodyHiddenByUploadTask)
     }
 
     /// Captures a `URLRequest`, reading its body from `httpBody` or else its body stream; a
@@ -152,9 +153,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
 
     static var platformHidesUploadBodies: Bool {
         #if canImport(FoundationNetworking)
-        return true
+            return true
         #else
-        return false
+            return false
         #endif
     }
 

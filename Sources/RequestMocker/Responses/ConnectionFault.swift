@@ -64,6 +64,8 @@ public struct ConnectionFault: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// The error `MockURLProtocol` delivers for this fault.
     func urlError(for url: URL) -> URLError {
-        URLError(urlErrorCode, userInfo: [NSLocalizedDescriptionKey: "\(self) (RequestMocker fault)", NSURLErrorFailingURLErrorKey: url])
+        URLError(
+            urlErrorCode,
+            userInfo: [NSLocalizedDescriptionKey: "\(self) (RequestMocker fault)", NSURLErrorFailingURLErrorKey: url])
     }
 }

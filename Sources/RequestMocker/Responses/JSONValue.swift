@@ -126,7 +126,9 @@ extension JSONValue {
         case let value as Double where type(of: object) == Double.self: return try finite(value, path: path)
         case let value as Float: return try finite(Double(value), path: path)
         case let value as any BinaryInteger:
-            guard let int = Int(exactly: value) else { throw ConversionError(keyPath: path, typeName: "\(type(of: object)) too large for Int") }
+            guard let int = Int(exactly: value) else {
+                throw ConversionError(keyPath: path, typeName: "\(type(of: object)) too large for Int")
+            }
             return .int(int)
         case let value as NSNumber: return try number(value, path: path)
         case is NSNull: return .null
@@ -144,7 +146,8 @@ extension JSONValue {
             return .array(elements)
         default:
             if let optional = object as? OptionalProtocol {
-                return try optional.wrapped.map { value throws(ConversionError) in try convert(value, path: path) } ?? .null
+                return try optional.wrapped.map { value throws(ConversionError) in try convert(value, path: path) }
+                    ?? .null
             }
             throw ConversionError(keyPath: path, typeName: "\(type(of: object))")
         }

@@ -11,9 +11,12 @@ extension MockResponse {
     /// ```
     public static func json(_ value: JSONValue, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> MockResponse {
         do {
-            return MockResponse(content: .body(try value.serialized(), defaultContentType: jsonContentType), status: status, headers: headers)
+            return MockResponse(
+                content: .body(try value.serialized(), defaultContentType: jsonContentType), status: status,
+                headers: headers)
         } catch {
-            return MockResponse(content: .failure(RequestMockerError.invalidJSON(error.description)), status: status, headers: headers)
+            return MockResponse(
+                content: .failure(RequestMockerError.invalidJSON(error.description)), status: status, headers: headers)
         }
     }
 
@@ -34,7 +37,9 @@ extension MockResponse {
         status: HTTPStatus = .ok,
         headers: HTTPHeaders = [:]
     ) throws -> MockResponse {
-        MockResponse(content: .body(try encoder.encode(value), defaultContentType: jsonContentType), status: status, headers: headers)
+        MockResponse(
+            content: .body(try encoder.encode(value), defaultContentType: jsonContentType), status: status,
+            headers: headers)
     }
 
     /// A JSON body from a Foundation object (`[String: Any]`, `[Any]`), for fixtures already
@@ -46,7 +51,9 @@ extension MockResponse {
     /// ```
     ///
     /// - Throws: ``JSONValue/ConversionError`` naming the key path of a value JSON can't hold.
-    public static func json(object: Any, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) throws(JSONValue.ConversionError) -> MockResponse {
+    public static func json(
+        object: Any, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]
+    ) throws(JSONValue.ConversionError) -> MockResponse {
         json(try JSONValue(any: object), status: status, headers: headers)
     }
 

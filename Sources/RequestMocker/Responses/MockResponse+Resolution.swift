@@ -30,7 +30,10 @@ extension MockResponse {
             do {
                 let length = try Self.readableFileLength(url)
                 let body = ResponseBody.file(url, length: length)
-                return .ready(outcome(body: body, defaultContentType: contentType ?? Self.contentType(forExtension: url.pathExtension)))
+                return .ready(
+                    outcome(
+                        body: body, defaultContentType: contentType ?? Self.contentType(forExtension: url.pathExtension)
+                    ))
             } catch {
                 return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
             }
@@ -103,7 +106,8 @@ extension MockResponse {
     /// Applies the defaults: status 200, `HTTP/1.1`, the default `Content-Type` unless the
     /// overlay sets one, the overlay's headers, and the real `Content-Length`.
     static func finished(
-        body: ResponseBody, defaultContentType: String?, status: HTTPStatus?, version: String?, overlay: HTTPHeaders, transfer: BodyTransfer
+        body: ResponseBody, defaultContentType: String?, status: HTTPStatus?, version: String?, overlay: HTTPHeaders,
+        transfer: BodyTransfer
     ) -> ResolvedResponse {
         var headers = HTTPHeaders()
         if let defaultContentType, !overlay.contains(.contentType) {
@@ -138,7 +142,8 @@ extension MockResponse {
     /// already descriptive; anything else gets the filter and request named.
     private static func wrap(_ error: any Error, _ context: ResolutionContext) -> any Error {
         if error is URLError || error is RequestMockerError { return error }
-        return RequestMockerError.blockFailed(filter: context.filterDescription, request: context.request.description, underlying: error)
+        return RequestMockerError.blockFailed(
+            filter: context.filterDescription, request: context.request.description, underlying: error)
     }
 
     static func contentType(forExtension pathExtension: String) -> String {

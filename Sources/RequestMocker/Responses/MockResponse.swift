@@ -69,7 +69,8 @@ public struct MockResponse: Sendable {
     var extraDelay: Duration
 
     init(content: Content, status: HTTPStatus? = nil, httpVersion: String? = nil, headers: HTTPHeaders = [:]) {
-        storage = Storage(Parts(content: content, statusOverride: status, versionOverride: httpVersion, headerOverlay: headers))
+        storage = Storage(
+            Parts(content: content, statusOverride: status, versionOverride: httpVersion, headerOverlay: headers))
         extraDelay = .zero
     }
 
@@ -145,7 +146,9 @@ public struct MockResponse: Sendable {
     /// ```swift
     /// registry.register(.get("/categories"), respond: .file(Bundle.module.url(forResource: "categories", withExtension: "json")!))
     /// ```
-    public static func file(_ url: URL, contentType: String? = nil, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func file(
+        _ url: URL, contentType: String? = nil, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]
+    ) -> MockResponse {
         MockResponse(content: .file(url, contentType: contentType), status: status, headers: headers)
     }
 
@@ -181,7 +184,9 @@ public struct MockResponse: Sendable {
     ///   - location: an absolute URL, or one relative to the request's URL.
     ///   - status: 301, 302, 303, 307 or 308. 301–303 turn the next request into a `GET`
     ///     without a body (except a `HEAD`); 307 and 308 keep the method and body.
-    public static func redirect(to location: String, status: HTTPStatus = .found, headers: HTTPHeaders = [:]) -> MockResponse {
+    public static func redirect(
+        to location: String, status: HTTPStatus = .found, headers: HTTPHeaders = [:]
+    ) -> MockResponse {
         var headers = headers
         headers.replace(.location, with: location)
         return MockResponse(content: .body(Data(), defaultContentType: nil), status: status, headers: headers)
@@ -204,13 +209,17 @@ public struct MockResponse: Sendable {
     ///     .json(["id": .string(captures["id"] ?? "")])
     /// })
     /// ```
-    public static func block(_ block: @escaping @Sendable (MockRequest, Captures) throws -> MockResponse) -> MockResponse {
+    public static func block(
+        _ block: @escaping @Sendable (MockRequest, Captures) throws -> MockResponse
+    ) -> MockResponse {
         MockResponse(content: .handler(.sync(block)))
     }
 
     /// A response computed by an `async` block; the request waits for it (bounded by the
     /// request's `timeoutInterval`), and cancelling the request cancels the block's task.
-    public static func block(_ block: @escaping @Sendable (MockRequest, Captures) async throws -> MockResponse) -> MockResponse {
+    public static func block(
+        _ block: @escaping @Sendable (MockRequest, Captures) async throws -> MockResponse
+    ) -> MockResponse {
         MockResponse(content: .handler(.async(block)))
     }
 
@@ -219,7 +228,9 @@ public struct MockResponse: Sendable {
     /// ```swift
     /// registry.register(.get("/time"), respond: .dataBlock { _, _ in Data("\(Date())".utf8) })
     /// ```
-    public static func dataBlock(_ block: @escaping @Sendable (MockRequest, Captures) async throws -> Data) -> MockResponse {
+    public static func dataBlock(
+        _ block: @escaping @Sendable (MockRequest, Captures) async throws -> Data
+    ) -> MockResponse {
         .block { request, captures in .data(try await block(request, captures)) }
     }
 

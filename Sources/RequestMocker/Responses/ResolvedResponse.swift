@@ -13,7 +13,10 @@ package final class ResolvedResponse: Sendable {
     /// `headers` as `HTTPURLResponse` takes them, built once.
     let headerDictionary: [String: String]
 
-    init(status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: ResponseBody, transfer: BodyTransfer = .whole) {
+    init(
+        status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: ResponseBody,
+        transfer: BodyTransfer = .whole
+    ) {
         self.status = status
         self.httpVersion = httpVersion
         self.headers = headers

@@ -18,7 +18,9 @@ package struct CodeLocation: Sendable, CustomStringConvertible {
     package let column: UInt
 
     /// The place this initializer is called from, unless given.
-    package init(fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    package init(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
         self.fileID = fileID
         self.filePath = filePath
         self.line = line

@@ -12,7 +12,8 @@ struct JSONLocation {
         }
         let bytes = [UInt8](data.prefix(max(0, offset)))
         var stack: [Frame] = []
-        var line = 1, lineStart = 0
+        var line = 1
+        var lineStart = 0
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]

@@ -107,7 +107,7 @@ extension LockedState where State == DeliveryMachine {
             machine.tasks = tasks
             return false
         }
-        if stale { tasks.forEach { $0.cancel() } }
+        if stale { for task in tasks { task.cancel() } }
     }
 
     /// Offers the answer of generation `generation`; returns `true` if it was taken, in which
@@ -119,7 +119,7 @@ extension LockedState where State == DeliveryMachine {
             defer { machine.tasks = [] }
             return (true, machine.tasks)
         }
-        tasks.forEach { $0.cancel() }
+        for task in tasks { task.cancel() }
         return taken
     }
 
@@ -138,6 +138,6 @@ extension LockedState where State == DeliveryMachine {
             defer { machine.tasks = [] }
             return machine.tasks
         }
-        tasks.forEach { $0.cancel() }
+        for task in tasks { task.cancel() }
     }
 }

@@ -1,4 +1,3 @@
-
 /// One request's way through a registry for ``MockURLProtocol``: the registry's outcome,
 /// carried as URL loading expects it, with redirects followed here (FoundationNetworking traps
 /// when a protocol reports one).
@@ -81,7 +80,9 @@ struct Exchange: Sendable {
     }
 
     /// The redirects a client follows with the `Location` it is given.
-    static let redirectStatuses: Set<HTTPStatus> = [.movedPermanently, .found, .seeOther, .temporaryRedirect, .permanentRedirect]
+    static let redirectStatuses: Set<HTTPStatus> = [
+        .movedPermanently, .found, .seeOther, .temporaryRedirect, .permanentRedirect,
+    ]
 
     /// The outcome as URL loading delivers it (see ``Outcome`` for the table), or the redirect
     /// to follow.
@@ -99,15 +100,19 @@ struct Exchange: Sendable {
         }
         let location = response.headers[.location]
         guard let location, let url = URL(string: location, relativeTo: hop.request.url)?.absoluteURL,
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else {
-            return .done(.failure(RequestMockerError.invalidRedirect(location: location, request: hop.request.description)))
+            return .done(
+                .failure(RequestMockerError.invalidRedirect(location: location, request: hop.request.description)))
         }
         let request = Self.redirected(hop.request, to: url, status: response.status)
         let isLoop = hop.chain.contains { $0.method == request.method && $0.url == request.url }
         let nextHop = Hop(request: request, earlier: hop.chain)
         guard nextHop.chain.count <= MockRegistry.maximumRedirects + 1 else {
-            return .done(.failure(RequestMockerError.tooManyRedirects(limit: MockRegistry.maximumRedirects, chain: nextHop.described)))
+            return .done(
+                .failure(
+                    RequestMockerError.tooManyRedirects(limit: MockRegistry.maximumRedirects, chain: nextHop.described))
+            )
         }
         guard !isLoop else {
             return .done(.failure(RequestMockerError.redirectLoop(nextHop.described)))

@@ -39,7 +39,8 @@ public class MockURLProtocol: URLProtocol {
     class var routedRegistry: MockRegistry? { .shared }
 
     override public class func canInit(with request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme, scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https")
+        guard let scheme = request.url?.scheme,
+            scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https")
         else { return false }
         if routesToShared { MockRegistry.noteIfStray(request) }
         return true
@@ -136,12 +137,14 @@ public class MockURLProtocol: URLProtocol {
                 client.urlProtocol(self, didFailWithError: error)
                 return
             }
-            guard let response = HTTPURLResponse(
-                url: url,
-                statusCode: resolved.status.code,
-                httpVersion: resolved.httpVersion,
-                headerFields: Self.platformHeaders(of: resolved)
-            ) else {
+            guard
+                let response = HTTPURLResponse(
+                    url: url,
+                    statusCode: resolved.status.code,
+                    httpVersion: resolved.httpVersion,
+                    headerFields: Self.platformHeaders(of: resolved)
+                )
+            else {
                 client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
                 return
             }
@@ -149,10 +152,12 @@ public class MockURLProtocol: URLProtocol {
             if let cut = resolved.transfer.truncatedAfter, cut < body.count {
                 if cut > 0 { client.urlProtocol(self, didLoad: body.prefix(cut)) }
                 let info: [String: any Sendable] = [
-                    NSLocalizedDescriptionKey: "the body was cut short after \(cut) of \(body.count) bytes (RequestMocker truncated(afterBytes:))",
+                    NSLocalizedDescriptionKey:
+                        "the body was cut short after \(cut) of \(body.count) bytes (RequestMocker truncated(afterBytes:))",
                     NSURLErrorFailingURLErrorKey: url,
                 ]
-                client.urlProtocol(self, didFailWithError: URLError(ConnectionFault.truncatedBodyErrorCode, userInfo: info))
+                client.urlProtocol(
+                    self, didFailWithError: URLError(ConnectionFault.truncatedBodyErrorCode, userInfo: info))
                 return
             }
             if !body.isEmpty {

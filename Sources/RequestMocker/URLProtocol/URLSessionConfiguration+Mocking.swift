@@ -9,7 +9,9 @@ extension URLSessionConfiguration {
     ///   - registry: the registry to answer from.
     ///   - base: the configuration to copy; `.ephemeral` by default, which keeps cookies from
     ///     `HTTPCookieStorage.shared` out of mocked requests.
-    public static func mocking(_ registry: MockRegistry, basedOn base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+    public static func mocking(
+        _ registry: MockRegistry, basedOn base: URLSessionConfiguration = .ephemeral
+    ) -> URLSessionConfiguration {
         let configuration = (base.copy() as? URLSessionConfiguration) ?? base
         configuration.insertMocking(registry)
         return configuration

@@ -35,12 +35,14 @@ struct ChunkedBodyDecoder {
                 // Hex digits only: `Int(_:radix:)` would also take a sign, and a negative size
                 // must never reach the slicing below.
                 guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(\.isHexDigit),
-                      let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
+                    let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
                 else {
                     throw Rejection(status: .badRequest, reason: "a chunk size is not a hexadecimal number")
                 }
                 guard body.count + size <= maximumBody else {
-                    throw Rejection(status: .contentTooLarge, reason: "the chunked body is larger than the limit of \(maximumBody) bytes")
+                    throw Rejection(
+                        status: .contentTooLarge,
+                        reason: "the chunked body is larger than the limit of \(maximumBody) bytes")
                 }
                 phase = size == 0 ? .trailers : .data(remaining: size)
             case .data(let remaining):
@@ -50,7 +52,9 @@ struct ChunkedBodyDecoder {
                 phase = remaining == take ? .dataEnd : .data(remaining: remaining - take)
             case .dataEnd:
                 guard let line = try takeLine(buffer, &index) else { return }
-                guard line.isEmpty else { throw Rejection(status: .badRequest, reason: "a chunk is longer than its size says") }
+                guard line.isEmpty else {
+                    throw Rejection(status: .badRequest, reason: "a chunk is longer than its size says")
+                }
                 phase = .size
             case .trailers:
                 guard let line = try takeLine(buffer, &index) else { return }
@@ -64,7 +68,9 @@ struct ChunkedBodyDecoder {
     /// The next line without its `CRLF`, or `nil` when it hasn't fully arrived.
     private func takeLine(_ buffer: [UInt8], _ index: inout Int) throws(Rejection) -> ArraySlice<UInt8>? {
         guard let lf = buffer[index...].firstIndex(of: .lf) else {
-            if buffer.count - index > maximumLine { throw Rejection(status: .badRequest, reason: "a chunk line is too long") }
+            if buffer.count - index > maximumLine {
+                throw Rejection(status: .badRequest, reason: "a chunk line is too long")
+            }
             return nil
         }
         var end = lf

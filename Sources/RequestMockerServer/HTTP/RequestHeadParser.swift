@@ -24,14 +24,20 @@ struct RequestHeadParser {
         // Empty lines before a request line are tolerated (RFC 9112 §2.2).
         while begin < buffer.count, buffer[begin] == .cr || buffer[begin] == .lf { begin += 1 }
         guard begin < buffer.count else { return nil }
-        guard let end = Self.endOfHead(buffer, from: max(begin, scanned), limit: maximumHead - (max(begin, scanned) - begin)) else {
+        guard
+            let end = Self.endOfHead(
+                buffer, from: max(begin, scanned), limit: maximumHead - (max(begin, scanned) - begin))
+        else {
             scanned = max(begin, buffer.count - 3)
             let window = buffer[begin..<min(buffer.count, begin + maximumRequestLine + 1)]
             if buffer.count - begin > maximumRequestLine, !window.contains(.lf) {
-                throw Rejection(status: .uriTooLong, reason: "the request line is longer than \(maximumRequestLine) bytes")
+                throw Rejection(
+                    status: .uriTooLong, reason: "the request line is longer than \(maximumRequestLine) bytes")
             }
             if buffer.count - begin > maximumHead {
-                throw Rejection(status: .requestHeaderFieldsTooLarge, reason: "the request's header fields are larger than \(maximumHead / 1024) KiB")
+                throw Rejection(
+                    status: .requestHeaderFieldsTooLarge,
+                    reason: "the request's header fields are larger than \(maximumHead / 1024) KiB")
             }
             return nil
         }
@@ -91,13 +97,16 @@ struct RequestHeadParser {
         }
         let version = parts[2]
         guard version.count == 8, version.starts(with: Array("HTTP/".utf8)),
-              let major = version[version.startIndex + 5].digitValue, version[version.startIndex + 6] == .dot,
-              let minor = version[version.startIndex + 7].digitValue
+            let major = version[version.startIndex + 5].digitValue, version[version.startIndex + 6] == .dot,
+            let minor = version[version.startIndex + 7].digitValue
         else {
-            throw Rejection(status: .badRequest, reason: "the request line does not end in an HTTP version such as `HTTP/1.1`")
+            throw Rejection(
+                status: .badRequest, reason: "the request line does not end in an HTTP version such as `HTTP/1.1`")
         }
         guard major == 1 else {
-            throw Rejection(status: .httpVersionNotSupported, reason: "only HTTP/1.0 and HTTP/1.1 are served, not HTTP/\(major).\(minor)")
+            throw Rejection(
+                status: .httpVersionNotSupported,
+                reason: "only HTTP/1.0 and HTTP/1.1 are served, not HTTP/\(major).\(minor)")
         }
         return RequestHead(
             method: HTTPMethod(rawValue: String(decoding: parts[0], as: UTF8.self)),
@@ -110,22 +119,33 @@ struct RequestHeadParser {
 
     private static func headerField(_ line: ArraySlice<UInt8>) throws(Rejection) -> HTTPHeaders.Field {
         guard let first = line.first, first != .space, first != .tab else {
-            throw Rejection(status: .badRequest, reason: "a header line starts with whitespace (line folding is not accepted)")
+            throw Rejection(
+                status: .badRequest, reason: "a header line starts with whitespace (line folding is not accepted)")
         }
         guard let colon = line.firstIndex(of: .colon) else {
-            throw Rejection(status: .badRequest, reason: "a header line has no colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
+            throw Rejection(
+                status: .badRequest,
+                reason: "a header line has no colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
         }
         let name = line[line.startIndex..<colon]
         guard !name.isEmpty, name.allSatisfy(\.isTokenCharacter) else {
-            throw Rejection(status: .badRequest, reason: "the header name \(String(decoding: name.prefix(80), as: UTF8.self).debugDescription) is not a token")
+            throw Rejection(
+                status: .badRequest,
+                reason:
+                    "the header name \(String(decoding: name.prefix(80), as: UTF8.self).debugDescription) is not a token"
+            )
         }
         var value = line[(colon + 1)...]
         while let byte = value.first, byte == .space || byte == .tab { value = value.dropFirst() }
         while let byte = value.last, byte == .space || byte == .tab { value = value.dropLast() }
         guard !value.contains(where: { $0 == 0 || $0 == .cr || $0 == .lf }) else {
-            throw Rejection(status: .badRequest, reason: "the value of \(String(decoding: name, as: UTF8.self)) contains a control character")
+            throw Rejection(
+                status: .badRequest,
+                reason: "the value of \(String(decoding: name, as: UTF8.self)) contains a control character")
         }
-        return HTTPHeaders.Field(name: HTTPHeaders.Name(String(decoding: name, as: UTF8.self)), value: String(decoding: value, as: UTF8.self))
+        return HTTPHeaders.Field(
+            name: HTTPHeaders.Name(String(decoding: name, as: UTF8.self)), value: String(decoding: value, as: UTF8.self)
+        )
     }
 
     private func framing(of head: RequestHead) throws(Rejection) -> RequestHead.BodyFraming {
@@ -135,19 +155,29 @@ struct RequestHeadParser {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if !codings.isEmpty {
             guard lengths.isEmpty else {
-                throw Rejection(status: .badRequest, reason: "the request has both Content-Length and Transfer-Encoding")
+                throw Rejection(
+                    status: .badRequest, reason: "the request has both Content-Length and Transfer-Encoding")
             }
             guard codings.last == "chunked", head.minorVersion >= 1 else {
-                throw Rejection(status: .badRequest, reason: "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send chunked or a Content-Length")
+                throw Rejection(
+                    status: .badRequest,
+                    reason:
+                        "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send chunked or a Content-Length"
+                )
             }
             return .chunked
         }
         guard let length = lengths.first else { return .none }
-        guard lengths.allSatisfy({ $0 == length }), !length.isEmpty, length.utf8.allSatisfy({ $0.digitValue != nil }) else {
-            throw Rejection(status: .badRequest, reason: "Content-Length \(lengths.joined(separator: ", ")) is not one decimal number")
+        guard lengths.allSatisfy({ $0 == length }), !length.isEmpty, length.utf8.allSatisfy({ $0.digitValue != nil })
+        else {
+            throw Rejection(
+                status: .badRequest,
+                reason: "Content-Length \(lengths.joined(separator: ", ")) is not one decimal number")
         }
         guard let count = Int(length), count <= maximumBody else {
-            throw Rejection(status: .contentTooLarge, reason: "the body of \(length) bytes is larger than the limit of \(maximumBody) bytes")
+            throw Rejection(
+                status: .contentTooLarge,
+                reason: "the body of \(length) bytes is larger than the limit of \(maximumBody) bytes")
         }
         return count == 0 ? .none : .length(count)
     }

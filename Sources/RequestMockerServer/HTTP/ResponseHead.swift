@@ -57,7 +57,9 @@ enum ResponseHead {
     /// ``plainText(status:message:)`` as bytes, for connections about to close.
     static func plain(status: HTTPStatus, message: String, closing: Bool) -> [UInt8] {
         let response = plainText(status: status, message: message)
-        var out = bytes(status: status, version: response.httpVersion, headers: response.headers, connection: closing ? "close" : nil)
+        var out = bytes(
+            status: status, version: response.httpVersion, headers: response.headers,
+            connection: closing ? "close" : nil)
         if case .bytes(let body) = response.body { out.append(contentsOf: body) }
         return out
     }

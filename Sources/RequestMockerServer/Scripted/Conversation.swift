@@ -27,7 +27,10 @@ struct Conversation {
                 return
             }
             server.log(.input(unit), connection: number)
-            guard let (rule, groups) = script.rules.lazy.compactMap({ rule in rule.groups(in: unit).map { (rule, $0) } }).first else {
+            guard
+                let (rule, groups) = script.rules.lazy.compactMap({ rule in rule.groups(in: unit).map { (rule, $0) } })
+                    .first
+            else {
                 server.log(.event("no rule matched, so the connection was closed"), connection: number)
                 connection.finish(.close)
                 return
@@ -49,33 +52,44 @@ struct Conversation {
             switch framing {
             case .reads:
                 if !buffer.isEmpty {
-                    defer { buffer.removeAll(); searched = 0 }
+                    defer {
+                        buffer.removeAll()
+                        searched = 0
+                    }
                     return String(decoding: buffer, as: UTF8.self)
                 }
             case .lines:
                 if let lf = buffer[min(searched, buffer.count)...].firstIndex(of: .lf) {
                     var end = lf
                     if end > 0, buffer[end - 1] == .cr { end -= 1 }
-                    defer { buffer.removeFirst(lf + 1); searched = 0 }
+                    defer {
+                        buffer.removeFirst(lf + 1)
+                        searched = 0
+                    }
                     return String(decoding: buffer[..<end], as: UTF8.self)
                 }
                 searched = buffer.count
             case .delimiter(let delimiter):
                 let marker = Array(delimiter.utf8)
                 if let range = Self.firstRange(of: marker, in: buffer, from: searched) {
-                    defer { buffer.removeFirst(range.upperBound); searched = 0 }
+                    defer {
+                        buffer.removeFirst(range.upperBound)
+                        searched = 0
+                    }
                     return String(decoding: buffer[..<range.upperBound], as: UTF8.self)
                 }
                 // A delimiter may straddle this read and the next.
                 searched = max(0, buffer.count - marker.count + 1)
             }
             if buffer.count > Self.maximumUnit {
-                server.log(.event("over \(Self.maximumUnit) bytes of input without a delimiter, so the connection was closed"), connection: number)
+                server.log(
+                    .event("over \(Self.maximumUnit) bytes of input without a delimiter, so the connection was closed"),
+                    connection: number)
                 connection.finish(.close)
                 return nil
             }
             guard socket.waitReadable(timeout: nil) == .readable,
-                  let count = try? socket.read(appendingTo: &buffer), count > 0
+                let count = try? socket.read(appendingTo: &buffer), count > 0
             else { return nil }
         }
     }
@@ -93,7 +107,9 @@ struct Conversation {
         for command in commands {
             switch command {
             case .text(let template):
-                guard send(Data(Substitution.apply(to: template, groups: groups, server: server).utf8)) else { return false }
+                guard send(Data(Substitution.apply(to: template, groups: groups, server: server).utf8)) else {
+                    return false
+                }
             case .bytes(let data):
                 guard send(data) else { return false }
             case .sendData:

@@ -51,19 +51,23 @@ extension ScriptedServer.Script {
         }
         let known: Set<String> = ["framing", "greeting", "data", "rules", "comment"]
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .invalidScript(path: path, location: unknown, reason: "unknown key; the keys are framing, greeting, data, rules and comment")
+            throw .invalidScript(
+                path: path, location: unknown,
+                reason: "unknown key; the keys are framing, greeting, data, rules and comment")
         }
         let framing = try Self.framing(members["framing"], path: path)
         let greeting = try Self.commands(members["greeting"] ?? .array([]), at: "greeting", path: path)
         let data = try Self.bytes(members["data"] ?? .string(""), at: "data", path: path)
         guard case .array(let ruleValues) = members["rules"] ?? .array([]) else {
-            throw .invalidScript(path: path, location: "rules", reason: "expected an array of {\"pattern\", \"commands\"}")
+            throw .invalidScript(
+                path: path, location: "rules", reason: "expected an array of {\"pattern\", \"commands\"}")
         }
         var rules: [ScriptedServer.Rule] = []
         for (index, value) in ruleValues.enumerated() {
             let location = "rules[\(index)]"
             guard case .object(let rule) = value, case .string(let pattern) = rule["pattern"] else {
-                throw .invalidScript(path: path, location: location, reason: "expected {\"pattern\": \"regex\", \"commands\": [...]}")
+                throw .invalidScript(
+                    path: path, location: location, reason: "expected {\"pattern\": \"regex\", \"commands\": [...]}")
             }
             let commands = try Self.commands(rule["commands"] ?? .array([]), at: location + ".commands", path: path)
             do {
@@ -83,10 +87,13 @@ extension ScriptedServer.Script {
             if case .string(let delimiter) = members["delimiter"], !delimiter.isEmpty { return .delimiter(delimiter) }
         default: break
         }
-        throw .invalidScript(path: path, location: "framing", reason: "expected \"lines\", \"reads\" or {\"delimiter\": \"…\"}")
+        throw .invalidScript(
+            path: path, location: "framing", reason: "expected \"lines\", \"reads\" or {\"delimiter\": \"…\"}")
     }
 
-    private static func commands(_ value: JSONValue, at location: String, path: String) throws(MockServerError) -> [ScriptedServer.Command] {
+    private static func commands(
+        _ value: JSONValue, at location: String, path: String
+    ) throws(MockServerError) -> [ScriptedServer.Command] {
         guard case .array(let values) = value else {
             throw .invalidScript(path: path, location: location, reason: "expected an array of commands")
         }
@@ -97,7 +104,9 @@ extension ScriptedServer.Script {
         return commands
     }
 
-    private static func command(_ value: JSONValue, at location: String, path: String) throws(MockServerError) -> ScriptedServer.Command {
+    private static func command(
+        _ value: JSONValue, at location: String, path: String
+    ) throws(MockServerError) -> ScriptedServer.Command {
         switch value {
         case .string(let text):
             return .text(text)
@@ -118,11 +127,14 @@ extension ScriptedServer.Script {
         }
         throw .invalidScript(
             path: path, location: location,
-            reason: "expected a string, a number of seconds, or one of {\"pause\": s}, {\"base64\": \"…\"}, {\"close\": true}, {\"sendData\": true}"
+            reason:
+                "expected a string, a number of seconds, or one of {\"pause\": s}, {\"base64\": \"…\"}, {\"close\": true}, {\"sendData\": true}"
         )
     }
 
-    private static func seconds(_ value: JSONValue, at location: String, path: String) throws(MockServerError) -> Duration {
+    private static func seconds(
+        _ value: JSONValue, at location: String, path: String
+    ) throws(MockServerError) -> Duration {
         guard let seconds = value.doubleValue, seconds >= 0, seconds < 86_400 else {
             throw .invalidScript(path: path, location: location, reason: "expected a pause in seconds, from 0 to 86400")
         }

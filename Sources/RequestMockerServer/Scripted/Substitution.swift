@@ -48,7 +48,8 @@ enum Substitution {
     /// FTP's `h1,h2,h3,h4,p1,p2` for an IPv4 address (other addresses give `127,0,0,1`).
     static func pasv(address: String, port: UInt16) -> String {
         let octets = address.split(separator: ".")
-        let host = octets.count == 4 && octets.allSatisfy({ UInt8($0) != nil }) ? octets.joined(separator: ",") : "127,0,0,1"
+        let host =
+            octets.count == 4 && octets.allSatisfy({ UInt8($0) != nil }) ? octets.joined(separator: ",") : "127,0,0,1"
         return "\(host),\(port / 256),\(port % 256)"
     }
 

@@ -69,13 +69,15 @@ struct Socket: Sendable, Hashable {
         var portBuffer = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         let named = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getnameinfo($0, length, &hostBuffer, socklen_t(hostBuffer.count), &portBuffer, socklen_t(portBuffer.count),
-                            NI_NUMERICHOST | NI_NUMERICSERV)
+                getnameinfo(
+                    $0, length, &hostBuffer, socklen_t(hostBuffer.count), &portBuffer, socklen_t(portBuffer.count),
+                    NI_NUMERICHOST | NI_NUMERICSERV)
             }
         }
         guard named == 0 else { throw Failure("getnameinfo", code: EINVAL) }
         let host = String(decoding: hostBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let port = UInt16(String(decoding: portBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? 0
+        let port =
+            UInt16(String(decoding: portBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? 0
         return (host, port)
     }
 
@@ -261,7 +263,7 @@ struct Socket: Sendable, Hashable {
         while total < 1024 * 1024 {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero, waitReadable(timeout: remaining) == .readable,
-                  let count = try? read(appendingTo: &discarded), count > 0
+                let count = try? read(appendingTo: &discarded), count > 0
             else { return }
             total += count
             discarded.removeAll(keepingCapacity: true)

@@ -169,7 +169,6 @@ final class SocketPool: Sendable {
     }
 }
 
-
 // Beside `SocketPool`, not in a file of its own: the two share `fileprivate` members that keep
 // the rule above (only the pool makes connections; only a connection leaves the table).
 /// One accepted connection: its socket, and the way out that keeps `stop()` safe.

@@ -7,7 +7,8 @@ enum TestCassettes {
     static func folder(forTestFile testFile: String, in directory: URL?) -> URL {
         let file = URL(fileURLWithPath: testFile)
         let base = directory ?? file.deletingLastPathComponent()
-        return base
+        return
+            base
             .appendingPathComponent("__Cassettes__", isDirectory: true)
             .appendingPathComponent(file.deletingPathExtension().lastPathComponent, isDirectory: true)
     }
@@ -40,8 +41,9 @@ enum TestCassettes {
         let fileName = name.map { $0.hasSuffix(".har") ? $0 : $0 + ".har" } ?? self.fileName(forTest: testName)
         let url = folder(forTestFile: testFile, in: directory).appendingPathComponent(fileName)
         return try cassette(at: url, owner: owner) { url in
-            try Cassette(contentsOf: url, record: options.record, playback: options.playback,
-                         matchers: options.matchers, redaction: options.redaction)
+            try Cassette(
+                contentsOf: url, record: options.record, playback: options.playback,
+                matchers: options.matchers, redaction: options.redaction)
         }
     }
 

@@ -21,11 +21,12 @@ struct EndOfTestReport {
             }
         }
         for stray in registry.strayRequests {
-            findings.append(.atTest(
-                "\(stray) went to MockRegistry.shared (URLSession.shared, or a session with MockURLProtocol.self), "
-                    + "not to this test's registry, so it can't be isolated from other tests: give the code under test "
-                    + "MockRegistry.current.session, or run the test with the .mockingShared trait"
-            ))
+            findings.append(
+                .atTest(
+                    "\(stray) went to MockRegistry.shared (URLSession.shared, or a session with MockURLProtocol.self), "
+                        + "not to this test's registry, so it can't be isolated from other tests: give the code under test "
+                        + "MockRegistry.current.session, or run the test with the .mockingShared trait"
+                ))
         }
         for filter in registry.unmetExpectations {
             if let place = filter.expectedAt {

@@ -44,7 +44,8 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             ofTest: test.name, in: test.sourceLocation.filePath, named: name, directory: directory,
             owner: "\(test.id)", options: options
         )
-        try await TestRegistryScope.run(unmatchedPolicy: .fail, reportingAt: test.sourceLocation, configure: nil) { registry in
+        try await TestRegistryScope.run(unmatchedPolicy: .fail, reportingAt: test.sourceLocation, configure: nil) {
+            registry in
             let handle = registry.registerFallback(cassette)
             defer {
                 registry.remove(handle)

@@ -50,7 +50,9 @@ public struct MockingTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestRegistryScope.run(unmatchedPolicy: unmatchedPolicy, reportingAt: test.sourceLocation, configure: configure) { _ in
+        try await TestRegistryScope.run(
+            unmatchedPolicy: unmatchedPolicy, reportingAt: test.sourceLocation, configure: configure
+        ) { _ in
             try await function()
         }
     }

@@ -24,7 +24,8 @@ enum Command {
 /// `request-mocker serve … --port 0`, run from the package root.
 func serving(_ arguments: [String]) async throws -> (BackgroundProcess, URL) {
     let process = try await BackgroundProcess(
-        Command.executable, ["serve"] + arguments + ["--port", "0"], in: Command.packageRoot, ready: #"http://127\.0\.0\.1:\d+"#
+        Command.executable, ["serve"] + arguments + ["--port", "0"], in: Command.packageRoot,
+        ready: #"http://127\.0\.0\.1:\d+"#
     )
     return (process, try #require(URL(string: process.announced)))
 }

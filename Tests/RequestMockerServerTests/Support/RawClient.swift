@@ -41,7 +41,9 @@ enum RawClient {
 
     /// Sends `parts` (pausing between them), then reads until the server closes or `timeout`
     /// seconds pass without a byte.
-    static func exchange(port: UInt16, _ parts: [String], pause: Double = 0, timeout: Double = 5) async throws -> RawReply {
+    static func exchange(
+        port: UInt16, _ parts: [String], pause: Double = 0, timeout: Double = 5
+    ) async throws -> RawReply {
         let encoded = String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
         let result = try await ExternalProcess.python(script, [String(port), encoded, String(pause), String(timeout)])
         guard result.status == 0 else { throw RawClientFailed(message: result.error) }

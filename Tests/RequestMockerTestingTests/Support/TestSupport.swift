@@ -26,7 +26,9 @@ final class IssueLog: Sendable {
         { [recorded] issue in
             let message = issue.comments.map(\.rawValue).joined(separator: "\n")
             let file = issue.sourceLocation.map { URL(fileURLWithPath: $0.filePath).lastPathComponent } ?? "?"
-            recorded.withLock { $0.append(Recorded(message: message, file: file, line: issue.sourceLocation?.line ?? 0)) }
+            recorded.withLock {
+                $0.append(Recorded(message: message, file: file, line: issue.sourceLocation?.line ?? 0))
+            }
             return true
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMocker
 
 @Suite("Bencode")
 struct BencodeTests {
@@ -12,7 +13,9 @@ struct BencodeTests {
     // Worked examples of originals.md §1.3.
     @Test("VOK's encodings")
     func vok() throws {
-        #expect(try encoded(#"{"email":"user@example.com","password":"password"}"#) == "d5:email16:user@example.com8:password8:passworde")
+        #expect(
+            try encoded(#"{"email":"user@example.com","password":"password"}"#)
+                == "d5:email16:user@example.com8:password8:passworde")
         #expect(try encoded(#"{"foo":"baz"}"#) == "d3:foo3:baze")
         #expect(try encoded(#"{"b":[1,2.7,true],"a":"x y/z"}"#) == "d1:a5:x y/z1:bli1ei2ei1eee")
         #expect(try encoded(#"{"a":null}"#) == nil)
@@ -33,6 +36,8 @@ struct BencodeTests {
     @Test("query-allowed percent encoding keeps @ : / ? and escapes the rest")
     func percentEncoding() {
         #expect("d1:a5:x y/z".queryAllowedPercentEncoded == "d1:a5:x%20y/z")
-        #expect("user@example.com?a=1&b=[2]#x é".queryAllowedPercentEncoded == "user@example.com?a=1&b=%5B2%5D%23x%20%C3%A9")
+        #expect(
+            "user@example.com?a=1&b=[2]#x é".queryAllowedPercentEncoded == "user@example.com?a=1&b=%5B2%5D%23x%20%C3%A9"
+        )
     }
 }

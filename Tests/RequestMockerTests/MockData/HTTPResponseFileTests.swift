@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMocker
 
 @Suite("HTTPResponseFile")
 struct HTTPResponseFileTests {
@@ -12,7 +13,9 @@ struct HTTPResponseFileTests {
     @Test("status, headers and body, LF or CRLF alike")
     func basic() throws {
         for ending in ["\n", "\r\n"] {
-            let file = try parse(["HTTP/1.1 201 CREATED", "Content-Type:  application/json ", "X-A: 1", "", #"{"id": 63}"#, ""].joined(separator: ending))
+            let file = try parse(
+                ["HTTP/1.1 201 CREATED", "Content-Type:  application/json ", "X-A: 1", "", #"{"id": 63}"#, ""].joined(
+                    separator: ending))
             #expect(file.status == 201)
             #expect(file.httpVersion == "HTTP/1.1")
             #expect(file.headers.fields.map(\.name) == ["Content-Type", "X-A"])
@@ -53,15 +56,17 @@ struct HTTPResponseFileTests {
         #expect(try HTTPResponseFile(parsing: data).body == Data(png))
     }
 
-    @Test("mistakes name the line and say what to write", arguments: [
-        ("", 1, "the file is empty"),
-        ("200 OK\n\n", 1, "is not a status line"),
-        ("HTTP/1.1 OK\n\n", 1, "is not a status code"),
-        ("HTTP/1.1 2000 OK\n\n", 1, "is not a status code"),
-        ("HTTP/1.1 200 OK\nContent-Type application/json\n\nbody", 2, "has no \":\""),
-        ("HTTP/1.1 200 OK\n continued\n\n", 2, "continuation line"),
-        ("HTTP/1.1 200 OK\nA: 1\nBad Name: 2\n\n", 3, "is not a header name"),
-    ])
+    @Test(
+        "mistakes name the line and say what to write",
+        arguments: [
+            ("", 1, "the file is empty"),
+            ("200 OK\n\n", 1, "is not a status line"),
+            ("HTTP/1.1 OK\n\n", 1, "is not a status code"),
+            ("HTTP/1.1 2000 OK\n\n", 1, "is not a status code"),
+            ("HTTP/1.1 200 OK\nContent-Type application/json\n\nbody", 2, "has no \":\""),
+            ("HTTP/1.1 200 OK\n continued\n\n", 2, "continuation line"),
+            ("HTTP/1.1 200 OK\nA: 1\nBad Name: 2\n\n", 3, "is not a header name"),
+        ])
     func mistakes(text: String, line: Int, reason: String) {
         #expect {
             _ = try parse(text)

@@ -21,7 +21,9 @@ struct MockDataFolderTests {
     @Test(".json files: 200 with application/json; .http files: the whole response")
     func kinds() async throws {
         try folder.write("GET|-users-42.json", #"{"id": 42}"#)
-        try folder.write("POST|-users|d4-name3-Adae.http", "HTTP/1.1 201 Created\r\nLocation: /users/43\r\nTransfer-Encoding: chunked\r\n\r\n{\"id\": 43}")
+        try folder.write(
+            "POST|-users|d4-name3-Adae.http",
+            "HTTP/1.1 201 Created\r\nLocation: /users/43\r\nTransfer-Encoding: chunked\r\n\r\n{\"id\": 43}")
         registry.register(try MockDataFolder(folder.url))
 
         let (json, jsonResponse) = try await text("/users/42")
@@ -65,16 +67,19 @@ struct MockDataFolderTests {
         registry.register(.get("/fallback"), respond: .string("filter"))
         #expect(try await text("/fallback").0 == "filter")
         let probe = MockRequest(method: .get, url: url("/users?page=2"))
-        #expect(directory.candidateFileNames(for: probe) == [
-            "GET|-users?page=2.http", "GET|-users?page=2.json",
-            "GET|-users?\(sha256("page=2")).http", "GET|-users?\(sha256("page=2")).json",
-        ])
+        #expect(
+            directory.candidateFileNames(for: probe) == [
+                "GET|-users?page=2.http", "GET|-users?page=2.json",
+                "GET|-users?\(sha256("page=2")).http", "GET|-users?\(sha256("page=2")).json",
+            ])
         await #expect {
             _ = try await text("/users?page=2")
         } throws: { error in
             guard case .unmatched(let report) = error as? RequestMockerError else { return false }
-            return report.notes == ["mock-data folder \(folder.url.path) has none of, in lookup order: "
-                + directory.candidateFileNames(for: probe).joined(separator: ", ")]
+            return report.notes == [
+                "mock-data folder \(folder.url.path) has none of, in lookup order: "
+                    + directory.candidateFileNames(for: probe).joined(separator: ", ")
+            ]
         }
     }
 
@@ -82,7 +87,10 @@ struct MockDataFolderTests {
     func headFallsBackToGet() throws {
         let directory = try MockDataFolder(folder.url)
         let head = MockRequest(method: .head, url: url("/users"))
-        #expect(directory.candidateFileNames(for: head) == ["HEAD|-users.http", "HEAD|-users.json", "GET|-users.http", "GET|-users.json"])
+        #expect(
+            directory.candidateFileNames(for: head) == [
+                "HEAD|-users.http", "HEAD|-users.json", "GET|-users.http", "GET|-users.json",
+            ])
     }
 
     @Test("VOKMockUrlProtocol's 404 for misses, through the unmatched policy")
@@ -140,20 +148,27 @@ struct MockDataFolderTests {
         #expect {
             _ = try MockDataFolder(URL(fileURLWithPath: "/nonexistent/MockData"))
         } throws: { error in
-            guard case .mockDataFolderNotFound("/nonexistent/MockData") = error as? RequestMockerError else { return false }
+            guard case .mockDataFolderNotFound("/nonexistent/MockData") = error as? RequestMockerError else {
+                return false
+            }
             return "\(error)".contains("Bundle.module")
         }
         let bundled = try MockDataFolder(Bundle.module, subdirectory: "Fixtures/MockData")
-        #expect(bundled.candidateFileNames(for: MockRequest(method: .get, url: url("/bundled"))).first == "GET|-bundled.http")
+        #expect(
+            bundled.candidateFileNames(for: MockRequest(method: .get, url: url("/bundled"))).first
+                == "GET|-bundled.http")
     }
 
-    @Test("no request reads outside the folder", arguments: [
-        "/%2E%2E/%2E%2E/etc/hostname", "/..%2F..%2Fetc%2Fhostname", "//etc/hostname", "/secret%00.json", "/outside",
-    ])
+    @Test(
+        "no request reads outside the folder",
+        arguments: [
+            "/%2E%2E/%2E%2E/etc/hostname", "/..%2F..%2Fetc%2Fhostname", "//etc/hostname", "/secret%00.json", "/outside",
+        ])
     func confinement(path: String) async throws {
         let outside = try TemporaryFolder()
         let secret = try outside.write("secret.json", #""secret""#)
-        try FileManager.default.createSymbolicLink(at: folder.url.appendingPathComponent("GET|-outside.json"), withDestinationURL: secret)
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent("GET|-outside.json"), withDestinationURL: secret)
         try FileManager.default.createSymbolicLink(
             at: folder.url.appendingPathComponent("GET|-..-..-etc-hostname.json"),
             withDestinationURL: URL(fileURLWithPath: "/etc/hostname")
@@ -166,7 +181,8 @@ struct MockDataFolderTests {
     @Test("a link to a file inside the folder answers")
     func linkInside() async throws {
         let real = try folder.write("real.json", #""linked""#)
-        try FileManager.default.createSymbolicLink(at: folder.url.appendingPathComponent("GET|-alias.json"), withDestinationURL: real)
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent("GET|-alias.json"), withDestinationURL: real)
         registry.register(try MockDataFolder(folder.url))
         #expect(try await text("/alias").0 == #""linked""#)
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMocker
 
 /// Checks every row of MockDataNaming.md's worked-examples table against the naming code.
 @Suite("MockDataNaming.md")
@@ -18,7 +19,8 @@ struct MockDataNamingDocumentTests {
 
     static func rows() throws -> [Row] {
         let document = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("MockDataNaming.md")
         let text = try String(contentsOf: document, encoding: .utf8)
         let table = text.components(separatedBy: "## Worked examples")[1]
@@ -29,9 +31,15 @@ struct MockDataNamingDocumentTests {
                 .dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: placeholder, with: "|") }
             func list(_ cell: String) -> [String] {
-                cell.isEmpty ? [] : cell.components(separatedBy: "<br>").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+                cell.isEmpty
+                    ? []
+                    : cell.components(separatedBy: "<br>").map {
+                        $0.trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+                    }
             }
-            return Row(request: list(cells[0])[0], headers: list(cells[1]), body: list(cells[2]).first, options: cells[3], names: list(cells[4]))
+            return Row(
+                request: list(cells[0])[0], headers: list(cells[1]), body: list(cells[2]).first, options: cells[3],
+                names: list(cells[4]))
         }
     }
 
@@ -58,7 +66,8 @@ struct MockDataNamingDocumentTests {
             headers: headers,
             body: row.body.map { Data($0.utf8) }
         )
-        let headerNames = row.options.components(separatedBy: "headers: ").dropFirst().first?
+        let headerNames =
+            row.options.components(separatedBy: "headers: ").dropFirst().first?
             .components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
         let naming = MockDataNaming(allowsWildcards: row.options.contains("wildcards"), headersInName: headerNames)
         #expect(naming.candidates(for: request) == row.names)

@@ -1,11 +1,14 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
+@testable import RequestMocker
+
 @Suite("Cassette matchers")
 struct CassetteMatcherTests {
-    private func request(_ string: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: String? = nil) -> MockRequest {
+    private func request(
+        _ string: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: String? = nil
+    ) -> MockRequest {
         MockRequest(method: method, url: url(string), headers: headers, body: body.map { Data($0.utf8) })
     }
 
@@ -13,7 +16,9 @@ struct CassetteMatcherTests {
     func urlParts() {
         #expect(CassetteMatcher.method.matches(request("/a", method: "get"), request("/a", method: .get)))
         #expect(!CassetteMatcher.method.matches(request("/a", method: .post), request("/a")))
-        #expect(CassetteMatcher.scheme.matches(MockRequest(method: .get, url: URL(string: "HTTPS://api.test/a")!), request("https://api.test/a")))
+        #expect(
+            CassetteMatcher.scheme.matches(
+                MockRequest(method: .get, url: URL(string: "HTTPS://api.test/a")!), request("https://api.test/a")))
         #expect(!CassetteMatcher.scheme.matches(request("http://api.test/a"), request("https://api.test/a")))
         #expect(CassetteMatcher.host.matches(request("https://API.Test/a"), request("https://api.test/b")))
         #expect(CassetteMatcher.port.matches(request("https://api.test:443/a"), request("https://api.test/a")))
@@ -34,14 +39,18 @@ struct CassetteMatcherTests {
         #expect(!CassetteMatcher.query.matches(request("/s?a=1&a=1"), request("/s?a=1")))
         #expect(!CassetteMatcher.query.matches(request("/s?a=1"), request("/s?a=2")))
         #expect(CassetteMatcher.query.matches(request("/s"), request("/s?")))
-        #expect(CassetteMatcher.uri.matches(request("https://API.test:443/s/?b=2&a=1"), request("https://api.test/s?a=1&b=2")))
+        #expect(
+            CassetteMatcher.uri.matches(
+                request("https://API.test:443/s/?b=2&a=1"), request("https://api.test/s?a=1&b=2")))
         #expect(!CassetteMatcher.uri.matches(request("https://api.test/s?a=1"), request("https://api.test/t?a=1")))
     }
 
     @Test("headers compare every value of the named fields")
     func headers() {
         let matcher = CassetteMatcher.headers("Accept", "X-Missing")
-        #expect(matcher.matches(request("/", headers: ["accept": "json"]), request("/", headers: ["Accept": "json", "Other": "x"])))
+        #expect(
+            matcher.matches(
+                request("/", headers: ["accept": "json"]), request("/", headers: ["Accept": "json", "Other": "x"])))
         #expect(!matcher.matches(request("/", headers: ["Accept": "xml"]), request("/", headers: ["Accept": "json"])))
         #expect(!matcher.matches(request("/"), request("/", headers: ["Accept": "json"])))
         #expect(matcher.name == "headers Accept, X-Missing")
@@ -54,15 +63,25 @@ struct CassetteMatcherTests {
         #expect(CassetteMatcher.body.matches(request("/", body: "raw"), request("/", body: "raw")))
         #expect(!CassetteMatcher.body.matches(request("/", body: "raw"), request("/", body: "Raw")))
         #expect(CassetteMatcher.body.matches(request("/"), request("/", body: "")))
-        #expect(CassetteMatcher.body.matches(request("/", headers: json, body: #"{"a": 1, "b": [true]}"#), request("/", body: #"{"b":[true],"a":1}"#)))
-        #expect(!CassetteMatcher.body.matches(request("/", headers: json, body: #"{"a": 1}"#), request("/", headers: json, body: #"{"a": 2}"#)))
-        #expect(CassetteMatcher.body.matches(request("/", headers: form, body: "b=2&a=x+y"), request("/", headers: form, body: "a=x%20y&b=2")))
-        #expect(!CassetteMatcher.body.matches(request("/", body: #"{"a": 1}"#), request("/", body: #"{"a":1}"#)), "without a JSON Content-Type, bytes decide")
+        #expect(
+            CassetteMatcher.body.matches(
+                request("/", headers: json, body: #"{"a": 1, "b": [true]}"#), request("/", body: #"{"b":[true],"a":1}"#)
+            ))
+        #expect(
+            !CassetteMatcher.body.matches(
+                request("/", headers: json, body: #"{"a": 1}"#), request("/", headers: json, body: #"{"a": 2}"#)))
+        #expect(
+            CassetteMatcher.body.matches(
+                request("/", headers: form, body: "b=2&a=x+y"), request("/", headers: form, body: "a=x%20y&b=2")))
+        #expect(
+            !CassetteMatcher.body.matches(request("/", body: #"{"a": 1}"#), request("/", body: #"{"a":1}"#)),
+            "without a JSON Content-Type, bytes decide")
     }
 
     @Test("custom matchers see both requests after redaction")
     func custom() async throws {
-        let file = try #require(Bundle.module.url(forResource: "tenant", withExtension: "har", subdirectory: "Fixtures/HAR"))
+        let file = try #require(
+            Bundle.module.url(forResource: "tenant", withExtension: "har", subdirectory: "Fixtures/HAR"))
         let sameTenant = CassetteMatcher("same tenant") { $0.header("X-Tenant") == $1.header("X-Tenant") }
         let registry = MockRegistry()
         registry.register(try openCassette(file, record: .none, matchers: CassetteMatcher.default + [sameTenant]))
@@ -73,12 +92,15 @@ struct CassetteMatcherTests {
         let error = await #expect(throws: RequestMockerError.self) {
             _ = try await registry.makeSession().data(for: request)
         }
-        #expect("\(error.map { "\($0)" } ?? "")".contains("nearest is entry 0 (GET https://api.test/me), whose same tenant differs"))
+        #expect(
+            "\(error.map { "\($0)" } ?? "")".contains(
+                "nearest is entry 0 (GET https://api.test/me), whose same tenant differs"))
     }
 
     @Test("an empty matcher list plays the recordings in order")
     func empty() async throws {
-        let file = try #require(Bundle.module.url(forResource: "any", withExtension: "har", subdirectory: "Fixtures/HAR"))
+        let file = try #require(
+            Bundle.module.url(forResource: "any", withExtension: "har", subdirectory: "Fixtures/HAR"))
         let registry = MockRegistry()
         registry.register(try openCassette(file, record: .none, matchers: []))
         let session = registry.makeSession()
@@ -99,19 +121,28 @@ struct RedactionTests {
 
     @Test("query parameters and form fields keep the spelling of fields they don't touch")
     func formFields() {
-        let replacements: [String: Redaction.Replacement] = ["token": .redacted, "drop": .remove, "note": .replace("a&b=c")]
-        #expect(FormFields.rewrite("b=%2F&token=abc&drop=1&note=x", replacing: replacements) == "b=%2F&token=REDACTED&note=a%26b%3Dc")
+        let replacements: [String: Redaction.Replacement] = [
+            "token": .redacted, "drop": .remove, "note": .replace("a&b=c"),
+        ]
+        #expect(
+            FormFields.rewrite("b=%2F&token=abc&drop=1&note=x", replacing: replacements)
+                == "b=%2F&token=REDACTED&note=a%26b%3Dc")
         #expect(FormFields.rewrite("drop=1", replacing: replacements) == nil)
         let request = MockRequest(method: .get, url: url("/s?token=abc&q=a+b"))
-        #expect(Redaction.default.queryParameter("token").redact(request)?.url.absoluteString == "https://api.test/s?token=REDACTED&q=a+b")
+        #expect(
+            Redaction.default.queryParameter("token").redact(request)?.url.absoluteString
+                == "https://api.test/s?token=REDACTED&q=a+b")
     }
 
     @Test("URL passwords and Location queries are redacted; a bad path hook keeps the query rules")
     func urls() throws {
         let redaction = Redaction.default.queryParameter("code").path { _ in "no slash/and spaces" }
         let request = MockRequest(method: .get, url: URL(string: "https://ada:pw@api.test/callback?code=c-1&state=s")!)
-        #expect(redaction.redact(request)?.url.absoluteString == "https://ada:REDACTED@api.test/no%20slash/and%20spaces?code=REDACTED&state=s")
-        let response = RecordedResponse(status: 302, headers: ["Location": "/next?code=c-2#top", "Content-Location": "https://api.test/x?code=c-3"])
+        #expect(
+            redaction.redact(request)?.url.absoluteString
+                == "https://ada:REDACTED@api.test/no%20slash/and%20spaces?code=REDACTED&state=s")
+        let response = RecordedResponse(
+            status: 302, headers: ["Location": "/next?code=c-2#top", "Content-Location": "https://api.test/x?code=c-3"])
         let redacted = try #require(redaction.redact(response, for: request))
         #expect(redacted.headers["Location"] == "/next?code=REDACTED#top")
         #expect(redacted.headers["Content-Location"] == "https://api.test/x?code=REDACTED")
@@ -120,16 +151,26 @@ struct RedactionTests {
     @Test("body keys at any depth of JSON, and in form bodies")
     func bodies() throws {
         let redaction = Redaction.none.bodyKey("password").bodyKey("secret", .remove)
-        let json = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "application/json"],
-                               body: Data(#"{"user": {"password": "p", "name": "ada"}, "list": [{"secret": 1, "keep": 2}]}"#.utf8))
+        let json = MockRequest(
+            method: .post, url: url("/login"), headers: ["Content-Type": "application/json"],
+            body: Data(#"{"user": {"password": "p", "name": "ada"}, "list": [{"secret": 1, "keep": 2}]}"#.utf8))
         let redacted = try #require(redaction.redact(json)?.body)
-        #expect(try JSONValue(parsing: redacted) == ["user": ["password": "REDACTED", "name": "ada"], "list": [["keep": 2]]])
-        let form = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                               body: Data("name=ada&password=p".utf8))
+        #expect(
+            try JSONValue(parsing: redacted) == [
+                "user": ["password": "REDACTED", "name": "ada"], "list": [["keep": 2]],
+            ])
+        let form = MockRequest(
+            method: .post, url: url("/login"), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data("name=ada&password=p".utf8))
         #expect(redaction.redact(form)?.bodyText == "name=ada&password=REDACTED")
-        let plain = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "text/plain"], body: Data(#" {"password": "p"}"#.utf8))
-        #expect(redaction.redact(plain)?.bodyText == #"{"password":"REDACTED"}"#, "JSON is read whatever the Content-Type says")
-        let text = MockRequest(method: .post, url: url("/login"), headers: ["Content-Type": "text/plain"], body: Data("password=p".utf8))
+        let plain = MockRequest(
+            method: .post, url: url("/login"), headers: ["Content-Type": "text/plain"],
+            body: Data(#" {"password": "p"}"#.utf8))
+        #expect(
+            redaction.redact(plain)?.bodyText == #"{"password":"REDACTED"}"#,
+            "JSON is read whatever the Content-Type says")
+        let text = MockRequest(
+            method: .post, url: url("/login"), headers: ["Content-Type": "text/plain"], body: Data("password=p".utf8))
         #expect(redaction.redact(text)?.bodyText == "password=p", "other text is left alone")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMocker
 
 /// Record against Python's `http.server`, stop it, play back.
 @Suite("Cassette recording and playback")
@@ -15,7 +16,9 @@ struct CassetteTests {
         server = try PythonEchoServer()
     }
 
-    private func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:]) -> URLRequest {
+    private func request(
+        _ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:]
+    ) -> URLRequest {
         var request = URLRequest(url: url(server.baseURL + path))
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
@@ -30,8 +33,10 @@ struct CassetteTests {
         #expect(recorder.isNew)
         let recorded = try await recording.withCassette(recorder) { session in
             var bodies: [String] = []
-            for request in [request("/echo/a?x=1&y=2"), request("/echo/b", method: "POST", body: #"{"name":"ada"}"#),
-                            request("/counter"), request("/counter")] {
+            for request in [
+                request("/echo/a?x=1&y=2"), request("/echo/b", method: "POST", body: #"{"name":"ada"}"#),
+                request("/counter"), request("/counter"),
+            ] {
                 bodies.append(text(try await session.data(for: request).0))
             }
             #expect(!FileManager.default.fileExists(atPath: file.path), "nothing is written before the end")
@@ -47,7 +52,10 @@ struct CassetteTests {
         #expect(har["log"]?["version"] == "1.2")
         #expect(har["log"]?["creator"]?["name"] == "RequestMocker")
         #expect(har["log"]?["entries"]?[1]?["request"]?["postData"]?["text"] == #"{"name":"ada"}"#)
-        #expect(har["log"]?["entries"]?[0]?["request"]?["queryString"] == [["name": "x", "value": "1"], ["name": "y", "value": "2"]])
+        #expect(
+            har["log"]?["entries"]?[0]?["request"]?["queryString"] == [
+                ["name": "x", "value": "1"], ["name": "y", "value": "2"],
+            ])
         #expect(har["log"]?["entries"]?[0]?["response"]?["statusText"] == "OK")
 
         server.stop()
@@ -58,8 +66,10 @@ struct CassetteTests {
         let replayed = try await playing.withCassette(player) { session in
             var bodies: [String] = []
             // Query order doesn't matter to the default matchers.
-            for request in [request("/echo/a?y=2&x=1"), request("/counter"), request("/counter"),
-                            request("/echo/b", method: "POST", body: "ignored: body is not matched by default")] {
+            for request in [
+                request("/echo/a?y=2&x=1"), request("/counter"), request("/counter"),
+                request("/echo/b", method: "POST", body: "ignored: body is not matched by default"),
+            ] {
                 bodies.append(text(try await session.data(for: request).0))
             }
             return bodies
@@ -85,14 +95,23 @@ struct CassetteTests {
         }
         let report = try #require(error.flatMap { if case .unmatched(let report) = $0 { report } else { nil } })
         let note = try #require(report.notes.first)
-        #expect(note.hasPrefix("cassette \(file.path) (mode once, 2 recordings, 0 played) has no recording for it; nearest is entry 0 (GET \(server.baseURL)/items?page=1), whose query differs: recorded \"page=1\", request has \"page=2\""))
-        #expect(note.hasSuffix("mode once records only into a new file, so delete it to record again, or run with REQUEST_MOCKER_RECORD_MODE=new_episodes"))
+        #expect(
+            note.hasPrefix(
+                "cassette \(file.path) (mode once, 2 recordings, 0 played) has no recording for it; nearest is entry 0 (GET \(server.baseURL)/items?page=1), whose query differs: recorded \"page=1\", request has \"page=2\""
+            ))
+        #expect(
+            note.hasSuffix(
+                "mode once records only into a new file, so delete it to record again, or run with REQUEST_MOCKER_RECORD_MODE=new_episodes"
+            ))
 
         _ = try await session.data(for: request("/counter"))
         let again = await #expect(throws: RequestMockerError.self) {
             _ = try await session.data(for: request("/counter"))
         }
-        #expect("\(again.map { "\($0)" } ?? "")".contains("has answered this request already: entry 1 (GET \(server.baseURL)/counter) matches, and each recording answers once"))
+        #expect(
+            "\(again.map { "\($0)" } ?? "")".contains(
+                "has answered this request already: entry 1 (GET \(server.baseURL)/counter) matches, and each recording answers once"
+            ))
     }
 
     @Test("repeatsLastResponse keeps answering with the last matching recording")
@@ -119,7 +138,9 @@ struct CassetteTests {
         let session = registry.makeSession()
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<20 {
-                group.addTask { try JSONValue(parsing: try await session.data(for: request("/counter")).0)["count"]?.intValue ?? 0 }
+                group.addTask {
+                    try JSONValue(parsing: try await session.data(for: request("/counter")).0)["count"]?.intValue ?? 0
+                }
             }
             return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
         }
@@ -128,10 +149,13 @@ struct CassetteTests {
 
     @Test("redaction hides credentials in the file, and the redacted recording still matches")
     func redaction() async throws {
-        let redaction = Redaction.default.queryParameter("api_key").bodyKey("token").bodyKey("password", .remove).header("X-Test")
-        let login = request("/login?api_key=k-123&user=ada", headers: [
-            "Authorization": "Bearer live-credential", "Cookie": "session=live", "X-Test": "private",
-        ])
+        let redaction = Redaction.default.queryParameter("api_key").bodyKey("token").bodyKey("password", .remove)
+            .header("X-Test")
+        let login = request(
+            "/login?api_key=k-123&user=ada",
+            headers: [
+                "Authorization": "Bearer live-credential", "Cookie": "session=live", "X-Test": "private",
+            ])
         let live = try await MockRegistry().withCassette(try openCassette(file, redaction: redaction)) { session in
             try await session.data(for: login)
         }
@@ -152,7 +176,9 @@ struct CassetteTests {
 
         server.stop()
         let registry = MockRegistry()
-        registry.register(try openCassette(file, matchers: CassetteMatcher.default + [.headers("Authorization", "X-Test")], redaction: redaction))
+        registry.register(
+            try openCassette(
+                file, matchers: CassetteMatcher.default + [.headers("Authorization", "X-Test")], redaction: redaction))
         let (replayed, _) = try await registry.makeSession().data(for: login)
         #expect(text(replayed) == #"{"token":"REDACTED","user":{"name":"ada"}}"#)
     }
@@ -163,7 +189,10 @@ struct CassetteTests {
             .path { $0.replacingOccurrences(of: "/users/ada", with: "/users/someone") }
             .beforeRecordRequest { $0.url.path.hasPrefix("/health") ? nil : $0 }
             .beforeRecordResponse { response, request in
-                request.url.path.hasPrefix("/echo/skip") ? nil : RecordedResponse(status: response.status, headers: ["X-Rewritten": "yes"], body: Data("short".utf8))
+                request.url.path.hasPrefix("/echo/skip")
+                    ? nil
+                    : RecordedResponse(
+                        status: response.status, headers: ["X-Rewritten": "yes"], body: Data("short".utf8))
             }
         let registry = MockRegistry(unmatchedPolicy: .passThrough)
         try await registry.withCassette(try openCassette(file, redaction: redaction)) { session in
@@ -174,7 +203,9 @@ struct CassetteTests {
         #expect(registry.journal.map { "\($0.disposition)" } == ["recorded", "recorded", "passedThrough"])
         let cassette = try openCassette(file, redaction: redaction)
         #expect(cassette.interactions.map(\.request.url.path) == ["/echo/users/someone"])
-        #expect(cassette.interactions.first?.response == RecordedResponse(status: 200, headers: ["X-Rewritten": "yes"], body: Data("short".utf8)))
+        #expect(
+            cassette.interactions.first?.response
+                == RecordedResponse(status: 200, headers: ["X-Rewritten": "yes"], body: Data("short".utf8)))
         server.stop()
         let player = MockRegistry()
         player.register(cassette)
@@ -208,7 +239,9 @@ struct CassetteTests {
         let har = try JSONValue(parsing: Data(contentsOf: file))
         #expect(harProblems(har) == [])
         #expect(har["log"]?["entries"]?[0]?["response"]?["status"] == 0)
-        #expect(har["log"]?["entries"]?[0]?["response"]?["_error"]?["code"] == .int(URLError.Code.cannotConnectToHost.rawValue))
+        #expect(
+            har["log"]?["entries"]?[0]?["response"]?["_error"]?["code"]
+                == .int(URLError.Code.cannotConnectToHost.rawValue))
 
         let registry = MockRegistry()
         registry.register(try openCassette(file, record: .none))
@@ -225,7 +258,10 @@ struct CassetteTests {
             try await session.data(for: request("/redirect"))
         }
         let cassette = try openCassette(file)
-        #expect(cassette.interactions.map { "\($0.request.url.path) \($0.response?.status.code ?? 0)" } == ["/redirect 302", "/echo/after-redirect 200"])
+        #expect(
+            cassette.interactions.map { "\($0.request.url.path) \($0.response?.status.code ?? 0)" } == [
+                "/redirect 302", "/echo/after-redirect 200",
+            ])
         server.stop()
         let registry = MockRegistry()
         registry.register(cassette)
@@ -234,7 +270,9 @@ struct CassetteTests {
         #expect(response.url?.path == "/echo/after-redirect")
     }
 
-    @Test("binary bodies are base64 in the file; compressed bodies are stored decoded and replayed without Content-Encoding")
+    @Test(
+        "binary bodies are base64 in the file; compressed bodies are stored decoded and replayed without Content-Encoding"
+    )
     func bodies() async throws {
         try await MockRegistry().withCassette(try openCassette(file)) { session in
             _ = try await session.data(for: request("/binary"))

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMocker
 
 @Suite("HAR timestamps")
 struct HARTimestampTests {
@@ -14,7 +15,10 @@ struct HARTimestampTests {
         #expect(HARTimestamp.parse("2026-11-22T05:34:05.123-0430") == HARTimestamp.parse("2026-11-22T10:04:05.123Z"))
         let micro = try #require(HARTimestamp.parse("2000-02-29T23:59:59.999999Z"))
         #expect(abs(micro.timeIntervalSince1970 - 951_868_799.999999) < 1e-6)
-        for bad in ["", "2026-11-22", "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-22T10:04:05", "2026-11-22T10:04:05.Z", "2026-11-22T10:04:05Zjunk"] {
+        for bad in [
+            "", "2026-11-22", "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
+            "2026-11-22T10:04:05", "2026-11-22T10:04:05.Z", "2026-11-22T10:04:05Zjunk",
+        ] {
             #expect(HARTimestamp.parse(bad) == nil, "\(bad)")
         }
     }
@@ -25,7 +29,10 @@ struct HARTimestampTests {
         #expect(HARTimestamp.format(Date(timeIntervalSince1970: 1_795_341_845.123)) == "2026-11-22T10:04:05.123Z")
         #expect(HARTimestamp.format(Date(timeIntervalSince1970: 951_868_799.5)) == "2000-02-29T23:59:59.500Z")
         #expect(HARTimestamp.format(Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
-        for text in ["2026-11-22T10:04:05.123Z", "2099-12-31T23:59:59.999Z", "1901-06-30T12:00:00.001Z", "1969-12-31T23:59:59.999Z"] {
+        for text in [
+            "2026-11-22T10:04:05.123Z", "2099-12-31T23:59:59.999Z", "1901-06-30T12:00:00.001Z",
+            "1969-12-31T23:59:59.999Z",
+        ] {
             #expect(HARTimestamp.parse(text).map(HARTimestamp.format) == text)
         }
         for seconds in stride(from: -86_400.0 * 400, to: 86_400 * 30_000, by: 86_400 * 37.3) {
@@ -51,7 +58,8 @@ struct BrowserHARTests {
         registry.register(cassette)
         let session = registry.makeSession()
 
-        let (products, response) = try await session.data(from: url("https://api.shop.example/v1/products?sort=price&page=2"))
+        let (products, response) = try await session.data(
+            from: url("https://api.shop.example/v1/products?sort=price&page=2"))
         #expect(String(decoding: products, as: UTF8.self) == #"{"items":[{"id":1,"name":"Lamp"}],"page":2}"#)
         #expect(response.status == 200)
         #expect(response.header("Content-Encoding") == nil)
@@ -84,9 +92,13 @@ struct BrowserHARTests {
 
     @Test("a Firefox export plays back: time-zone offsets, form params, missing content text")
     func firefox() async throws {
-        let cassette = try Cassette(contentsOf: harFixture("firefox", in: folder), record: .none, matchers: CassetteMatcher.default + [.body])
+        let cassette = try Cassette(
+            contentsOf: harFixture("firefox", in: folder), record: .none, matchers: CassetteMatcher.default + [.body])
         let interactions = cassette.interactions
-        #expect(interactions.map(\.startedAt) == [HARTimestamp.parse("2026-11-20T09:15:02.250Z"), HARTimestamp.parse("2026-11-20T09:15:02.400Z")])
+        #expect(
+            interactions.map(\.startedAt) == [
+                HARTimestamp.parse("2026-11-20T09:15:02.250Z"), HARTimestamp.parse("2026-11-20T09:15:02.400Z"),
+            ])
         #expect(interactions.first?.request.bodyText == "user=ada%20lovelace&remember=yes")
         #expect(interactions.first?.duration == .milliseconds(40))
         registry.register(cassette)
@@ -117,12 +129,15 @@ struct BrowserHARTests {
         let saved = try JSONValue(parsing: Data(contentsOf: file))
         #expect(saved["log"]?["pages"]?[0]?["id"] == "page_1")
         #expect(saved["log"]?["creator"]?["name"] == "WebInspector")
-        #expect(saved["log"]?["entries"]?[0]?["_initiator"]?["stack"]?["callFrames"]?[0]?["functionName"] == "loadProducts")
+        #expect(
+            saved["log"]?["entries"]?[0]?["_initiator"]?["stack"]?["callFrames"]?[0]?["functionName"] == "loadProducts")
         #expect(saved["log"]?["entries"]?[0]?["timings"]?["_blocked_queueing"] == 0.8)
         #expect(saved["log"]?["entries"]?[6]?["request"]?["url"] == .string(server.baseURL + "/echo/new"))
         #expect(saved["log"]?["entries"]?[7] == nil)
         // The browser's credentials are redacted on the way out.
-        #expect(saved["log"]?["entries"]?[0]?["request"]?["headers"]?.arrayContains(["name": "cookie", "value": "REDACTED"]) == true)
+        #expect(
+            saved["log"]?["entries"]?[0]?["request"]?["headers"]?.arrayContains(["name": "cookie", "value": "REDACTED"])
+                == true)
         #expect(saved["log"]?["entries"]?[0]?["request"]?["cookies"]?[0]?["value"] == "REDACTED")
         #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("real-session-id"))
     }
@@ -151,15 +166,18 @@ struct CorruptCassetteTests {
     @Test("a syntax error names the line, the column and the JSON path")
     func syntax() throws {
         let text = """
-        {"log": {"version": "1.2", "entries": [
-          {"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}},
-          {"request": {"method": "GET", "url": "https://a.test/" "oops": 1}}
-        ]}}
-        """
+            {"log": {"version": "1.2", "entries": [
+              {"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}},
+              {"request": {"method": "GET", "url": "https://a.test/" "oops": 1}}
+            ]}}
+            """
         let failure = try #require(try openingFails(text))
         #expect(failure.jsonPath == "log.entries[1].request.url")
         #expect(failure.reason.hasSuffix("(line 3, column 58)"))
-        #expect(failure.description.contains("broken.har is not a valid HAR file: at log.entries[1].request.url: expected \",\" or \"}\" in an object (line 3, column 58)"))
+        #expect(
+            failure.description.contains(
+                "broken.har is not a valid HAR file: at log.entries[1].request.url: expected \",\" or \"}\" in an object (line 3, column 58)"
+            ))
     }
 
     @Test("a wrong type or a missing field names its JSON path")
@@ -169,18 +187,31 @@ struct CorruptCassetteTests {
             (#"[]"#, "(root)", "expected an object with a \"log\""),
             (#"{"lag": {}}"#, "log", "missing; a HAR file is {\"log\": {\"entries\": [...]}}"),
             (#"{"log": {"entries": {}}}"#, "log.entries", "expected an array"),
-            (#"{"log": {"entries": [\#(entry), {"request": {"url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
-             "log.entries[1].request.method", "missing"),
-            (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": "200"}}]}}"#,
-             "log.entries[0].response.status", "expected a number"),
-            (#"{"log": {"entries": [{"request": {"method": "GET", "url": "a.test"}, "response": {"status": 200}}]}}"#,
-             "log.entries[0].request.url", "\"a.test\" is not an absolute URL"),
-            (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200, "content": {"text": "!!", "encoding": "base64"}}}]}}"#,
-             "log.entries[0].response.content.text", "not valid base64"),
-            (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/", "headers": [{"value": "x"}]}, "response": {"status": 200}}]}}"#,
-             "log.entries[0].request.headers[0].name", "missing"),
-            (#"{"log": {"entries": [{"startedDateTime": "yesterday", "request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
-             "log.entries[0].startedDateTime", "\"yesterday\" is not an ISO 8601 date such as 2026-11-22T10:00:00.000Z"),
+            (
+                #"{"log": {"entries": [\#(entry), {"request": {"url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
+                "log.entries[1].request.method", "missing"
+            ),
+            (
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": "200"}}]}}"#,
+                "log.entries[0].response.status", "expected a number"
+            ),
+            (
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "a.test"}, "response": {"status": 200}}]}}"#,
+                "log.entries[0].request.url", "\"a.test\" is not an absolute URL"
+            ),
+            (
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200, "content": {"text": "!!", "encoding": "base64"}}}]}}"#,
+                "log.entries[0].response.content.text", "not valid base64"
+            ),
+            (
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/", "headers": [{"value": "x"}]}, "response": {"status": 200}}]}}"#,
+                "log.entries[0].request.headers[0].name", "missing"
+            ),
+            (
+                #"{"log": {"entries": [{"startedDateTime": "yesterday", "request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
+                "log.entries[0].startedDateTime",
+                "\"yesterday\" is not an ISO 8601 date such as 2026-11-22T10:00:00.000Z"
+            ),
         ]
         for (text, jsonPath, reason) in cases {
             let failure = try #require(try openingFails(text), "\(text)")

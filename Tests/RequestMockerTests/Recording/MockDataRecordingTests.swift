@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMocker
 
 @Suite("Recording into a mock-data folder")
 struct MockDataRecordingTests {
@@ -15,7 +16,9 @@ struct MockDataRecordingTests {
     }
 
     private func recordingFolder(_ mode: RecordMode, redaction: Redaction = .default) throws -> MockDataFolder {
-        try MockDataFolder(mockData, allowsWildcards: false, headersInName: [], record: mode, redaction: redaction, hosts: .all, environment: [:])
+        try MockDataFolder(
+            mockData, allowsWildcards: false, headersInName: [], record: mode, redaction: redaction, hosts: .all,
+            environment: [:])
     }
 
     private func get(_ path: String) -> URLRequest {
@@ -31,9 +34,15 @@ struct MockDataRecordingTests {
         post.httpMethod = "POST"
         post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         post.httpBody = Data("name=ada".utf8)
-        let live = [try await session.data(for: get("/echo/users?page=2")).0, try await session.data(for: post).0, try await session.data(for: get("/login")).0]
+        let live = [
+            try await session.data(for: get("/echo/users?page=2")).0, try await session.data(for: post).0,
+            try await session.data(for: get("/login")).0,
+        ]
         #expect(registry.journal.map { "\($0.disposition)" } == ["recorded", "recorded", "recorded"])
-        #expect(registry.journal.map { $0.file?.lastPathComponent } == ["GET|-echo-users?page=2.http", "POST|-echo-users|name=ada.http", "GET|-login.http"])
+        #expect(
+            registry.journal.map { $0.file?.lastPathComponent } == [
+                "GET|-echo-users?page=2.http", "POST|-echo-users|name=ada.http", "GET|-login.http",
+            ])
 
         let files = try FileManager.default.contentsOfDirectory(atPath: mockData.path).sorted()
         #expect(files == ["GET|-echo-users?page=2.http", "GET|-login.http", "POST|-echo-users|name=ada.http"])
@@ -82,8 +91,9 @@ struct MockDataRecordingTests {
 
     @Test("a header in the name that redaction hides is named by its hash, never its value")
     func hashedHeaderNames() async throws {
-        let directory = try MockDataFolder(mockData, allowsWildcards: false, headersInName: ["Authorization"], record: .newEpisodes,
-                                              redaction: .default, hosts: .all, environment: [:])
+        let directory = try MockDataFolder(
+            mockData, allowsWildcards: false, headersInName: ["Authorization"], record: .newEpisodes,
+            redaction: .default, hosts: .all, environment: [:])
         let registry = MockRegistry()
         registry.register(directory)
         var request = get("/echo/me")

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMocker
 
 @Suite("Record modes")
 struct RecordModeTests {
@@ -76,12 +77,16 @@ struct RecordModeTests {
         _ = try await recordFirstEpisode()
         let registry = MockRegistry()
         let bodies = try await registry.withCassette(try openCassette(file, record: .newEpisodes)) { session in
-            [text(try await session.data(for: get("/counter")).0), text(try await session.data(for: get("/counter")).0)]
+            [
+                text(try await session.data(for: get("/counter")).0),
+                text(try await session.data(for: get("/counter")).0),
+            ]
         }
         #expect(bodies == [#"{"count": 1}"#, #"{"count": 2}"#])
         #expect(registry.journal.map { "\($0.disposition)" } == ["answered", "recorded"])
         let cassette = try openCassette(file, record: .none)
-        #expect(cassette.interactions.map { text($0.response?.body ?? Data()) } == [#"{"count": 1}"#, #"{"count": 2}"#])
+        #expect(
+            cassette.interactions.map { text($0.response?.body ?? Data()) } == [#"{"count": 1}"#, #"{"count": 2}"#])
     }
 
     @Test("all sends everything to the network and replaces the old content")
@@ -99,9 +104,11 @@ struct RecordModeTests {
     @Test("REQUEST_MOCKER_RECORD_MODE overrides the mode in code; a wrong value is an error")
     func environment() throws {
         func mode(_ value: String?, requested: RecordMode = .all) throws -> RecordMode {
-            try Cassette(contentsOf: file, record: requested, playback: .momentary, matchers: [], redaction: .default,
-                         hosts: .all, repeatsLastResponse: false,
-                         environment: value.map { [RecordMode.environmentVariable: $0] } ?? [:]).recordMode
+            try Cassette(
+                contentsOf: file, record: requested, playback: .momentary, matchers: [], redaction: .default,
+                hosts: .all, repeatsLastResponse: false,
+                environment: value.map { [RecordMode.environmentVariable: $0] } ?? [:]
+            ).recordMode
         }
         #expect(try mode(nil) == .all)
         #expect(try mode("") == .all)
@@ -114,7 +121,10 @@ struct RecordModeTests {
         do {
             _ = try mode("sometimes")
         } catch {
-            #expect("\(error)" == "REQUEST_MOCKER_RECORD_MODE=sometimes is not a record mode; use one of once, new_episodes, none, all, or unset it")
+            #expect(
+                "\(error)"
+                    == "REQUEST_MOCKER_RECORD_MODE=sometimes is not a record mode; use one of once, new_episodes, none, all, or unset it"
+            )
         }
     }
 

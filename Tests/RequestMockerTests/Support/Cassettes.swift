@@ -1,7 +1,8 @@
 import Foundation
-@testable import RequestMocker
 import RequestMockerTestSupport
 import Testing
+
+@testable import RequestMocker
 
 /// Opens a cassette ignoring `REQUEST_MOCKER_RECORD_MODE`, so a developer who set it for their
 /// own suite doesn't change what these tests pin.
@@ -14,8 +15,9 @@ func openCassette(
     hosts: HostFilter = .all,
     repeatsLastResponse: Bool = false
 ) throws -> Cassette {
-    try Cassette(contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction,
-                 hosts: hosts, repeatsLastResponse: repeatsLastResponse, environment: [:])
+    try Cassette(
+        contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction,
+        hosts: hosts, repeatsLastResponse: repeatsLastResponse, environment: [:])
 }
 
 func text(_ data: Data) -> String {
@@ -30,6 +32,7 @@ extension JSONValue {
 
 /// A copy of a HAR fixture in a temporary folder, so tests that save can't touch the original.
 func harFixture(_ name: String, in folder: TemporaryFolder) throws -> URL {
-    let original = try #require(Bundle.module.url(forResource: name, withExtension: "har", subdirectory: "Fixtures/HAR"))
+    let original = try #require(
+        Bundle.module.url(forResource: name, withExtension: "har", subdirectory: "Fixtures/HAR"))
     return try folder.write(name + ".har", Data(contentsOf: original))
 }

@@ -38,7 +38,9 @@ func harProblems(_ document: JSONValue) -> [String] {
         require(entry["startedDateTime"], "\(path).startedDateTime", "string")
         require(entry["time"], "\(path).time", "number")
         require(entry["cache"], "\(path).cache", "object")
-        let request = entry["request"], response = entry["response"], timings = entry["timings"]
+        let request = entry["request"]
+        let response = entry["response"]
+        let timings = entry["timings"]
         require(request, "\(path).request", "object")
         for field in ["method", "url", "httpVersion"] { require(request?[field], "\(path).request.\(field)", "string") }
         for field in ["headersSize", "bodySize"] { require(request?[field], "\(path).request.\(field)", "number") }
@@ -50,7 +52,9 @@ func harProblems(_ document: JSONValue) -> [String] {
         }
         require(response, "\(path).response", "object")
         require(response?["status"], "\(path).response.status", "number")
-        for field in ["statusText", "httpVersion", "redirectURL"] { require(response?[field], "\(path).response.\(field)", "string") }
+        for field in ["statusText", "httpVersion", "redirectURL"] {
+            require(response?[field], "\(path).response.\(field)", "string")
+        }
         for field in ["headersSize", "bodySize"] { require(response?[field], "\(path).response.\(field)", "number") }
         nameValueList(response?["cookies"], "\(path).response.cookies")
         nameValueList(response?["headers"], "\(path).response.headers")
@@ -60,7 +64,10 @@ func harProblems(_ document: JSONValue) -> [String] {
         require(timings, "\(path).timings", "object")
         for field in ["send", "wait", "receive"] { require(timings?[field], "\(path).timings.\(field)", "number") }
         if let date = entry["startedDateTime"]?.stringValue,
-           date.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$"#, options: .regularExpression) == nil {
+            date.range(
+                of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$"#, options: .regularExpression)
+                == nil
+        {
             problems.append("\(path).startedDateTime: \(date) is not ISO 8601 with milliseconds")
         }
     }

@@ -12,7 +12,8 @@ final class PythonEchoServer: Sendable {
     /// The server's script, `Fixtures/echo_server.py`.
     static var script: URL {
         get throws {
-            guard let url = Bundle.module.url(forResource: "echo_server", withExtension: "py", subdirectory: "Fixtures") else {
+            guard let url = Bundle.module.url(forResource: "echo_server", withExtension: "py", subdirectory: "Fixtures")
+            else {
                 throw ServerDidNotStart(output: "Fixtures/echo_server.py is missing from the test bundle")
             }
             return url
@@ -33,7 +34,8 @@ final class PythonEchoServer: Sendable {
             guard !chunk.isEmpty else { break }
             line += chunk
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             process.terminate()
             throw ServerDidNotStart(output: String(decoding: line, as: UTF8.self))
         }
