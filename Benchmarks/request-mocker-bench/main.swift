@@ -264,7 +264,8 @@ let floorThroughput = floorConcurrent.sorted()[2]
 let mockThroughput = mockConcurrent.sorted()[2]
 print("")
 print(
-    "2,000 concurrent requests, median of 5: floor \(Int(floorThroughput)) req/s, 1 filter \(Int(mockThroughput)) req/s "
+    "2,000 concurrent requests, median of 5: floor \(Int(floorThroughput)) req/s, "
+        + "1 filter \(Int(mockThroughput)) req/s "
         + String(format: "(%.2f of floor)", mockThroughput / floorThroughput))
 let bestRegistration = registrationTimes.min() ?? .zero
 print("register 10,000 filters: \(String(format: "%.1f", seconds(bestRegistration) * 1000)) ms (best of 5)")

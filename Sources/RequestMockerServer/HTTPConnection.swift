@@ -97,15 +97,7 @@ struct HTTPConnection {
         case .length(let length):
             if head.expectsContinue, buffer.count - start < length, !sendContinue() { return .ended }
             while buffer.count - start < length {
-                switch fill(until: bodyDeadline) {
-                case .more: continue
-                case .timedOut:
-                    return .refused(
-                        Rejection(
-                            status: .requestTimeout,
-                            reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
-                case .closed: return .ended
-                }
+                if let ended = fillBody(until: bodyDeadline) { return ended }
             }
             defer { start += length }
             return .request(head, body: Data(buffer[start..<(start + length)]))
@@ -123,16 +115,21 @@ struct HTTPConnection {
                     guard sendContinue() else { return .ended }
                     sentContinue = true
                 }
-                switch fill(until: bodyDeadline) {
-                case .more: continue
-                case .timedOut:
-                    return .refused(
-                        Rejection(
-                            status: .requestTimeout,
-                            reason: "the body did not arrive within \(server.configuration.requestTimeout)"))
-                case .closed: return .ended
-                }
+                if let ended = fillBody(until: bodyDeadline) { return ended }
             }
+        }
+    }
+
+    /// Reads more of a body; what the request ends as when none came in time or the client left.
+    private mutating func fillBody(until deadline: ContinuousClock.Instant) -> Incoming? {
+        switch fill(until: deadline) {
+        case .more:
+            return nil
+        case .timedOut:
+            let reason = "the body did not arrive within \(server.configuration.requestTimeout)"
+            return .refused(Rejection(status: .requestTimeout, reason: reason))
+        case .closed:
+            return .ended
         }
     }
 

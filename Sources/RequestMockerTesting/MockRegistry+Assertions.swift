@@ -75,7 +75,8 @@ extension MockRegistry {
             let matched = requests(matching: filter)
             let reason = error is CancellationError ? "the test was cancelled" : "\(timeout) passed"
             fail(
-                "Expected \(times) request\(times == 1 ? "" : "s") matching \(filter), but \(reason) with \(matched.count)",
+                "Expected \(times) request\(times == 1 ? "" : "s") matching \(filter), "
+                    + "but \(reason) with \(matched.count)",
                 fileID, filePath, line, column)
             return matched
         }

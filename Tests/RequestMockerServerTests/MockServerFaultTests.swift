@@ -24,7 +24,8 @@ import Testing
                 import http.client, socket, sys
                 for path in ["/close", "/reset", "/malformed", "/cut", "/error", "/stall"]:
                     # Only the stall should need its timeout; the rest end at once.
-                    conn = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=0.5 if path == "/stall" else 10)
+                    conn = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]),
+                                                      timeout=0.5 if path == "/stall" else 10)
                     try:
                         conn.request("GET", path)
                         response = conn.getresponse()

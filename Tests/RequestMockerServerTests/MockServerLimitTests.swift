@@ -49,7 +49,8 @@ import Testing
         BadRequest(
             name: "chunked body over the limit",
             bytes:
-                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n\(String(repeating: "z", count: 2048))\r\n0\r\n\r\n",
+                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "800\r\n\(String(repeating: "z", count: 2048))\r\n0\r\n\r\n",
             status: 413
         ),
         BadRequest(

@@ -15,7 +15,8 @@ import Testing
             #expect(result.status == 0)
             #expect(
                 result.output
-                    == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Served-By: mock\r\nContent-Length: 10\r\n\r\n{\"id\":\"7\"}"
+                    == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Served-By: mock\r\n"
+                    + "Content-Length: 10\r\n\r\n{\"id\":\"7\"}"
             )
             #expect(registry.journal.count == 1)
             #expect(registry.journal.first?.request.url.absoluteString == base.absoluteString + "/users/7")
@@ -91,7 +92,8 @@ import Testing
             let script = """
                 import http.client, sys
                 conn = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
-                conn.request("POST", "/echo", body=b"a=1&b=2", headers={"Content-Type": "application/x-www-form-urlencoded"})
+                conn.request("POST", "/echo", body=b"a=1&b=2",
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
                 response = conn.getresponse()
                 print(response.status, response.read())
                 conn.request("HEAD", "/greeting")
@@ -163,7 +165,8 @@ import Testing
             let old = try await ExternalProcess.curl(["--include", base.absoluteString + "/old"])
             #expect(
                 old.output
-                    == "HTTP/1.0 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 3\r\nConnection: close\r\n\r\nold"
+                    == "HTTP/1.0 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    + "Content-Length: 3\r\nConnection: close\r\n\r\nold"
             )
             let new = try await ExternalProcess.curl(["--include", base.absoluteString + "/new"])
             #expect(new.output.hasPrefix("HTTP/1.1 200 OK\r\n"))

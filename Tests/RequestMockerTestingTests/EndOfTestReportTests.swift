@@ -41,7 +41,9 @@ import Testing
                     message: """
                         Unmatched request during the test: no filter matched GET https://api.test/users
                           nearest filters, closest first:
-                            GET https://api.test/users/<id> (EndOfTestReportTests.swift:\(filterLine.withLock { $0 })): path /users has 1 segment, pattern /users/<id> has 2
+                            GET https://api.test/users/<id> \
+                        (EndOfTestReportTests.swift:\(filterLine.withLock { $0 })): \
+                        path /users has 1 segment, pattern /users/<id> has 2
                           (1 filter registered)
                         """,
                     file: "EndOfTestReportTests.swift",
@@ -62,8 +64,8 @@ import Testing
         #expect(
             issues == [
                 IssueLog.Recorded(
-                    message:
-                        "Expected a request matching POST https://api.test/events (EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived",
+                    message: "Expected a request matching POST https://api.test/events (EndOfTestReportTests.swift:"
+                        + "\(markedLine.withLock { $0 })), but none arrived",
                     file: "EndOfTestReportTests.swift",
                     line: markedLine.withLock { $0 }
                 )
@@ -89,7 +91,8 @@ import Testing
         }
         #expect(
             log.issues.map(\.message) == [
-                "Expected a request matching GET https://api.test/never (EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived"
+                "Expected a request matching GET https://api.test/never "
+                    + "(EndOfTestReportTests.swift:\(markedLine.withLock { $0 })), but none arrived"
             ])
     }
 
@@ -113,7 +116,9 @@ import Testing
             log.issues == [
                 IssueLog.Recorded(
                     message:
-                        "MockRegistry.current is MockRegistry.shared in this test, which every test shares: add the .mocking trait to the test or its suite (or .mockingShared to use the shared registry on purpose)",
+                        "MockRegistry.current is MockRegistry.shared in this test, which every test shares: "
+                        + "add the .mocking trait to the test or its suite "
+                        + "(or .mockingShared to use the shared registry on purpose)",
                     file: "EndOfTestReportTests.swift",
                     line: testLine
                 )
@@ -146,7 +151,10 @@ import Testing
             log.issues == [
                 IssueLog.Recorded(
                     message:
-                        "GET https://legacy.test/config went to MockRegistry.shared (URLSession.shared, or a session with MockURLProtocol.self), not to this test's registry, so it can't be isolated from other tests: give the code under test MockRegistry.current.session, or run the test with the .mockingShared trait",
+                        "GET https://legacy.test/config went to MockRegistry.shared (URLSession.shared, "
+                        + "or a session with MockURLProtocol.self), not to this test's registry, "
+                        + "so it can't be isolated from other tests: give the code under test "
+                        + "MockRegistry.current.session, or run the test with the .mockingShared trait",
                     file: "EndOfTestReportTests.swift",
                     line: testLine
                 )

@@ -75,10 +75,13 @@ struct MockRegistryAssertionTests {
             log.issues == [
                 IssueLog.Recorded(
                     message: """
-                        Expected 2 requests matching POST https://api.test/events (MockRegistryAssertionTests.swift:\(at)), but 1 arrived
+                        Expected 2 requests matching POST https://api.test/events \
+                        (MockRegistryAssertionTests.swift:\(at)), but 1 arrived
                         The journal (2 requests):
-                          POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))
-                          GET https://api.test/users/7 -> GET https://api.test/users/<id> (MockRegistryAssertionTests.swift:\(Self.declaredOn))
+                          POST https://api.test/events -> POST https://api.test/events \
+                        (MockRegistryAssertionTests.swift:\(Self.declaredOn))
+                          GET https://api.test/users/7 -> GET https://api.test/users/<id> \
+                        (MockRegistryAssertionTests.swift:\(Self.declaredOn))
                         """,
                     file: "MockRegistryAssertionTests.swift",
                     line: at
@@ -109,20 +112,25 @@ struct MockRegistryAssertionTests {
         let journal = """
 
             The journal (1 request):
-              POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))
+              POST https://api.test/events -> POST https://api.test/events \
+            (MockRegistryAssertionTests.swift:\(Self.declaredOn))
             """
         #expect(log.issues.map(\.line) == at)
         #expect(
             log.issues.map(\.message) == [
-                "Expected at least 1 request matching DELETE /users/<id> (MockRegistryAssertionTests.swift:\(at[0])), but none arrived"
+                "Expected at least 1 request matching DELETE /users/<id> "
+                    + "(MockRegistryAssertionTests.swift:\(at[0])), but none arrived"
                     + journal,
                 "Expected no request matching POST /events (MockRegistryAssertionTests.swift:\(at[1])), but 1 arrived"
                     + journal,
-                #"The body of POST https://api.test/events doesn't decode as Event: missing key "count"; the body was "{"name":"launch"}""#
+                #"The body of POST https://api.test/events doesn't decode as Event: missing key "count"; "#
+                    + #"the body was "{"name":"launch"}""#
                     + journal,
-                "Expected a request matching PUT /events (MockRegistryAssertionTests.swift:\(at[3])) to decode its body as Event, but none arrived"
+                "Expected a request matching PUT /events (MockRegistryAssertionTests.swift:\(at[3])) "
+                    + "to decode its body as Event, but none arrived"
                     + journal,
-                "Expected 2 requests matching POST /events (MockRegistryAssertionTests.swift:\(at[4])), but 0.05 seconds passed with 1"
+                "Expected 2 requests matching POST /events "
+                    + "(MockRegistryAssertionTests.swift:\(at[4])), but 0.05 seconds passed with 1"
                     + journal,
             ])
     }
@@ -137,8 +145,11 @@ struct MockRegistryAssertionTests {
         }
         #expect(
             log.issues.map(\.message) == [
-                #"The body of the latest request matching POST /events (MockRegistryAssertionTests.swift:\#(log.issues.first?.line ?? 0)) decoded to Event(name: "launch", count: 1), not Event(name: "launch", count: 2)"#
-                    + "\nThe journal (1 request):\n  POST https://api.test/events -> POST https://api.test/events (MockRegistryAssertionTests.swift:\(Self.declaredOn))"
+                #"The body of the latest request matching POST /events "#
+                    + #"(MockRegistryAssertionTests.swift:\#(log.issues.first?.line ?? 0)) "#
+                    + #"decoded to Event(name: "launch", count: 1), not Event(name: "launch", count: 2)"#
+                    + "\nThe journal (1 request):\n  POST https://api.test/events -> POST https://api.test/events "
+                    + "(MockRegistryAssertionTests.swift:\(Self.declaredOn))"
             ])
     }
 }

@@ -107,12 +107,13 @@ final class XCTestMockingTests: XCTestCase {
                     description: """
                         failed - Unmatched request during the test: no filter matched GET https://api.test/missing
                           nearest filters, closest first:
-                            POST https://api.test/events (XCTestMockingTests.swift:\(expectedLine)): method is GET, filter wants POST
+                            POST https://api.test/events (XCTestMockingTests.swift:\(expectedLine)): \
+                        method is GET, filter wants POST
                           (1 filter registered)
                         """, file: "XCTestMockingTests.swift", line: registryLine),
                 Failure(
-                    description:
-                        "failed - Expected a request matching POST https://api.test/events (XCTestMockingTests.swift:\(expectedLine)), but none arrived",
+                    description: "failed - Expected a request matching POST https://api.test/events "
+                        + "(XCTestMockingTests.swift:\(expectedLine)), but none arrived",
                     file: "XCTestMockingTests.swift",
                     line: expectedLine
                 ),
@@ -126,7 +127,8 @@ final class XCTestMockingTests: XCTestCase {
             expected = [
                 Failure(
                     description:
-                        "failed - Expected 1 request matching GET https://api.test/never (XCTestMockingTests.swift:\(line)), but 0 arrived\n"
+                        "failed - Expected 1 request matching GET https://api.test/never "
+                        + "(XCTestMockingTests.swift:\(line)), but 0 arrived\n"
                         + "The journal is empty: this registry saw no requests.",
                     file: "XCTestMockingTests.swift",
                     line: line

@@ -8,7 +8,8 @@ struct JSONValueTests {
     @Test("parses every kind of value")
     func parses() throws {
         let text =
-            #"{"s": "a\"b\\c\u00e9\ud83d\ude00", "i": -12, "d": 2.5e1, "t": true, "f": false, "n": null, "a": [1, [2]], "o": {}}"#
+            #"{"s": "a\"b\\c\u00e9\ud83d\ude00", "i": -12, "d": 2.5e1, "t": true, "f": false, "#
+            + #""n": null, "a": [1, [2]], "o": {}}"#
         let value = try JSONValue(parsing: Data(text.utf8))
         #expect(value["s"] == "a\"b\\cé😀")
         #expect(value["i"] == .int(-12))

@@ -138,7 +138,8 @@ struct MockRegistryTests {
             _ = try await session.data(from: url("/x"))
         } throws: { error in
             "\(error)"
-                == "no filter matched GET https://api.test/x\n  the registry has no filters; register one with registry.register(...)"
+                == "no filter matched GET https://api.test/x\n"
+                + "  the registry has no filters; register one with registry.register(...)"
         }
     }
 

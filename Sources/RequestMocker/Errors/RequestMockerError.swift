@@ -60,21 +60,25 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
             return "the block of filter \(filter) threw while answering \(request): \(underlying)"
         case .fileNotReadable(let path, let reason):
             return
-                "cannot read response file \(path): \(reason); check the path (Bundle.module.url(forResource:) for package resources)"
+                "cannot read response file \(path): \(reason); "
+                + "check the path (Bundle.module.url(forResource:) for package resources)"
         case .invalidJSON(let reason):
             return "JSON response cannot be serialized: \(reason)"
         case .invalidRedirect(let location, let request):
             let shown = location.map { "Location \"\($0)\" is not a URL" } ?? "it has no Location header"
             return
-                "redirect answering \(request) cannot be followed: \(shown); give .redirect(to:) an absolute or relative URL"
+                "redirect answering \(request) cannot be followed: \(shown); "
+                + "give .redirect(to:) an absolute or relative URL"
         case .redirectLoop(let chain):
             return
-                "redirect loop: \(chain.joined(separator: " -> ")); one of these filters must answer without redirecting"
+                "redirect loop: \(chain.joined(separator: " -> ")); "
+                + "one of these filters must answer without redirecting"
         case .tooManyRedirects(let limit, let chain):
             return "more than \(limit) redirects in a row: \(chain.joined(separator: " -> "))"
         case .downloadTaskUnsupported(let request):
             return
-                "download task for \(request) cannot be mocked on Linux: FoundationNetworking crashes when a URLProtocol "
+                "download task for \(request) cannot be mocked on Linux: "
+                + "FoundationNetworking crashes when a URLProtocol "
                 + "finishes a download task; use data(for:) and write the data to a file yourself"
         case .passThroughLoop(let request):
             return "nothing answered \(request), and passing it through would send it back to this server; "
@@ -84,7 +88,8 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
                 + "keep the registry alive as long as its sessions (store it in the test case)"
         case .mockDataFolderNotFound(let path):
             return "mock-data folder \(path) does not exist or is not a folder; for package resources, "
-                + "add resources: [.copy(\"MockData\")] to the target and use MockDataFolder(Bundle.module, subdirectory: \"MockData\")"
+                + "add resources: [.copy(\"MockData\")] to the target "
+                + "and use MockDataFolder(Bundle.module, subdirectory: \"MockData\")"
         case .invalidMockDataFile(let path, let reason):
             return "mock-data file \(path) is not valid: \(reason)"
         case .waitTimedOut(let expected, let received, let filter):

@@ -45,7 +45,8 @@ enum Condition: Sendable, CustomStringConvertible {
         case .jsonBody(let wanted):
             guard let body = request.body, !body.isEmpty else {
                 return request.bodyHiddenByUploadTask
-                    ? "body is hidden: Linux does not show upload-task bodies to URL protocols; use data(for:) with httpBody"
+                    ? "body is hidden: Linux does not show upload-task bodies to URL protocols; "
+                        + "use data(for:) with httpBody"
                     : "request has no body, filter wants JSON \(wanted)"
             }
             do {

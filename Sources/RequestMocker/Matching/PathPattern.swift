@@ -238,7 +238,8 @@ extension PathPattern {
                     SegmentProblem(
                         offset: bracket,
                         reason:
-                            "\"\(characters[bracket])\" inside a segment: a variable must be a whole segment, like <name>"
+                            "\"\(characters[bracket])\" inside a segment: "
+                            + "a variable must be a whole segment, like <name>"
                     ))
             }
             return .success(.literal(text.contains("%") ? (text.removingPercentEncoding ?? text) : text))

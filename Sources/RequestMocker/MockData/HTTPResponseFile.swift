@@ -80,7 +80,8 @@ struct HTTPResponseFile: Sendable, Equatable {
                 throw ParseError(
                     line: lineNumber,
                     reason:
-                        "\"\(line.text)\" has no \":\"; write headers as \"Name: value\" and put a blank line before the body"
+                        "\"\(line.text)\" has no \":\"; "
+                        + "write headers as \"Name: value\" and put a blank line before the body"
                 )
             }
             let name = line.text[..<colon].trimmingCharacters(in: .whitespaces)

@@ -56,7 +56,8 @@ extension Cassette: AnswerSource {
         let live = redaction.redact(request) ?? request
         let (recordings, played) = tape.withLock { ($0.recordings, $0.played) }
         var head =
-            "\(self) (mode \(recordMode), \(recordings.count) recording\(recordings.count == 1 ? "" : "s"), \(played.count { $0 }) played)"
+            "\(self) (mode \(recordMode), \(recordings.count) recording\(recordings.count == 1 ? "" : "s"), "
+            + "\(played.count { $0 }) played)"
         if !recordMode.playsBack {
             head += " plays nothing back in mode \(recordMode)"
         } else if recordings.isEmpty {
@@ -79,7 +80,8 @@ extension Cassette: AnswerSource {
                 if let failed = best.failed {
                     head +=
                         " has no recording for it; nearest is \(shown), whose \(failed.name) differs: "
-                        + "recorded \(failed.show(best.recorded).quotedForReport), request has \(failed.show(live).quotedForReport)"
+                        + "recorded \(failed.show(best.recorded).quotedForReport), "
+                        + "request has \(failed.show(live).quotedForReport)"
                 } else {
                     head +=
                         " has answered this request already: \(shown) matches, and each recording answers once; "

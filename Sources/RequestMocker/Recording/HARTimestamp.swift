@@ -25,8 +25,8 @@ enum HARTimestamp {
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         return
-            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2))"
-            + ":\(pad(secondOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2))"
+            + ":\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or `±HH:MM`

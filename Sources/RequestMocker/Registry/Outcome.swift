@@ -4,12 +4,17 @@
 ///
 /// Each case, and how each transport carries it (decided here, so the two can't drift):
 ///
-/// | case | `MockURLProtocol` | `MockServer` |
-/// |---|---|---|
-/// | `response` | the response and body; a throttled body arrives after the time it would take, a truncated one is cut and then fails with ``ConnectionFault/truncatedBodyErrorCode`` | the bytes, paced and cut on the wire |
-/// | `fault` | the `URLError` the platform reports for a server doing that (``ConnectionFault/urlErrorCode``); a stall waits for the timeout | the fault itself, on the wire |
-/// | `error` | the error, unchanged | a reset connection (a server can't send an error) |
-/// | `refusal` | the refusal's error | a `text/plain` response with the refusal's status and message |
+/// - `response`: `MockURLProtocol` delivers the response and body; a throttled body arrives
+///   after the time it would take, a truncated one is cut and then fails with
+///   ``ConnectionFault/truncatedBodyErrorCode``. `MockServer` writes the bytes, paced and cut on
+///   the wire.
+/// - `fault`: `MockURLProtocol` fails with the `URLError` the platform reports for a server doing
+///   that (``ConnectionFault/urlErrorCode``), and a stall waits for the timeout. `MockServer`
+///   breaks the connection that way.
+/// - `error`: `MockURLProtocol` fails with the error, unchanged. `MockServer` resets the
+///   connection, since a server can't send an error.
+/// - `refusal`: `MockURLProtocol` fails with the refusal's error. `MockServer` answers
+///   `text/plain` with the refusal's status and message.
 ///
 /// `delay` comes first in both: the URL protocol waits before it delivers, the server before it
 /// writes the head.

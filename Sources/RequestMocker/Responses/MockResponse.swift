@@ -144,7 +144,8 @@ public struct MockResponse: Sendable {
     /// else `application/octet-stream`.
     ///
     /// ```swift
-    /// registry.register(.get("/categories"), respond: .file(Bundle.module.url(forResource: "categories", withExtension: "json")!))
+    /// registry.register(
+    ///     .get("/categories"), respond: .file(Bundle.module.url(forResource: "categories", withExtension: "json")!))
     /// ```
     public static func file(
         _ url: URL, contentType: String? = nil, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]

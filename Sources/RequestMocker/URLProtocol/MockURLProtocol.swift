@@ -153,7 +153,8 @@ public class MockURLProtocol: URLProtocol {
                 if cut > 0 { client.urlProtocol(self, didLoad: body.prefix(cut)) }
                 let info: [String: any Sendable] = [
                     NSLocalizedDescriptionKey:
-                        "the body was cut short after \(cut) of \(body.count) bytes (RequestMocker truncated(afterBytes:))",
+                        "the body was cut short after \(cut) of \(body.count) bytes "
+                        + "(RequestMocker truncated(afterBytes:))",
                     NSURLErrorFailingURLErrorKey: url,
                 ]
                 client.urlProtocol(
@@ -202,7 +203,8 @@ public class MockURLProtocol: URLProtocol {
     ///
     /// On Linux this reaches **only** `URLSession.shared`, and only when it runs before the
     /// process creates its first `URLSession` (FoundationNetworking snapshots the list then).
-    /// Sessions you create yourself need `protocolClasses` (see ``MockRegistry/makeSession(configuration:delegate:delegateQueue:)``).
+    /// Sessions you create yourself need `protocolClasses` (see
+    /// ``MockRegistry/makeSession(configuration:delegate:delegateQueue:)``).
     public static func registerGlobally() {
         _ = URLProtocol.registerClass(MockURLProtocol.self)
     }

@@ -132,7 +132,8 @@ struct RequestHeadParser {
             throw Rejection(
                 status: .badRequest,
                 reason:
-                    "the header name \(String(decoding: name.prefix(80), as: UTF8.self).debugDescription) is not a token"
+                    "the header name \(String(decoding: name.prefix(80), as: UTF8.self).debugDescription)"
+                    + " is not a token"
             )
         }
         var value = line[(colon + 1)...]
@@ -162,7 +163,8 @@ struct RequestHeadParser {
                 throw Rejection(
                     status: .badRequest,
                     reason:
-                        "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send chunked or a Content-Length"
+                        "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; "
+                        + "send chunked or a Content-Length"
                 )
             }
             return .chunked

@@ -128,7 +128,8 @@ extension ScriptedServer.Script {
         throw .invalidScript(
             path: path, location: location,
             reason:
-                "expected a string, a number of seconds, or one of {\"pause\": s}, {\"base64\": \"…\"}, {\"close\": true}, {\"sendData\": true}"
+                "expected a string, a number of seconds, or one of {\"pause\": s}, {\"base64\": \"…\"}, "
+                + "{\"close\": true}, {\"sendData\": true}"
         )
     }
 

@@ -13,7 +13,9 @@ import RequestMocker
 ///
 /// ```swift
 /// let server = ScriptedServer(script: try .init(
-///     rules: [.init("^GET /hang", [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf"), .pause(.seconds(3600))])],
+///     rules: [
+///         .init("^GET /hang", [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf"), .pause(.seconds(3600))])
+///     ],
 ///     framing: .delimiter("\r\n\r\n")
 /// ))
 /// let port = try server.start()

@@ -24,7 +24,8 @@ struct EndOfTestReport {
             findings.append(
                 .atTest(
                     "\(stray) went to MockRegistry.shared (URLSession.shared, or a session with MockURLProtocol.self), "
-                        + "not to this test's registry, so it can't be isolated from other tests: give the code under test "
+                        + "not to this test's registry, "
+                        + "so it can't be isolated from other tests: give the code under test "
                         + "MockRegistry.current.session, or run the test with the .mockingShared trait"
                 ))
         }

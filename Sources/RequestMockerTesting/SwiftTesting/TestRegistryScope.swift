@@ -52,7 +52,11 @@ extension MockRegistry {
         if let registry = taskRegistry { return registry }
         if let test = Test.current {
             Issue.record(
-                "MockRegistry.current is MockRegistry.shared in this test, which every test shares: add the .mocking trait to the test or its suite (or .mockingShared to use the shared registry on purpose)",
+                """
+                MockRegistry.current is MockRegistry.shared in this test, which every test shares: \
+                add the .mocking trait to the test or its suite \
+                (or .mockingShared to use the shared registry on purpose)
+                """,
                 sourceLocation: test.sourceLocation
             )
         }

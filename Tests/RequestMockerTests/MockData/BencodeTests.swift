@@ -37,7 +37,8 @@ struct BencodeTests {
     func percentEncoding() {
         #expect("d1:a5:x y/z".queryAllowedPercentEncoded == "d1:a5:x%20y/z")
         #expect(
-            "user@example.com?a=1&b=[2]#x é".queryAllowedPercentEncoded == "user@example.com?a=1&b=%5B2%5D%23x%20%C3%A9"
+            "user@example.com?a=1&b=[2]#x é".queryAllowedPercentEncoded
+                == "user@example.com?a=1&b=%5B2%5D%23x%20%C3%A9"
         )
     }
 }

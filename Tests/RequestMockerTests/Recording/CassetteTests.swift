@@ -97,11 +97,14 @@ struct CassetteTests {
         let note = try #require(report.notes.first)
         #expect(
             note.hasPrefix(
-                "cassette \(file.path) (mode once, 2 recordings, 0 played) has no recording for it; nearest is entry 0 (GET \(server.baseURL)/items?page=1), whose query differs: recorded \"page=1\", request has \"page=2\""
+                "cassette \(file.path) (mode once, 2 recordings, 0 played) has no recording for it; "
+                    + "nearest is entry 0 (GET \(server.baseURL)/items?page=1), "
+                    + "whose query differs: recorded \"page=1\", request has \"page=2\""
             ))
         #expect(
             note.hasSuffix(
-                "mode once records only into a new file, so delete it to record again, or run with REQUEST_MOCKER_RECORD_MODE=new_episodes"
+                "mode once records only into a new file, so delete it to record again, "
+                    + "or run with REQUEST_MOCKER_RECORD_MODE=new_episodes"
             ))
 
         _ = try await session.data(for: request("/counter"))
@@ -110,7 +113,8 @@ struct CassetteTests {
         }
         #expect(
             "\(again.map { "\($0)" } ?? "")".contains(
-                "has answered this request already: entry 1 (GET \(server.baseURL)/counter) matches, and each recording answers once"
+                "has answered this request already: entry 1 (GET \(server.baseURL)/counter) matches, "
+                    + "and each recording answers once"
             ))
     }
 
@@ -271,7 +275,7 @@ struct CassetteTests {
     }
 
     @Test(
-        "binary bodies are base64 in the file; compressed bodies are stored decoded and replayed without Content-Encoding"
+        "binary bodies are base64 in the file; compressed ones are stored decoded and replayed without Content-Encoding"
     )
     func bodies() async throws {
         try await MockRegistry().withCassette(try openCassette(file)) { session in

@@ -176,7 +176,8 @@ struct CorruptCassetteTests {
         #expect(failure.reason.hasSuffix("(line 3, column 58)"))
         #expect(
             failure.description.contains(
-                "broken.har is not a valid HAR file: at log.entries[1].request.url: expected \",\" or \"}\" in an object (line 3, column 58)"
+                "broken.har is not a valid HAR file: at log.entries[1].request.url: "
+                    + "expected \",\" or \"}\" in an object (line 3, column 58)"
             ))
     }
 
@@ -188,27 +189,33 @@ struct CorruptCassetteTests {
             (#"{"lag": {}}"#, "log", "missing; a HAR file is {\"log\": {\"entries\": [...]}}"),
             (#"{"log": {"entries": {}}}"#, "log.entries", "expected an array"),
             (
-                #"{"log": {"entries": [\#(entry), {"request": {"url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
+                #"{"log": {"entries": [\#(entry), {"request": {"url": "https://a.test/"}, "#
+                    + #""response": {"status": 200}}]}}"#,
                 "log.entries[1].request.method", "missing"
             ),
             (
-                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": "200"}}]}}"#,
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "#
+                    + #""response": {"status": "200"}}]}}"#,
                 "log.entries[0].response.status", "expected a number"
             ),
             (
-                #"{"log": {"entries": [{"request": {"method": "GET", "url": "a.test"}, "response": {"status": 200}}]}}"#,
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "a.test"}, "#
+                    + #""response": {"status": 200}}]}}"#,
                 "log.entries[0].request.url", "\"a.test\" is not an absolute URL"
             ),
             (
-                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200, "content": {"text": "!!", "encoding": "base64"}}}]}}"#,
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "#
+                    + #""response": {"status": 200, "content": {"text": "!!", "encoding": "base64"}}}]}}"#,
                 "log.entries[0].response.content.text", "not valid base64"
             ),
             (
-                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/", "headers": [{"value": "x"}]}, "response": {"status": 200}}]}}"#,
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/", "#
+                    + #""headers": [{"value": "x"}]}, "response": {"status": 200}}]}}"#,
                 "log.entries[0].request.headers[0].name", "missing"
             ),
             (
-                #"{"log": {"entries": [{"startedDateTime": "yesterday", "request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
+                #"{"log": {"entries": [{"startedDateTime": "yesterday", "#
+                    + #""request": {"method": "GET", "url": "https://a.test/"}, "response": {"status": 200}}]}}"#,
                 "log.entries[0].startedDateTime",
                 "\"yesterday\" is not an ISO 8601 date such as 2026-11-22T10:00:00.000Z"
             ),

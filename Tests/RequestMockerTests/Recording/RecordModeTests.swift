@@ -123,7 +123,8 @@ struct RecordModeTests {
         } catch {
             #expect(
                 "\(error)"
-                    == "REQUEST_MOCKER_RECORD_MODE=sometimes is not a record mode; use one of once, new_episodes, none, all, or unset it"
+                    == "REQUEST_MOCKER_RECORD_MODE=sometimes is not a record mode; "
+                    + "use one of once, new_episodes, none, all, or unset it"
             )
         }
     }
