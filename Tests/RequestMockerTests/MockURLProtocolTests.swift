@@ -7,6 +7,18 @@ import Testing
 struct MockURLProtocolTests {
     let registry = MockRegistry()
 
+    @Test(
+        "http and https URLs are claimed in any letter case; other schemes are left to other protocols",
+        arguments: [
+            ("http://a.test/x", true), ("HTTPS://a.test", true), ("Http://a.test", true),
+            ("ftp://a.test", false), ("httpx://a.test", false), ("https//a.test", false), ("file:///tmp/x", false),
+            ("h://a.test", false),
+        ])
+    func claimsHTTPSchemes(url: String, claimed: Bool) throws {
+        let request = URLRequest(url: try #require(URL(string: url)))
+        #expect((registry.protocolClass as? URLProtocol.Type)?.canInit(with: request) == claimed)
+    }
+
     @Test("completion-handler data tasks")
     func completionHandler() async throws {
         registry.register(.get("/c"), respond: .string("done", status: 201))
