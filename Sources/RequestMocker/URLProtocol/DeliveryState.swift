@@ -4,12 +4,12 @@
 /// first).
 ///
 /// ```text
-/// idle ──start──▶ waiting(g) ──complete(g)──▶ ready ──start / takeReady──▶ finished
-///   │                │  ▲                       │                              ▲
-///   │              stop │ start (resume)       stop                            │
-///   │                ▼  │                       ▼                              │
-///   │              stopped(work)          stopped(answer) ──start (resume)─────┤
-///   └──start, answered at once─────────────────────────────────────────────────┘
+/// idle --start--> waiting(g) --complete(g)--> ready --start / takeReady--> finished
+///   |                |  ^                       |                              ^
+///   |              stop | start (resume)       stop                            |
+///   |                v  |                       v                              |
+///   |              stopped(work)          stopped(answer) --start (resume)-----+
+///   +--start, answered at once-------------------------------------------------+
 /// ```
 ///
 /// The registry decides a request once: a task that is suspended and resumed gets the work
