@@ -194,9 +194,7 @@ struct HTTPConnection {
         if request.headers.values(for: MockServer.forwardedByHeader).contains(server.identity) {
             // This server forwarded it to itself under a name `isSelf` didn't recognise. The
             // journal already has it, as the request that was passed through.
-            let loop = RequestMockerError.passThroughLoop(request: request.description)
-            return sendPlain(
-                status: .badGateway, message: "\(loop)", head: head, request: request, entry: nil, since: arrival)
+            return refuse(.loop(request), head: head, request: request, entry: nil, since: arrival)
         }
         let (pending, entry) = server.registry.answer(request, forwarding: forwarding)
         let outcome: Outcome
@@ -227,9 +225,7 @@ struct HTTPConnection {
             report(request, entry, .reset(reason: "\(error)"), since: arrival)
             return false
         case .refusal(let refusal):
-            return sendPlain(
-                status: refusal.status, message: refusal.message, head: head, request: request, entry: entry,
-                since: arrival)
+            return refuse(refusal, head: head, request: request, entry: entry, since: arrival)
         }
     }
 
@@ -258,13 +254,13 @@ struct HTTPConnection {
         return .success(MockRequest(method: head.method, url: url, headers: head.headers, body: body))
     }
 
-    private func sendPlain(
-        status: HTTPStatus, message: String, head: RequestHead, request: MockRequest, entry: JournalEntry?,
+    /// Answers a refusal as `text/plain` with its status and message (see `Outcome`).
+    private func refuse(
+        _ refusal: Refusal, head: RequestHead, request: MockRequest, entry: JournalEntry?,
         since arrival: ContinuousClock.Instant
     ) -> Bool {
-        send(
-            ResponseHead.plainText(status: status, message: message), head: head, request: request, entry: entry,
-            since: arrival)
+        let response = ResponseHead.plainText(status: refusal.status, message: refusal.message)
+        return send(response, head: head, request: request, entry: entry, since: arrival)
     }
 
     // MARK: Writing
@@ -292,9 +288,7 @@ struct HTTPConnection {
             } catch {
                 let failure = RequestMockerError.fileNotReadable(
                     path: url.path, reason: (error as NSError).localizedDescription)
-                return sendPlain(
-                    status: .internalServerError, message: "\(failure)", head: head, request: request, entry: entry,
-                    since: arrival)
+                return refuse(Refusal(failure), head: head, request: request, entry: entry, since: arrival)
             }
         }
         defer { try? file?.close() }

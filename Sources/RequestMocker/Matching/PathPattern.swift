@@ -69,6 +69,12 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         return segments == other.segments
     }
 
+    /// Whether the pattern is a lone `*`, which matches every path (checked without building an
+    /// array, since it runs for every request a filter sees).
+    private var matchesEveryPath: Bool {
+        segments.count == 1 && segments[0] == .any
+    }
+
     /// The names of the variables, in order.
     public var variableNames: [String] {
         segments.compactMap { if case .variable(let name) = $0 { name } else { nil } }
@@ -81,7 +87,7 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
 
     func match(segments path: [String]) -> Captures? {
         guard error == nil else { return nil }
-        if segments == [.any] { return Captures() }
+        if matchesEveryPath { return Captures() }
         var captures = Captures()
         return Self.match(segments[...], path[...], &captures) ? captures : nil
     }
@@ -168,7 +174,7 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
 
     /// Where a filter with this pattern goes in the registry's index.
     var indexKey: FilterIndex.Key {
-        if error != nil || segments.contains(.anyDepth) || segments == [.any] { return .general }
+        if error != nil || segments.contains(.anyDepth) || matchesEveryPath { return .general }
         var positions: [Int] = []
         var literals: [String] = []
         for (position, segment) in segments.enumerated() {

@@ -5,7 +5,7 @@
 /// try Cassette(contentsOf: url, hosts: .only(["api.example.com", "*.cdn.example.com"]))
 /// ```
 public struct HostFilter: Sendable, CustomStringConvertible {
-    private let accepts: @Sendable (MockRequest) -> Bool
+    private let test: @Sendable (MockRequest) -> Bool
     public let description: String
 
     /// Every host. The default.
@@ -26,12 +26,12 @@ public struct HostFilter: Sendable, CustomStringConvertible {
         HostFilter(description: "hosts accepted by a predicate") { accepts($0.host ?? "") }
     }
 
-    private init(description: String, accepts: @escaping @Sendable (MockRequest) -> Bool) {
+    private init(description: String, test: @escaping @Sendable (MockRequest) -> Bool) {
         self.description = description
-        self.accepts = accepts
+        self.test = test
     }
 
     func accepts(_ request: MockRequest) -> Bool {
-        accepts(request)
+        test(request)
     }
 }

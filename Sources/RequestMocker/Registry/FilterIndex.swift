@@ -1,7 +1,7 @@
 /// The registry's filters, in first-match order, filed so that a request only looks at the
 /// filters that could match it.
 ///
-/// Order is a number per entry: appends count up, prepends count down. A lookup builds, for
+/// Order is a number per entry: entries added last count up, entries added first count down. A lookup builds, for
 /// each literal-position layout in use at the request's segment count, the key the request
 /// would have, and merges those buckets and the general one by order. So the first match is
 /// the one a linear scan would find, at the cost of a few hash lookups and the candidates'

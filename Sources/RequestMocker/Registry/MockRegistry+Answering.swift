@@ -64,8 +64,7 @@ extension MockRegistry {
         _ request: MockRequest, recording ticket: RecordingTicket?, _ forwarding: Forwarding
     ) -> PendingOutcome {
         if forwarding.loopsBack(request.url) {
-            let loop = RequestMockerError.passThroughLoop(request: request.description)
-            return .ready(Outcome(.refusal(Refusal(status: .badGateway, error: loop, message: "\(loop)"))))
+            return .ready(Outcome(.refusal(.loop(request))))
         }
         let outgoing = forwarding.marked(request)
         let timeout = forwarding.timeout

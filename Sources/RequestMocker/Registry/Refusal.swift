@@ -12,11 +12,17 @@ package struct Refusal: Sendable {
     }
 
     /// `404` for an unmatched request (the body is the report), `500` for any other mistake.
-    init(_ mistake: RequestMockerError) {
+    package init(_ mistake: RequestMockerError) {
         if case .unmatched = mistake {
             self.init(status: .notFound, error: mistake, message: "\(mistake)")
         } else {
             self.init(status: .internalServerError, error: mistake, message: "\(mistake)")
         }
+    }
+
+    /// `502` for a request that passing through would send back to the server it came to.
+    package static func loop(_ request: MockRequest) -> Refusal {
+        let loop = RequestMockerError.passThroughLoop(request: request.description)
+        return Refusal(status: .badGateway, error: loop, message: "\(loop)")
     }
 }

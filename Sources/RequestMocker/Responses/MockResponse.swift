@@ -155,8 +155,9 @@ public struct MockResponse: Sendable {
 
     /// Fails the request with `error`, which reaches the caller unchanged.
     ///
-    /// The loopback server can't send an error, so it resets the connection instead; a
-    /// ``ConnectionFault`` given here is the same as ``fault(_:)``.
+    /// The loopback server can't send an error, so it resets the connection instead. A
+    /// ``ConnectionFault`` given here is the same as ``fault(_:)``, and a ``RequestMockerError``
+    /// counts as a mistake in the mocks (the server answers `500`, or `404` for `unmatched`).
     ///
     /// ```swift
     /// registry.register(.get("/feed"), respond: .error(URLError(.notConnectedToInternet)))
