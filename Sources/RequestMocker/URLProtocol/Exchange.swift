@@ -84,7 +84,7 @@ struct Exchange: Sendable {
         .movedPermanently, .found, .seeOther, .temporaryRedirect, .permanentRedirect,
     ]
 
-    /// The outcome as URL loading delivers it (see ``Outcome`` for the table), or the redirect
+    /// The outcome as URL loading delivers it (see ``Outcome``), or the redirect
     /// to follow.
     private func next(after outcome: Outcome, at hop: Hop) -> Next {
         let response: ResolvedResponse
