@@ -23,23 +23,26 @@ public struct RecordedResponse: Sendable, Hashable {
 }
 
 extension RecordedResponse {
-    /// The response as it is delivered: the fields that described the bytes on the wire go,
-    /// since the body is held decoded, and `Content-Length` is the body's (where the old one
-    /// stood, if there was one).
+    /// The response as it is delivered.
     var playable: ResolvedResponse {
+        ResolvedResponse(status: status, httpVersion: httpVersion, headers: playableHeaders, body: body)
+    }
+
+    /// The header fields as delivered: the body is held decoded, so the fields that described its
+    /// bytes on the wire go, and `Content-Length` is the body's (where the old one stood, if there
+    /// was one).
+    var playableHeaders: HTTPHeaders {
         var delivered = headers
         delivered.replace(.contentLength, with: String(body.count))
-        delivered = delivered.removing(HTTPHeaders.Name.framingAndCoding.filter { $0 != .contentLength })
-        return ResolvedResponse(status: status, httpVersion: httpVersion, headers: delivered, body: body)
+        return delivered.removing(HTTPHeaders.Name.framingAndCoding.filter { $0 != .contentLength })
     }
 }
 
 extension MockResponse {
     /// Plays a recorded response back as it was received (see ``RecordedResponse/playable``).
     init(playing recorded: RecordedResponse) {
-        let playable = recorded.playable
         self.init(
-            content: .body(recorded.body, defaultContentType: nil), status: playable.status,
-            httpVersion: playable.httpVersion, headers: playable.headers)
+            content: .body(recorded.body, defaultContentType: nil), status: recorded.status,
+            httpVersion: recorded.httpVersion, headers: recorded.playableHeaders)
     }
 }
