@@ -65,6 +65,52 @@ struct JSONValueTests {
         #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: Data(text.utf8)) }
     }
 
+    /// Arrays and objects nested `depth` levels, around one number.
+    static func nested(_ depth: Int) -> (text: String, value: JSONValue) {
+        var value: JSONValue = 1
+        for level in 0..<depth { value = level.isMultiple(of: 2) ? [value] : ["k": value] }
+        let opening = (0..<depth).reversed().map { $0.isMultiple(of: 2) ? "[" : #"{"k":"# }.joined()
+        let closing = (0..<depth).map { $0.isMultiple(of: 2) ? "]" : "}" }.joined()
+        return (opening + "1" + closing, value)
+    }
+
+    @Test("JSON nested to the parser's limit parses, compares, serializes and converts on the smallest stack")
+    func deepestAllowedNestingFitsTheSmallestStack() throws {
+        let (text, built) = Self.nested(JSONValue.maximumNesting)
+        let results = onThread { () -> [String] in
+            var failures: [String] = []
+            do {
+                let parsed = try JSONValue(parsing: Data(text.utf8))
+                if parsed != built { failures.append("the parsed value differs from the built one") }
+                if try String(decoding: parsed.serialized(), as: UTF8.self) != text {
+                    failures.append("serializing did not give the text back")
+                }
+                if parsed.description != text { failures.append("the description differs") }
+                var foundation: Any = 1
+                for _ in 0..<JSONValue.maximumNesting { foundation = [foundation] }
+                _ = try JSONValue(any: foundation)
+            } catch {
+                failures.append("\(error)")
+            }
+            return failures
+        }
+        #expect(results == [])
+    }
+
+    @Test("one level past the limit is a typed error, for parsing and for Foundation objects")
+    func onePastTheLimitIsAnError() throws {
+        let (text, _) = Self.nested(JSONValue.maximumNesting + 1)
+        let parseError = #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: Data(text.utf8)) }
+        #expect(parseError?.reason == "nesting deeper than 512 levels")
+        // The innermost opening bracket, the one just before the number.
+        let number = try #require(text.utf8.firstIndex(of: UInt8(ascii: "1")))
+        #expect(parseError?.offset == text.utf8.distance(from: text.utf8.startIndex, to: number) - 1)
+        var foundation: Any = 1
+        for _ in 0...JSONValue.maximumNesting { foundation = [foundation] }
+        let conversionError = #expect(throws: JSONValue.ConversionError.self) { try JSONValue(any: foundation) }
+        #expect(conversionError?.description.contains("nested deeper than 512 levels") == true)
+    }
+
     @Test("Foundation objects convert; the first bad value is named by key path")
     func conversion() throws {
         let object: [String: Any] = [

@@ -11,38 +11,35 @@ enum Bencode {
     /// The encoding of `value`, or `nil` when it holds a `null` or an out-of-range number (the
     /// request's file names then use the body's hash alone).
     static func encode(_ value: JSONValue) -> [UInt8]? {
+        /// A value bencoding can't hold.
+        struct Unencodable: Error {}
         var output: [UInt8] = []
-        return encode(value, into: &output) ? output : nil
-    }
-
-    private static func encode(_ value: JSONValue, into output: inout [UInt8]) -> Bool {
-        switch value {
-        case .null:
-            return false
-        case .bool(let flag):
-            output.append(contentsOf: (flag ? "i1e" : "i0e").utf8)
-        case .int(let number):
-            output.append(contentsOf: "i\(number)e".utf8)
-        case .double(let number):
-            guard let integer = Int(exactly: number.rounded(.towardZero)) else { return false }
-            output.append(contentsOf: "i\(integer)e".utf8)
-        case .string(let string):
-            output.append(contentsOf: "\(string.utf8.count):".utf8)
-            output.append(contentsOf: string.utf8)
-        case .array(let elements):
-            output.append(UInt8(ascii: "l"))
-            for element in elements {
-                guard encode(element, into: &output) else { return false }
+        do {
+            try value.walk(keysInOrder: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                (step, _) throws(Unencodable) in
+                switch step {
+                case .scalar(.null), .scalar(.array), .scalar(.object):
+                    throw Unencodable()
+                case .scalar(.bool(let flag)):
+                    output.append(contentsOf: (flag ? "i1e" : "i0e").utf8)
+                case .scalar(.int(let number)):
+                    output.append(contentsOf: "i\(number)e".utf8)
+                case .scalar(.double(let number)):
+                    guard let integer = Int(exactly: number.rounded(.towardZero)) else { throw Unencodable() }
+                    output.append(contentsOf: "i\(integer)e".utf8)
+                case .scalar(.string(let string)), .member(let string, _):
+                    output.append(contentsOf: "\(string.utf8.count):".utf8)
+                    output.append(contentsOf: string.utf8)
+                case .startArray: output.append(UInt8(ascii: "l"))
+                case .startObject: output.append(UInt8(ascii: "d"))
+                case .element: break
+                case .end: output.append(UInt8(ascii: "e"))
+                }
             }
-            output.append(UInt8(ascii: "e"))
-        case .object(let members):
-            output.append(UInt8(ascii: "d"))
-            for (key, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                guard encode(.string(key), into: &output), encode(member, into: &output) else { return false }
-            }
-            output.append(UInt8(ascii: "e"))
+        } catch {
+            return nil
         }
-        return true
+        return output
     }
 }
 

@@ -229,21 +229,12 @@ public struct Redaction: Sendable {
     }
 
     private func redact(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            var result: [String: JSONValue] = [:]
-            for (key, member) in members {
-                switch bodyKeys[key] {
-                case nil: result[key] = redact(member)
-                case .remove: continue
-                case .replace(let text): result[key] = .string(text)
-                }
+        value.rewritingMembers { key in
+            switch bodyKeys[key] {
+            case nil: .keep
+            case .remove: .remove
+            case .replace(let text): .replace(.string(text))
             }
-            return .object(result)
-        case .array(let elements):
-            return .array(elements.map(redact))
-        default:
-            return value
         }
     }
 }

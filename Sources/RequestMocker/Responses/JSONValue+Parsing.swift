@@ -26,13 +26,28 @@ extension JSONValue {
     }
 }
 
-/// A recursive-descent parser over UTF-8 bytes; ours so that numbers keep their integer or
-/// floating-point nature identically on Linux and Apple platforms.
+extension JSONValue {
+    /// How deeply arrays and objects may nest, in parsed text and in converted Foundation
+    /// objects. Deeper input is an error rather than a risk to the thread's stack.
+    public static let maximumNesting = 512
+}
+
+/// A parser over UTF-8 bytes; ours so that numbers keep their integer or floating-point nature
+/// identically on Linux and Apple platforms.
+///
+/// It does not recurse: the arrays and objects still open are kept in ``open``, so nesting up
+/// to ``JSONValue/maximumNesting`` costs heap, not stack, on any thread.
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
-    var depth = 0
-    static let maximumDepth = 512
+
+    /// An array or object whose closing bracket hasn't been read yet.
+    private enum Container {
+        case array([JSONValue])
+        case object([String: JSONValue], key: String)
+    }
+
+    private var open: [Container] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -62,11 +77,75 @@ private struct JSONParser {
         }
     }
 
+    /// One whole value, nested containers included.
     private mutating func parseValue() throws(JSONValue.ParseError) -> JSONValue {
+        while true {
+            // Read a scalar, or open a container and go on to its first element.
+            guard var value = try parseScalarOrOpen() else { continue }
+            // Hand the value to the containers it completes, innermost first.
+            while true {
+                guard let container = open.popLast() else { return value }
+                switch container {
+                case .array(var elements):
+                    elements.append(value)
+                    skipWhitespace()
+                    guard index < bytes.count else { throw fail("unexpected end of text; expected \",\" or \"]\"") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        open.append(.array(elements))
+                    } else if bytes[index] == UInt8(ascii: "]") {
+                        index += 1
+                        value = .array(elements)
+                        continue
+                    } else {
+                        throw fail("expected \",\" or \"]\" in an array")
+                    }
+                case .object(var members, let key):
+                    members[key] = value
+                    skipWhitespace()
+                    guard index < bytes.count else { throw fail("unexpected end of text; expected \",\" or \"}\"") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        open.append(.object(members, key: try parseKey()))
+                    } else if bytes[index] == UInt8(ascii: "}") {
+                        index += 1
+                        value = .object(members)
+                        continue
+                    } else {
+                        throw fail("expected \",\" or \"}\" in an object")
+                    }
+                }
+                break
+            }
+        }
+    }
+
+    /// A scalar, an empty container, or `nil` after opening a container whose first element
+    /// comes next.
+    private mutating func parseScalarOrOpen() throws(JSONValue.ParseError) -> JSONValue? {
+        skipWhitespace()
         guard index < bytes.count else { throw fail("unexpected end of text; expected a value") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "{"):
+            try enter()
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object([:])
+            }
+            open.append(.object([:], key: try parseKey()))
+            return nil
+        case UInt8(ascii: "["):
+            try enter()
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array([])
+            }
+            open.append(.array([]))
+            return nil
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"):
             try expectLiteral("true")
@@ -82,6 +161,26 @@ private struct JSONParser {
         }
     }
 
+    /// An object member's key and the colon after it.
+    private mutating func parseKey() throws(JSONValue.ParseError) -> String {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+        let key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw fail("expected \":\" after key \"\(key)\"")
+        }
+        index += 1
+        return key
+    }
+
+    /// Checks that one more container fits; the one being opened is at `index`.
+    private func enter() throws(JSONValue.ParseError) {
+        guard open.count < JSONValue.maximumNesting else {
+            throw fail("nesting deeper than \(JSONValue.maximumNesting) levels")
+        }
+    }
+
     private func describe(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? "\"\(Character(Unicode.Scalar(byte)))\"" : "0x" + String(byte, radix: 16)
     }
@@ -92,71 +191,6 @@ private struct JSONParser {
             (0..<count).allSatisfy({ bytes[index + $0] == literal.utf8Start[$0] })
         else { throw fail("expected \(literal)") }
         index += count
-    }
-
-    private mutating func enter() throws(JSONValue.ParseError) {
-        depth += 1
-        guard depth <= Self.maximumDepth else { throw fail("nesting deeper than \(Self.maximumDepth) levels") }
-    }
-
-    private mutating func parseObject() throws(JSONValue.ParseError) -> JSONValue {
-        try enter()
-        defer { depth -= 1 }
-        index += 1
-        var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw fail("expected \":\" after key \"\(key)\"")
-            }
-            index += 1
-            skipWhitespace()
-            members[key] = try parseValue()
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of text; expected \",\" or \"}\"") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            } else {
-                throw fail("expected \",\" or \"}\" in an object")
-            }
-        }
-    }
-
-    private mutating func parseArray() throws(JSONValue.ParseError) -> JSONValue {
-        try enter()
-        defer { depth -= 1 }
-        index += 1
-        var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of text; expected \",\" or \"]\"") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            } else {
-                throw fail("expected \",\" or \"]\" in an array")
-            }
-        }
     }
 
     private mutating func parseString() throws(JSONValue.ParseError) -> String {

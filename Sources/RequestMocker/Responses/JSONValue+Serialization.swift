@@ -17,39 +17,47 @@ extension JSONValue {
     public func serialized(pretty: Bool = false) throws(SerializationError) -> Data {
         var output: [UInt8] = []
         output.reserveCapacity(64)
-        try write(to: &output, pretty: pretty, indent: 0, path: "$")
+        // The key path of the value being written, one component per open array or object.
+        var path: [String] = []
+        try walk(keysInOrder: <) { (step, depth) throws(SerializationError) in
+            switch step {
+            case .scalar(.double(let value)) where !value.isFinite:
+                throw SerializationError(keyPath: "$" + path.joined(), value: value)
+            case .scalar(let value):
+                Self.writeScalar(value, to: &output)
+            case .startArray:
+                output.append(UInt8(ascii: "["))
+                path.append("")
+            case .startObject:
+                output.append(UInt8(ascii: "{"))
+                path.append("")
+            case .element(let index):
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.newline(&output, pretty: pretty, indent: depth)
+                path[path.count - 1] = "[\(index)]"
+            case .member(let key, let index):
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.newline(&output, pretty: pretty, indent: depth)
+                Self.writeString(key, to: &output)
+                output.append(contentsOf: pretty ? Array(": ".utf8) : [UInt8(ascii: ":")])
+                path[path.count - 1] = ".\(key)"
+            case .end(let isObject, let count):
+                if count > 0 { Self.newline(&output, pretty: pretty, indent: depth) }
+                output.append(UInt8(ascii: isObject ? "}" : "]"))
+                path.removeLast()
+            }
+        }
         return Data(output)
     }
 
-    private func write(to output: inout [UInt8], pretty: Bool, indent: Int, path: String) throws(SerializationError) {
-        switch self {
-        case .null: output.append(contentsOf: "null".utf8)
+    /// Writes `null`, a Boolean, a finite number or a string.
+    private static func writeScalar(_ value: JSONValue, to output: inout [UInt8]) {
+        switch value {
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value): output.append(contentsOf: String(value).utf8)
-        case .double(let value):
-            guard value.isFinite else { throw SerializationError(keyPath: path, value: value) }
-            output.append(contentsOf: value.description.utf8)
-        case .string(let value): Self.writeString(value, to: &output)
-        case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newline(&output, pretty: pretty, indent: indent + 1)
-                try element.write(to: &output, pretty: pretty, indent: indent + 1, path: "\(path)[\(index)]")
-            }
-            if !elements.isEmpty { Self.newline(&output, pretty: pretty, indent: indent) }
-            output.append(UInt8(ascii: "]"))
-        case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            for (index, (key, member)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newline(&output, pretty: pretty, indent: indent + 1)
-                Self.writeString(key, to: &output)
-                output.append(contentsOf: pretty ? Array(": ".utf8) : [UInt8(ascii: ":")])
-                try member.write(to: &output, pretty: pretty, indent: indent + 1, path: "\(path).\(key)")
-            }
-            if !members.isEmpty { Self.newline(&output, pretty: pretty, indent: indent) }
-            output.append(UInt8(ascii: "}"))
+        case .double(let value): output.append(contentsOf: value.description.utf8)
+        case .string(let value): writeString(value, to: &output)
+        case .null, .array, .object: output.append(contentsOf: "null".utf8)
         }
     }
 

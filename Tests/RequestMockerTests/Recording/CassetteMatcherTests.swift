@@ -173,4 +173,17 @@ struct RedactionTests {
             method: .post, url: url("/login"), headers: ["Content-Type": "text/plain"], body: Data("password=p".utf8))
         #expect(redaction.redact(text)?.bodyText == "password=p", "other text is left alone")
     }
+
+    @Test("a JSON body nested to the parser's limit is redacted at the bottom, on the smallest stack")
+    func deepestBodyIsRedactedOnTheSmallestStack() throws {
+        let depth = JSONValue.maximumNesting
+        let opening = String(repeating: #"{"a":["#, count: depth / 2 - 1)
+        let closing = String(repeating: "]}", count: depth / 2 - 1)
+        let body = opening + #"{"password":"p","secret":1,"keep":2}"# + closing
+        let request = MockRequest(
+            method: .post, url: url("/deep"), headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        let redaction = Redaction.none.bodyKey("password").bodyKey("secret", .remove)
+        let redacted = onThread { redaction.redact(request)?.bodyText }
+        #expect(redacted == opening + #"{"keep":2,"password":"REDACTED"}"# + closing)
+    }
 }

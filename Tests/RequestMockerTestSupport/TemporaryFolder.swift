@@ -1,13 +1,10 @@
 import Foundation
-import RequestMocker
-import RequestMockerTestSupport
-import Testing
 
 /// A fresh folder under the temporary directory, removed when the value goes away.
-final class TemporaryFolder: Sendable {
-    let url: URL
+package final class TemporaryFolder: Sendable {
+    package let url: URL
 
-    init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("RequestMockerTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -17,12 +14,12 @@ final class TemporaryFolder: Sendable {
     }
 
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> URL {
+    package func write(_ name: String, _ text: String) throws -> URL {
         try write(name, Data(text.utf8))
     }
 
     @discardableResult
-    func write(_ name: String, _ data: Data) throws -> URL {
+    package func write(_ name: String, _ data: Data) throws -> URL {
         let file = url.appendingPathComponent(name)
         try data.write(to: file)
         return file
