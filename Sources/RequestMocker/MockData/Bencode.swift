@@ -14,9 +14,9 @@ enum Bencode {
         /// A value bencoding can't hold.
         struct Unencodable: Error {}
         var output: [UInt8] = []
+        let byUTF8: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         do {
-            try value.walk(keysInOrder: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                (step, _) throws(Unencodable) in
+            try value.walk(keysInOrder: byUTF8) { (step, _) throws(Unencodable) in
                 switch step {
                 case .scalar(.null), .scalar(.array), .scalar(.object):
                     throw Unencodable()
