@@ -20,7 +20,8 @@ let package = Package(
         .executableTarget(name: "request-mocker", dependencies: ["RequestMocker", "RequestMockerServer"]),
         .executableTarget(
             name: "request-mocker-bench",
-            dependencies: ["RequestMocker", "RequestMockerServer"],
+            // Its server rows run the command itself, so the command is built first.
+            dependencies: ["RequestMocker", "RequestMockerServer", "request-mocker"],
             path: "Benchmarks/request-mocker-bench"
         ),
         // Helpers every test target shares, defined once (no product; imports neither XCTest nor Testing).

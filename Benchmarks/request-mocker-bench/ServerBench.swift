@@ -2,8 +2,9 @@ import Foundation
 import RequestMocker
 import RequestMockerServer
 
-// The loopback server's rows: throughput against nginx serving the same bytes (both driven by
+// The loopback server's rows: throughput against nginx serving the same bytes (all driven by
 // `wrk -t2 -c16`, interleaved), and the peak memory of a server process streaming a 1 GiB file.
+// `request-mocker serve` rows run the command itself, built beside this program.
 
 #if canImport(Glibc)
     import Glibc
@@ -83,6 +84,33 @@ func freePort() throws -> Int {
 struct ThroughputResult {
     let nginx: Double
     let mock: Double
+    /// `request-mocker serve` of a mock-data folder, with its log line on; `nil` when the command
+    /// could not be started.
+    let command: Double?
+}
+
+/// The `request-mocker` executable built beside this program.
+var commandExecutable: String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+        .appendingPathComponent("request-mocker").path
+}
+
+/// Starts `request-mocker serve ARGUMENTS --port 0` with its output in `log`, and returns its
+/// process and base URL once it announced it.
+func startCommand(_ arguments: [String], log: URL) -> (pid: pid_t, base: String)? {
+    guard let child = spawn([commandExecutable, "serve"] + arguments + ["--port", "0"], output: log.path) else {
+        return nil
+    }
+    for _ in 0..<1_000 {
+        let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
+        if let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) {
+            return (child, String(text[range]))
+        }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    kill(child, SIGTERM)
+    _ = reap(child)
+    return nil
 }
 
 /// Both servers answer 13 bytes; rounds alternate so load on the machine hits both alike.
@@ -121,16 +149,30 @@ func serverThroughput(rounds: Int, seconds: Int) throws -> ThroughputResult? {
     let base = try server.start()
     defer { server.stop() }
 
-    var nginx: [Double] = []
-    var mock: [Double] = []
-    _ = wrk("http://127.0.0.1:\(port)/hello", seconds: 1)
-    _ = wrk(base.absoluteString + "/hello", seconds: 1)
-    for _ in 0..<rounds {
-        if let value = wrk("http://127.0.0.1:\(port)/hello", seconds: seconds) { nginx.append(value) }
-        if let value = wrk(base.absoluteString + "/hello", seconds: seconds) { mock.append(value) }
+    // The command serves the same 13 bytes from a mock-data file, logging each request.
+    let mockData = folder.appendingPathComponent("MockData")
+    try FileManager.default.createDirectory(at: mockData, withIntermediateDirectories: true)
+    try Data("HTTP/1.1 200 OK\nContent-Type: text/plain\n\n\(body)".utf8).write(
+        to: mockData.appendingPathComponent("GET|-hello.http"))
+    let command = startCommand([mockData.path], log: folder.appendingPathComponent("logs/command.log"))
+    defer {
+        if let command {
+            kill(command.pid, SIGTERM)
+            _ = reap(command.pid)
+        }
     }
-    guard !nginx.isEmpty, !mock.isEmpty else { return nil }
-    return ThroughputResult(nginx: nginx.sorted()[nginx.count / 2], mock: mock.sorted()[mock.count / 2])
+
+    let urls = ["http://127.0.0.1:\(port)/hello", base.absoluteString + "/hello", command.map { $0.base + "/hello" }]
+    var results: [[Double]] = [[], [], []]
+    for url in urls.compactMap(\.self) { _ = wrk(url, seconds: 1) }
+    for _ in 0..<rounds {
+        for (index, url) in urls.enumerated() {
+            if let url, let value = wrk(url, seconds: seconds) { results[index].append(value) }
+        }
+    }
+    func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.sorted()[values.count / 2] }
+    guard let nginx = median(results[0]), let mock = median(results[1]) else { return nil }
+    return ThroughputResult(nginx: nginx, mock: mock, command: median(results[2]))
 }
 
 /// The peak resident memory, in MiB, of a process that serves a 1 GiB file response to `curl`,
@@ -169,6 +211,34 @@ func fileStreamingMemory() throws -> (idle: Double, peak: Double, seconds: Doubl
     return (idle, peakResidentMiB(of: child), elapsed)
 }
 
+/// The peak resident memory, in MiB, of `request-mocker serve` sending a 1 GiB `.http` mock-data
+/// file to `curl`; `nil` without `curl`, `/proc` or the command.
+func commandStreamingMemory() throws -> (peak: Double, seconds: Double)? {
+    guard installed("curl"), FileManager.default.fileExists(atPath: "/proc/self/status") else { return nil }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-http-\(UUID().uuidString)")
+    let mockData = folder.appendingPathComponent("MockData")
+    try FileManager.default.createDirectory(at: mockData, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = mockData.appendingPathComponent("GET|-gigabyte.http")
+    let head = Data("HTTP/1.1 200 OK\nContent-Type: application/octet-stream\n\n".utf8)
+    try head.write(to: file)
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.truncate(atOffset: UInt64(head.count) + (1 << 30))  // sparse: zeros without the disk
+    try handle.close()
+    guard let command = startCommand([mockData.path], log: folder.appendingPathComponent("command.log")) else {
+        return nil
+    }
+    defer {
+        kill(command.pid, SIGTERM)
+        _ = reap(command.pid)
+    }
+    let start = Date()
+    let download = runToEnd("curl", ["-s", "-o", "/dev/null", "-w", "%{size_download}", command.base + "/gigabyte"])
+    let elapsed = Date().timeIntervalSince(start)
+    guard download.output == String(1 << 30) else { return nil }
+    return (peakResidentMiB(of: command.pid), elapsed)
+}
+
 /// `VmHWM` (the peak resident set) from `/proc/<pid>/status`, in MiB.
 func peakResidentMiB(of pid: Int32) -> Double {
     let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
@@ -198,6 +268,16 @@ func printServerRows(rounds: Int) throws {
                 format: "  nginx %.0f req/s, MockServer %.0f req/s: %.2f of nginx  ", throughput.nginx, throughput.mock,
                 share)
                 + (share >= 0.5 ? "ok (goal ≥ 0.5)" : "UNDER GOAL (≥ 0.5)"))
+        if let command = throughput.command {
+            let share = command / throughput.nginx
+            print(
+                String(
+                    format: "  request-mocker serve, mock-data file, log on: %.0f req/s: %.2f of nginx  ", command,
+                    share)
+                    + (share >= 0.5 ? "ok (budget ≥ 0.5)" : "UNDER BUDGET (≥ 0.5)"))
+        } else {
+            print("  request-mocker serve: skipped (the command did not start)")
+        }
     } else {
         print("  skipped: needs wrk and nginx (apt-get install wrk nginx)")
     }
@@ -209,5 +289,13 @@ func printServerRows(rounds: Int) throws {
                 + (memory.peak < 64 ? "ok (budget < 64 MiB)" : "OVER BUDGET (< 64 MiB)"))
     } else {
         print("  1 GiB file response: skipped (needs curl and /proc)")
+    }
+    if let memory = try commandStreamingMemory() {
+        print(
+            String(
+                format: "  1 GiB .http file through request-mocker serve: peak resident %.1f MiB, %.1f s  ",
+                memory.peak, memory.seconds) + (memory.peak < 64 ? "ok (budget < 64 MiB)" : "OVER BUDGET (< 64 MiB)"))
+    } else {
+        print("  1 GiB .http file through request-mocker serve: skipped (needs curl, /proc and the command)")
     }
 }

@@ -105,6 +105,10 @@ floorConfiguration.protocolClasses = [FloorProtocol.self] + (floorConfiguration.
 
 let one = MockRegistry()
 one.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
+// The same filter, answering with its journal full (the default capacity), so every request
+// drops the oldest entry.
+let fullJournal = MockRegistry()
+fullJournal.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
 
 let manyLiteral = MockRegistry()
 for index in 0..<10_000 {
@@ -192,6 +196,7 @@ var modes = [
     Mode("mock-data folder of 10,000 files", largeFolder.makeSession(), "/bench/file"),
     Mode("cassette of 10 entries", smallCassette.makeSession(), "/bench/har/last"),
     Mode("cassette of 10,000 entries", largeCassette.makeSession(), "/bench/har/last"),
+    Mode("1 filter, full 10,000-entry journal", fullJournal.makeSession(), "/bench/item"),
 ]
 let journaled = [one, manyLiteral, manyPatterned, smallFolder, largeFolder, smallCassette, largeCassette]
 
@@ -200,6 +205,7 @@ for index in modes.indices {
     for _ in 0..<200 { _ = try await modes[index].session.data(for: modes[index].request) }
 }
 for registry in journaled { registry.clearJournal() }
+for _ in 0..<(fullJournal.journalCapacity ?? 0) { _ = try await modes[8].session.data(for: modes[8].request) }
 for _ in 0..<rounds {
     for index in modes.indices {
         let roundStart = clock.now
@@ -274,6 +280,9 @@ print("budgets:")
 print(
     "  1 filter vs floor, median latency:        " + String(format: "%.2f  ", ratio(single.median, floor.median))
         + verdict(ratio(single.median, floor.median), 1.05))
+print(
+    "  full 10,000-entry journal vs 1 filter:     " + String(format: "%.2f  ", ratio(modes[8].median, single.median))
+        + verdict(ratio(modes[8].median, single.median), 1.1))
 print(
     "  10,000 filters vs 1 filter, median latency: " + String(format: "%.2f  ", ratio(modes[2].median, single.median))
         + verdict(ratio(modes[2].median, single.median), 1.5))

@@ -282,12 +282,11 @@ struct HTTPConnection {
             || response.headers.values(for: .connection).contains { $0.lowercased().contains("close") }
         // Open a file before the head goes out, so a file that vanished still gets a clean 500.
         var file: FileHandle?
-        if sendsBody, case .file(let url, _) = response.body {
+        if sendsBody, case .file(let slice) = response.body {
             do {
-                file = try FileHandle(forReadingFrom: url)
+                file = try slice.open()
             } catch {
-                let failure = RequestMockerError.fileNotReadable(
-                    path: url.path, reason: (error as NSError).localizedDescription)
+                let failure = RequestMockerError.fileNotReadable(path: slice.url.path, reason: FileSlice.reason(error))
                 return refuse(Refusal(failure), head: head, request: request, entry: entry, since: arrival)
             }
         }

@@ -194,6 +194,25 @@ struct MockRegistryTests {
         #expect(registry.journal.count == 4)
     }
 
+    @Test("the journal is bounded by default, and a full one keeps the newest entries in order as it wraps")
+    func fullJournalWrapsInOrderAndCountsDrops() async throws {
+        #expect(MockRegistry().journalCapacity == 10_000)
+        registry.register(.get("/n/<n>"), respond: .string("n"))
+        registry.journalCapacity = 3
+        for n in 0..<8 { _ = try await session.data(from: url("/n/\(n)")) }
+        #expect(registry.journal.map(\.request.url) == [url("/n/5"), url("/n/6"), url("/n/7")])
+        #expect(registry.droppedJournalEntries == 5)
+        registry.journalCapacity = 5
+        _ = try await session.data(from: url("/n/8"))
+        #expect(registry.journal.map(\.request.url) == [url("/n/5"), url("/n/6"), url("/n/7"), url("/n/8")])
+        registry.journalCapacity = 2
+        #expect(registry.journal.map(\.request.url) == [url("/n/7"), url("/n/8")])
+        #expect(registry.droppedJournalEntries == 7)
+        registry.clearJournal()
+        _ = try await session.data(from: url("/n/9"))
+        #expect(registry.journal.map(\.request.url) == [url("/n/9")])
+    }
+
     @Test("waitForRequests returns once enough requests arrived, and times out with a count")
     func waiting() async throws {
         registry.register(.post("/events"), respond: .status(202))

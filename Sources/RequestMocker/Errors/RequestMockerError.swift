@@ -36,6 +36,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case mockDataFolderNotFound(path: String)
     /// A mock-data file that would answer is not a valid `.http` or `.json` file.
     case invalidMockDataFile(path: String, reason: String)
+    /// A mock-data folder or file could not be read just now (for example, the process ran out
+    /// of file descriptors). Nothing is remembered of the failure: the next request tries again.
+    case mockDataUnavailable(path: String, reason: String)
     /// ``MockRegistry/waitForRequests(count:matching:timeout:)`` ran out of time.
     case waitTimedOut(expected: Int, received: Int, filter: String?)
     /// A cassette file is not valid HAR: the file, the JSON path that failed, and why.
@@ -92,6 +95,8 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
                 + "and use MockDataFolder(Bundle.module, subdirectory: \"MockData\")"
         case .invalidMockDataFile(let path, let reason):
             return "mock-data file \(path) is not valid: \(reason)"
+        case .mockDataUnavailable(let path, let reason):
+            return "mock data at \(path) could not be read just now: \(reason); the request may be retried"
         case .waitTimedOut(let expected, let received, let filter):
             let which = filter.map { " matching \($0)" } ?? ""
             return "timed out waiting for \(expected) request\(expected == 1 ? "" : "s")\(which); \(received) arrived"

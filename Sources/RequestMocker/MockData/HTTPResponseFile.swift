@@ -20,21 +20,41 @@ struct HTTPResponseFile: Sendable, Equatable {
     let headers: HTTPHeaders
     let body: Data
 
-    /// What is wrong with a `.http` file, and on which line.
     struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
-        /// The 1-based line number.
         let line: Int
         let reason: String
 
         var description: String { "line \(line): \(reason)" }
     }
 
+    /// The status line and headers; the body is whatever follows them in the file.
+    struct Head: Sendable, Equatable {
+        let status: HTTPStatus
+        let httpVersion: String
+        let headers: HTTPHeaders
+        /// Where the body starts: just after the first blank line, or at the end of a file that
+        /// has none.
+        let bodyOffset: Int
+    }
+
+    /// The most a head may take: larger files are read head first, and only this much of it.
+    static let maximumHeadSize = 64 * 1024
+
     init(parsing data: Data) throws(ParseError) {
-        let bytes = [UInt8](data)
+        let head = try Self.head(of: data, isWholeFile: true)
+        status = head.status
+        httpVersion = head.httpVersion
+        headers = head.headers
+        body = data.subdata(in: (data.startIndex + head.bodyOffset)..<data.endIndex)
+    }
+
+    /// Parses the head at the start of `bytes`, which are the whole file or its first bytes.
+    static func head(of bytes: Data, isWholeFile: Bool) throws(ParseError) -> Head {
+        let bytes = [UInt8](bytes)
         var position = 0
         var lineNumber = 0
 
-        /// The next line without its LF or CRLF, and whether a line ending followed it.
+        // Only the head is split into lines: the body may be anything.
         func nextLine() -> (text: String, ended: Bool)? {
             guard position < bytes.count else { return nil }
             lineNumber += 1
@@ -50,30 +70,40 @@ struct HTTPResponseFile: Sendable, Equatable {
             throw ParseError(
                 line: 1, reason: "the file is empty; start it with a status line such as \"HTTP/1.1 200 OK\"")
         }
+        guard statusLine.ended || isWholeFile else {
+            throw ParseError(line: 1, reason: "the status line is longer than \(maximumHeadSize / 1024) KiB")
+        }
         let parts = statusLine.text.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/") else {
             throw ParseError(
                 line: 1, reason: "\"\(statusLine.text)\" is not a status line; write it as \"HTTP/1.1 200 OK\"")
         }
-        guard parts[1].count == 3, let status = Int(parts[1]), (100...599).contains(status) else {
-            throw ParseError(line: 1, reason: "\"\(parts[1])\" is not a status code; use three digits from 100 to 599")
+        guard parts[1].count == 3, parts[1].allSatisfy({ ("0"..."9").contains($0) }), let status = Int(parts[1]),
+            (100...999).contains(status)
+        else {
+            throw ParseError(line: 1, reason: "\"\(parts[1])\" is not a status code; use three digits from 100 to 999")
         }
-        self.status = HTTPStatus(status)
-        httpVersion = String(parts[0])
 
         var headers = HTTPHeaders()
-        var body = Data()
         while let line = nextLine() {
+            guard line.ended || isWholeFile else {
+                throw ParseError(
+                    line: lineNumber,
+                    reason: "the head (status line and headers) is longer than \(maximumHeadSize / 1024) KiB; "
+                        + "put a blank line before the body")
+            }
             if line.text.isEmpty {
-                body = Data(bytes[position...])
-                break
+                return Head(
+                    status: HTTPStatus(status), httpVersion: String(parts[0]), headers: headers, bodyOffset: position)
             }
             if let first = line.text.first, first == " " || first == "\t" {
                 guard !headers.isEmpty else {
                     throw ParseError(
                         line: lineNumber, reason: "a continuation line (starting with a space) needs a header above it")
                 }
-                headers.continueLastValue(line.text.trimmingCharacters(in: .whitespaces))
+                let value = line.text.trimmingCharacters(in: .whitespaces)
+                try checkValue(value, line: lineNumber)
+                headers.continueLastValue(value)
                 continue
             }
             guard let colon = line.text.firstIndex(of: ":") else {
@@ -84,16 +114,30 @@ struct HTTPResponseFile: Sendable, Equatable {
                         + "write headers as \"Name: value\" and put a blank line before the body"
                 )
             }
-            let name = line.text[..<colon].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, !name.contains(" ") else {
-                throw ParseError(line: lineNumber, reason: "\"\(name)\" is not a header name")
+            let name = String(line.text[..<colon])
+            guard HTTPHeaders.Name.isValid(name) else {
+                throw ParseError(
+                    line: lineNumber,
+                    reason: "\"\(name)\" is not a header name; use letters, digits and !#$%&'*+-.^_`|~ only")
             }
-            headers.add(
-                HTTPHeaders.Name(name), line.text[line.text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            )
+            let value = line.text[line.text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            try checkValue(value, line: lineNumber)
+            headers.add(HTTPHeaders.Name(name), value)
         }
-        self.headers = headers
-        self.body = body
+        guard isWholeFile else {
+            throw ParseError(
+                line: lineNumber,
+                reason: "the head (status line and headers) is longer than \(maximumHeadSize / 1024) KiB; "
+                    + "put a blank line before the body")
+        }
+        return Head(status: HTTPStatus(status), httpVersion: String(parts[0]), headers: headers, bodyOffset: position)
+    }
+
+    /// A value may hold any byte but the ones that end a line or a string.
+    private static func checkValue(_ value: String, line: Int) throws(ParseError) {
+        guard HTTPHeaders.isValidValue(value) else {
+            throw ParseError(line: line, reason: "the value holds a carriage return or a NUL byte; remove it")
+        }
     }
 }
 

@@ -30,14 +30,14 @@ extension MockDataFolder: AnswerSource {
 
     private func find(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         let candidates = candidateFileNames(for: request)
-        let names = currentNames()
-        guard let name = candidates.first(where: names.contains) else {
-            misses.append(miss(triedNames: candidates))
-            return nil
-        }
-        let file = URL(fileURLWithPath: root).appendingPathComponent(name)
         do {
-            return .respond(try Self.response(from: file), captures: Captures(), from: .file(file))
+            let names = try currentNames()
+            guard let name = candidates.first(where: names.contains) else {
+                misses.append(miss(triedNames: candidates))
+                return nil
+            }
+            let file = try file(named: name)
+            return .respond(file.response, captures: Captures(), from: .file(file.url))
         } catch {
             return .fail(error)
         }

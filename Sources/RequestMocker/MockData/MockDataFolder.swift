@@ -16,10 +16,17 @@
 /// right name for a new file. Use ``UnmatchedRequestPolicy/respond(_:)`` with `.status(404)` to
 /// answer misses with an empty `404` instead.
 ///
-/// The folder is listed once and listed again when its modification date changes (a file was
-/// added, removed or renamed); a file's contents are read when it answers, so edits show at
-/// once. Only regular files directly in the folder answer (symbolic links only if they point
-/// inside it); request data never becomes a path, so no request can read outside the folder.
+/// The folder is listed once and listed again when its modification time changes (a file was
+/// added, removed or renamed). A file is read when it first answers and again whenever its
+/// identity, size or modification time changes, so edits show at once. Files up to 256 KiB are
+/// kept in memory (32 MiB at most for the folder); a larger `.http` file's body, or a larger
+/// `.json` file, is streamed from disk as it is sent, and such a `.json` file is not checked
+/// for valid JSON. Only regular files directly in the folder answer, and symbolic links only
+/// when they resolve inside it (checked each time the file is opened); request data never
+/// becomes a path, so no request can read outside the folder. When the folder or a file can't
+/// be read for a passing reason (no file descriptor left), the request fails with
+/// ``RequestMockerError/mockDataUnavailable(path:reason:)`` (`503` through the server) and
+/// nothing of the failure is remembered.
 public final class MockDataFolder: Sendable, CustomStringConvertible {
     /// The folder, as given.
     public let folder: URL
@@ -32,7 +39,8 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
     /// When this folder records, how; `nil` for a folder that only answers.
     let recording: FolderRecording?
     let root: String
-    private let listing = LockedState(Listing())
+    /// The folder's listing and the files read from it (see MockDataFolder+Files.swift).
+    let cache = LockedState(FolderCache())
 
     /// How a recording folder records: the mode in effect, whether the folder is new, what
     /// is hidden, and which hosts it records.
@@ -41,11 +49,6 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
         let isNew: Bool
         let redaction: Redaction
         let hosts: HostFilter
-    }
-
-    private struct Listing: Sendable {
-        var modified: Date?
-        var names: Set<String> = []
     }
 
     /// Answers from the files in `folder`.
@@ -165,68 +168,7 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
         }
         return names
     }
-
-    /// Called when a recorded file was written, so the next lookup lists the folder again.
-    func forgetListing() {
-        listing.withLock { $0 = Listing() }
-    }
-
-    /// The folder's file names, listed again only when the folder changed.
-    func currentNames() -> Set<String> {
-        let modified = (try? FileManager.default.attributesOfItem(atPath: root))?[.modificationDate] as? Date
-        if let cached = listing.withLock({ $0.modified != nil && $0.modified == modified ? $0.names : nil }) {
-            return cached
-        }
-        let names = Self.servableFiles(in: root)
-        listing.withLock { $0 = Listing(modified: modified, names: names) }
-        return names
-    }
-
-    /// Regular files directly in `root`, and links that resolve to regular files inside it.
-    private static func servableFiles(in root: String) -> Set<String> {
-        let manager = FileManager.default
-        var names: Set<String> = []
-        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? []
-        where name.hasSuffix(".http") || name.hasSuffix(".json") {
-            let path = root + "/" + name
-            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
-            var isDirectory: ObjCBool = false
-            guard resolved.hasPrefix(root + "/"), manager.fileExists(atPath: resolved, isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            else { continue }
-            names.insert(name)
-        }
-        return names
-    }
-
-    /// Reads and checks a file: a `.http` file parses into a response; a `.json` file must be JSON.
-    static func response(from file: URL) throws(RequestMockerError) -> MockResponse {
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            throw RequestMockerError.fileNotReadable(path: file.path, reason: (error as NSError).localizedDescription)
-        }
-        if file.pathExtension == "json" {
-            do {
-                _ = try JSONValue(parsing: data)
-            } catch {
-                throw RequestMockerError.invalidMockDataFile(path: file.path, reason: error.description)
-            }
-            return .data(data, headers: [.contentType: MockResponse.jsonContentType])
-        }
-        do {
-            let parsed = try HTTPResponseFile(parsing: data)
-            // The body is served as it is in the file, not chunked: these would describe it wrongly.
-            let headers = parsed.headers.removing(HTTPHeaders.Name.framing)
-            return MockResponse.data(parsed.body, status: parsed.status, headers: headers).withHTTPVersion(
-                parsed.httpVersion)
-        } catch {
-            throw RequestMockerError.invalidMockDataFile(path: file.path, reason: error.description)
-        }
-    }
 }
 
-/// The earlier name of ``MockDataFolder``.
 @available(*, deprecated, renamed: "MockDataFolder")
 public typealias MockDataDirectory = MockDataFolder

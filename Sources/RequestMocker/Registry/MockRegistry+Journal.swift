@@ -41,30 +41,33 @@ extension MockRegistry {
         journal.filter(\.isUnmatched).map(\.request)
     }
 
-    /// The most journal entries kept: when more arrive, the oldest are dropped. `nil` (the
-    /// default) keeps every entry, which is what tests want; a long-running server (the
-    /// `request-mocker` command) sets a limit so its memory stays flat. With a limit,
-    /// ``waitForRequests(count:matching:timeout:)`` sees only the entries kept, so it can't wait
-    /// for more than the limit.
+    /// The most journal entries kept: when more arrive, the oldest are dropped, at constant
+    /// cost per request. The default, 10,000, is far more than a test makes and keeps a
+    /// long-running registry's memory flat (the `request-mocker` command keeps 1,000); `nil` keeps
+    /// every entry. With a limit, ``waitForRequests(count:matching:timeout:)`` sees only the
+    /// entries kept, so it can't wait for more than the limit; ``droppedJournalEntries`` counts
+    /// the rest.
     ///
     /// ```swift
     /// registry.journalCapacity = 1_000
     /// ```
     public var journalCapacity: Int? {
         get { state.withLock { $0.journal.capacity } }
-        set {
-            state.withLock { state in
-                state.journal.capacity = newValue
-                if let newValue, state.journal.entries.count > newValue {
-                    state.journal.entries.removeFirst(state.journal.entries.count - max(newValue, 0))
-                }
-            }
-        }
+        set { state.withLock { $0.journal.capacity = newValue } }
+    }
+
+    /// How many journal entries were dropped to stay within ``journalCapacity``.
+    ///
+    /// ```swift
+    /// print("\(registry.journal.count) requests kept, \(registry.droppedJournalEntries) dropped")
+    /// ```
+    public var droppedJournalEntries: Int {
+        state.withLock { $0.journal.dropped }
     }
 
     /// Forgets every journal entry (filters stay).
     public func clearJournal() {
-        state.withLock { $0.journal.entries.removeAll() }
+        state.withLock { $0.journal.removeAll() }
     }
 
     /// Waits until the journal holds `count` requests (matching `filter`, when given), for code

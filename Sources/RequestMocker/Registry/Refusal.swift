@@ -11,12 +11,13 @@ package struct Refusal: Sendable {
         self.message = message
     }
 
-    /// `404` for an unmatched request (the body is the report), `500` for any other mistake.
+    /// `404` for an unmatched request (the body is the report), `503` for mock data that could not
+    /// be read just now, `500` for any other mistake.
     package init(_ mistake: RequestMockerError) {
-        if case .unmatched = mistake {
-            self.init(status: .notFound, error: mistake, message: "\(mistake)")
-        } else {
-            self.init(status: .internalServerError, error: mistake, message: "\(mistake)")
+        switch mistake {
+        case .unmatched: self.init(status: .notFound, error: mistake, message: "\(mistake)")
+        case .mockDataUnavailable: self.init(status: .serviceUnavailable, error: mistake, message: "\(mistake)")
+        default: self.init(status: .internalServerError, error: mistake, message: "\(mistake)")
         }
     }
 

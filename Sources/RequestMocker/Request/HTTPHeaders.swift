@@ -53,6 +53,17 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
         }
     }
 
+    /// Whether `value` can go out as a field value (RFC 9110 §5.5): no carriage return, line
+    /// feed or NUL, the bytes that would end the line or the string.
+    ///
+    /// ```swift
+    /// HTTPHeaders.isValidValue("text/html; charset=utf-8")  // true
+    /// HTTPHeaders.isValidValue("a\r\nSet-Cookie: x=1")      // false
+    /// ```
+    public static func isValidValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+
     /// Every value for `name`, in order.
     public func values(for name: Name) -> [String] {
         fields.filter { $0.name == name }.map(\.value)
@@ -156,6 +167,27 @@ extension HTTPHeaders {
         }
 
         public var description: String { rawValue }
+
+        /// Whether `name` is a token (RFC 9110 §5.1): one or more letters, digits and
+        /// ``!#$%&'*+-.^_`|~``, so it can't end a line or carry another header.
+        ///
+        /// ```swift
+        /// HTTPHeaders.Name.isValid("X-Request-ID")  // true
+        /// HTTPHeaders.Name.isValid("X\r\nEvil")     // false
+        /// ```
+        public static func isValid(_ name: String) -> Bool {
+            !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
+        }
+
+        private static func isTokenByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            default:
+                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
 
         public static let accept: Name = "Accept"
         public static let authorization: Name = "Authorization"

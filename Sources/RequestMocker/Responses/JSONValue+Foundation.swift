@@ -98,18 +98,16 @@ private enum FoundationConverter {
             }
             // Hand the value to the containers it completes, innermost first, until one has a
             // child left to convert.
-            var isComplete = true
-            while var container = open.popLast() {
-                container.add(value)
-                if container.position < container.children.count {
-                    open.append(container)
-                    (object, path) = (container.children[container.position].value, container.childPath)
-                    isComplete = false
+            // (Added in place at the top of `open`, so no collection is copied.)
+            while let top = open.indices.last {
+                open[top].add(value)
+                if open[top].position < open[top].children.count {
+                    (object, path) = (open[top].children[open[top].position].value, open[top].childPath)
                     break
                 }
-                value = container.value
+                value = open.removeLast().value
             }
-            if isComplete { return value }
+            if open.isEmpty { return value }
         }
     }
 

@@ -41,10 +41,14 @@ private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
-    /// An array or object whose closing bracket hasn't been read yet.
-    private enum Container {
-        case array([JSONValue])
-        case object([String: JSONValue], key: String)
+    /// An array or object whose closing bracket hasn't been read yet. Its children are added
+    /// in place, at the top of ``open``, so the collections are never copied.
+    private struct Container {
+        let isObject: Bool
+        var elements: [JSONValue] = []
+        var members: [String: JSONValue] = [:]
+        /// The key of the member being read.
+        var key = ""
     }
 
     private var open: [Container] = []
@@ -83,40 +87,32 @@ private struct JSONParser {
             // Read a scalar, or open a container and go on to its first element.
             guard var value = try parseScalarOrOpen() else { continue }
             // Hand the value to the containers it completes, innermost first.
-            while true {
-                guard let container = open.popLast() else { return value }
-                switch container {
-                case .array(var elements):
-                    elements.append(value)
-                    skipWhitespace()
-                    guard index < bytes.count else { throw fail("unexpected end of text; expected \",\" or \"]\"") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                        open.append(.array(elements))
-                    } else if bytes[index] == UInt8(ascii: "]") {
-                        index += 1
-                        value = .array(elements)
-                        continue
-                    } else {
-                        throw fail("expected \",\" or \"]\" in an array")
-                    }
-                case .object(var members, let key):
-                    members[key] = value
-                    skipWhitespace()
+            while let top = open.indices.last {
+                skipWhitespace()
+                if open[top].isObject {
+                    open[top].members[open[top].key] = value
                     guard index < bytes.count else { throw fail("unexpected end of text; expected \",\" or \"}\"") }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
-                        open.append(.object(members, key: try parseKey()))
-                    } else if bytes[index] == UInt8(ascii: "}") {
-                        index += 1
-                        value = .object(members)
-                        continue
-                    } else {
-                        throw fail("expected \",\" or \"}\" in an object")
+                        open[top].key = try parseKey()
+                        break
                     }
+                    guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected \",\" or \"}\" in an object") }
+                    index += 1
+                    value = .object(open.removeLast().members)
+                } else {
+                    open[top].elements.append(value)
+                    guard index < bytes.count else { throw fail("unexpected end of text; expected \",\" or \"]\"") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        break
+                    }
+                    guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected \",\" or \"]\" in an array") }
+                    index += 1
+                    value = .array(open.removeLast().elements)
                 }
-                break
             }
+            if open.isEmpty { return value }
         }
     }
 
@@ -134,7 +130,7 @@ private struct JSONParser {
                 index += 1
                 return .object([:])
             }
-            open.append(.object([:], key: try parseKey()))
+            open.append(Container(isObject: true, key: try parseKey()))
             return nil
         case UInt8(ascii: "["):
             try enter()
@@ -144,7 +140,7 @@ private struct JSONParser {
                 index += 1
                 return .array([])
             }
-            open.append(.array([]))
+            open.append(Container(isObject: false))
             return nil
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"):

@@ -111,22 +111,20 @@ extension JSONValue {
                 value = next
             }
             // Hand finished values to their containers until one has a child left to rewrite.
-            var isComplete = true
-            while var container = open.popLast() {
-                container.add(value)
-                if let child = container.nextChild {
-                    open.append(container)
+            // (Added in place at the top of `open`, so no collection is copied.)
+            while let top = open.indices.last {
+                open[top].add(value)
+                if let child = open[top].nextChild {
                     if child.isFinal {
                         value = child.value
                         continue
                     }
                     next = child.value
-                    isComplete = false
                     break
                 }
-                value = container.value
+                value = open.removeLast().value
             }
-            if isComplete { return value }
+            if open.isEmpty { return value }
         }
     }
 }

@@ -29,7 +29,7 @@ extension MockResponse {
             // Only the size is read now: the delivery layer reads the bytes as it sends them.
             do {
                 let length = try Self.readableFileLength(url)
-                let body = ResponseBody.file(url, length: length)
+                let body = ResponseBody.file(FileSlice(url: url, length: length))
                 return .ready(
                     outcome(
                         body: body, defaultContentType: contentType ?? Self.contentType(forExtension: url.pathExtension)
@@ -37,6 +37,8 @@ extension MockResponse {
             } catch {
                 return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
             }
+        case .slice(let slice, let contentType):
+            return .ready(outcome(body: .file(slice), defaultContentType: contentType))
         case .fault(let fault):
             return .ready(Outcome(.fault(fault), delay: extraDelay))
         case .failure(let error):

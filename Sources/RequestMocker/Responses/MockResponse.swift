@@ -23,6 +23,8 @@ public struct MockResponse: Sendable {
     enum Content: Sendable {
         case body(Data, defaultContentType: String?)
         case file(URL, contentType: String?)
+        /// Part of a file whose size is known (a mock-data file's body).
+        case slice(FileSlice, defaultContentType: String?)
         case handler(Handler)
         case fault(ConnectionFault)
         case failure(any Error)
@@ -95,7 +97,7 @@ public struct MockResponse: Sendable {
     public var status: HTTPStatus? {
         if let statusOverride { return statusOverride }
         switch content {
-        case .body, .file: return .ok
+        case .body, .file, .slice: return .ok
         case .handler, .fault, .failure, .sequence: return nil
         }
     }

@@ -2,13 +2,13 @@
 /// large file in constant memory.
 package enum ResponseBody: Sendable {
     case bytes(Data)
-    /// A file of `length` bytes (its size when the response was resolved).
-    case file(URL, length: Int)
+    /// Part of a file (the whole of it, or a `.http` file's body), read as it is sent.
+    case file(FileSlice)
 
     package var count: Int {
         switch self {
         case .bytes(let data): data.count
-        case .file(_, let length): length
+        case .file(let slice): slice.length
         }
     }
 
@@ -19,12 +19,59 @@ package enum ResponseBody: Sendable {
         switch self {
         case .bytes(let data):
             return data
-        case .file(let url, _):
+        case .file(let slice):
             do {
-                return try Data(contentsOf: url)
+                let handle = try slice.open()
+                defer { try? handle.close() }
+                let data = try handle.read(upToCount: slice.length) ?? Data()
+                guard data.count == slice.length else {
+                    throw FileSlice.Shortened(expected: slice.length, found: data.count)
+                }
+                return data
             } catch {
-                throw .fileNotReadable(path: url.path, reason: (error as NSError).localizedDescription)
+                throw .fileNotReadable(path: slice.url.path, reason: FileSlice.reason(error))
             }
         }
+    }
+}
+
+/// `length` bytes of a file, from `offset`.
+package struct FileSlice: Sendable, Hashable {
+    package let url: URL
+    package let offset: Int
+    package let length: Int
+
+    init(url: URL, offset: Int = 0, length: Int) {
+        self.url = url
+        self.offset = offset
+        self.length = length
+    }
+
+    /// The file, open and positioned at the slice's first byte.
+    package func open() throws -> FileHandle {
+        let handle = try FileHandle(forReadingFrom: url)
+        if offset > 0 {
+            do {
+                try handle.seek(toOffset: UInt64(offset))
+            } catch {
+                try? handle.close()
+                throw error
+            }
+        }
+        return handle
+    }
+
+    /// The file got shorter after its size was read.
+    struct Shortened: Error, CustomStringConvertible {
+        let expected: Int
+        let found: Int
+
+        var description: String { "it shrank while being read: \(found) of \(expected) bytes were there" }
+    }
+
+    /// What went wrong, in words for an error message.
+    package static func reason(_ error: any Error) -> String {
+        if let shortened = error as? Shortened { return shortened.description }
+        return (error as NSError).localizedDescription
     }
 }

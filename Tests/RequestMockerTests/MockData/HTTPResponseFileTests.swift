@@ -66,6 +66,14 @@ struct HTTPResponseFileTests {
             ("HTTP/1.1 200 OK\nContent-Type application/json\n\nbody", 2, "has no \":\""),
             ("HTTP/1.1 200 OK\n continued\n\n", 2, "continuation line"),
             ("HTTP/1.1 200 OK\nA: 1\nBad Name: 2\n\n", 3, "is not a header name"),
+            ("HTTP/1.1 200 OK\nX-A\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nX-B: 1\n\n", 2, "has no \":\""),
+            ("HTTP/1.1 200 OK\nX(evil): 1\n\n", 2, "is not a header name"),
+            ("HTTP/1.1 200 OK\nX-A : 1\n\n", 2, "is not a header name"),
+            ("HTTP/1.1 200 OK\nX-A: 1\r2\n\n", 2, "carriage return"),
+            ("HTTP/1.1 200 OK\nX-A: 1\u{0}2\n\n", 2, "NUL"),
+            ("HTTP/1.1 -7 OK\n\n", 1, "is not a status code"),
+            ("HTTP/1.1 099 OK\n\n", 1, "is not a status code"),
+            ("HTTP/1.1 1000000 OK\n\n", 1, "is not a status code"),
         ])
     func mistakes(text: String, line: Int, reason: String) {
         #expect {
@@ -73,6 +81,28 @@ struct HTTPResponseFileTests {
         } throws: { error in
             guard let error = error as? HTTPResponseFile.ParseError else { return false }
             return error.line == line && error.reason.contains(reason)
+        }
+    }
+
+    @Test("statuses are three digits from 100 to 999")
+    func statusRange() throws {
+        #expect(try parse("HTTP/1.1 100 Continue\n\n").status == 100)
+        #expect(try parse("HTTP/1.1 999 Whatever\n\n").status == 999)
+    }
+
+    @Test("a head is read from a file's first bytes; one longer than 64 KiB is an error naming its line")
+    func headFromFirstBytes() throws {
+        let text = "HTTP/1.1 200 OK\nX-A: 1\n\nbody that is not read"
+        let head = try HTTPResponseFile.head(of: Data(text.utf8.prefix(30)), isWholeFile: false)
+        #expect(head.headers["X-A"] == "1")
+        #expect(head.bodyOffset == 24)
+        let long = "HTTP/1.1 200 OK\nX-Long: " + String(repeating: "a", count: HTTPResponseFile.maximumHeadSize)
+        #expect {
+            _ = try HTTPResponseFile.head(
+                of: Data(long.utf8.prefix(HTTPResponseFile.maximumHeadSize)), isWholeFile: false)
+        } throws: { error in
+            guard let error = error as? HTTPResponseFile.ParseError else { return false }
+            return error.line == 2 && error.reason.contains("longer than 64 KiB")
         }
     }
 }

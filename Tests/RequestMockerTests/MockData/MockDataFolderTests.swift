@@ -187,6 +187,48 @@ struct MockDataFolderTests {
         #expect(try await text("/alias").0 == #""linked""#)
     }
 
+    @Test("a link that comes to point outside after the folder was listed is refused when the file is opened")
+    func linkRetargetedOutsideAfterListing() async throws {
+        let outside = try TemporaryFolder()
+        let secret = try outside.write("secret.json", #""secret""#)
+        let subfolder = folder.url.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: false)
+        let real = subfolder.appendingPathComponent("real.json")
+        try Data(#""linked""#.utf8).write(to: real)
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent("GET|-alias.json"), withDestinationURL: real)
+        registry.register(try MockDataFolder(folder.url))
+        #expect(try await text("/alias").0 == #""linked""#)
+        // Only the subfolder changes: the folder itself keeps its modification time and listing.
+        try FileManager.default.removeItem(at: real)
+        try FileManager.default.createSymbolicLink(at: real, withDestinationURL: secret)
+        await #expect {
+            _ = try await text("/alias")
+        } throws: { error in
+            guard case .invalidMockDataFile(let path, let reason) = error as? RequestMockerError else { return false }
+            return path.hasSuffix("GET|-alias.json") && reason.contains("outside the folder")
+        }
+    }
+
+    @Test("a large .http file's body is read from disk as it is sent, exactly, and edits still show")
+    func largeHTTPFileIsStreamed() async throws {
+        let body = Data((0..<(MockDataFolder.cachedFileLimit + 1_000)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let head = Data("HTTP/1.1 203 Non-Authoritative Information\nX-Large: yes\nContent-Length: 3\n\n".utf8)
+        try folder.write("GET|-large.http", head + body)
+        try folder.write("GET|-large-json.json", "[" + String(repeating: "1,", count: 200_000) + "1]")
+        registry.register(try MockDataFolder(folder.url))
+        let (data, response) = try await session.data(from: url("/large"))
+        #expect(response.status == 203)
+        #expect(response.header("X-Large") == "yes")
+        #expect(response.header("Content-Length") == String(body.count))
+        #expect(data == body)
+        try folder.write("GET|-large.http", head + body.prefix(10))
+        #expect(try await session.data(from: url("/large")).0 == body.prefix(10))
+        let (json, jsonResponse) = try await session.data(from: url("/large-json"))
+        #expect(json.count == 400_003)
+        #expect(jsonResponse.header("Content-Type") == "application/json")
+    }
+
     func sha256(_ text: String) -> String {
         // Known digest, computed independently (Python's hashlib).
         ["page=2": "bc7c7eb0ad0afdec22a98aee6437c21ba68cc9e60eee16268ee946ffabbeaf51"][text] ?? ""

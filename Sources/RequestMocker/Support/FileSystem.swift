@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few file-system calls the mock-data folder makes on every request, below Foundation:
+/// `FileManager` builds a dictionary of attributes per call and reports a missing descriptor
+/// no differently from a missing file, and both matter here. Everything spelled differently on
+/// Linux and Apple platforms is in this file.
+enum FileSystem {
+    /// What `stat(2)` says of a file: enough to tell whether it is still the one read before
+    /// (two statuses are equal when identity, size and modification time all are).
+    struct Status: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int
+        let modifiedSeconds: Int
+        let modifiedNanoseconds: Int
+        let isDirectory: Bool
+        let isRegularFile: Bool
+
+        fileprivate init(_ info: stat) {
+            device = UInt64(truncatingIfNeeded: info.st_dev)
+            inode = UInt64(truncatingIfNeeded: info.st_ino)
+            size = Int(info.st_size)
+            #if canImport(Glibc)
+                modifiedSeconds = Int(info.st_mtim.tv_sec)
+                modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+            #else
+                modifiedSeconds = Int(info.st_mtimespec.tv_sec)
+                modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
+            #endif
+            isDirectory = info.st_mode & S_IFMT == S_IFDIR
+            isRegularFile = info.st_mode & S_IFMT == S_IFREG
+        }
+    }
+
+    /// Why a call failed, in the system's own words.
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        let code: Int32
+        let reason: String
+
+        /// The process, or the whole system, has no file descriptor left: a condition that
+        /// passes, unlike a missing or unreadable file.
+        var isDescriptorExhaustion: Bool { code == EMFILE || code == ENFILE }
+
+        fileprivate init(code: Int32) {
+            self.code = code
+            reason = String(cString: strerror(code))
+        }
+
+        var description: String { reason }
+    }
+
+    /// `stat(2)`, following links.
+    static func status(of path: String) throws(Failure) -> Status {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(code: errno) }
+        return Status(info)
+    }
+
+    /// The path with every link and `.`/`..` resolved (`realpath(3)`).
+    static func resolvedPath(_ path: String) throws(Failure) -> String {
+        guard let resolved = realpath(path, nil) else { throw Failure(code: errno) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The names in a folder, `.` and `..` left out.
+    static func names(in folder: String) throws(Failure) -> [String] {
+        guard let directory = opendir(folder) else { throw Failure(code: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Up to `count` bytes from the start of a file, and the status of the file that was read
+    /// (taken from the open descriptor, so it describes exactly those bytes).
+    static func read(_ path: String, upTo count: Int) throws(Failure) -> (data: Data, status: Status) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw Failure(code: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure(code: errno) }
+        var data = Data(count: count)
+        var filled = 0
+        while filled < count {
+            let result = data.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled)
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result >= 0 else { throw Failure(code: errno) }
+            if result == 0 { break }
+            filled += result
+        }
+        data.count = filled
+        return (data, Status(info))
+    }
+
+    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.read(descriptor, buffer, count)
+        #else
+            Darwin.read(descriptor, buffer, count)
+        #endif
+    }
+}
