@@ -178,6 +178,20 @@ struct MockResponseTests {
         #expect(statuses == [503, 503, 200])
     }
 
+    @Test("times(n) holds one response whatever n is: Int.max answers, 0 and less never do")
+    func timesTakesConstantMemory() async throws {
+        registry.register(.get("/forever"), respond: .string("again").times(.max))
+        registry.register(.get("/ten-million"), respond: .string("many").times(10_000_000))
+        registry.register(.get("/never"), respond: .status(500).times(0))
+        registry.register(.get("/never"), respond: .status(500).times(-3))
+        registry.register(.get("/never"), respond: .status(204))
+        for _ in 0..<3 {
+            #expect(try await session.data(from: url("/forever")).0 == Data("again".utf8))
+            #expect(try await session.data(from: url("/ten-million")).0 == Data("many".utf8))
+            #expect(try await session.data(from: url("/never")).1.status == 204)
+        }
+    }
+
     @Test("a delay holds the answer back; past timeoutInterval it is URLError(.timedOut)")
     func delays() async throws {
         registry.register(.get("/slow"), respond: .string("late").delayed(by: .milliseconds(150)))

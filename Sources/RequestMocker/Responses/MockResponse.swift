@@ -320,14 +320,15 @@ public struct MockResponse: Sendable {
     static let longestDelay: Duration = .seconds(365 * 24 * 3600)
 
     /// A response that answers the first `count` requests and then lets its filter stop
-    /// matching, so later requests go on to the next filter (or the unmatched policy).
+    /// matching, so later requests go on to the next filter (or the unmatched policy). Any
+    /// count, up to `Int.max`, takes the same small, constant memory.
     ///
     /// ```swift
     /// registry.register(.get("/flaky"), respond: .status(503).times(2))
     /// registry.register(.get("/flaky"), respond: .json(["ok": true]))
     /// ```
     public func times(_ count: Int) -> MockResponse {
-        .sequence(Array(repeating: self, count: max(count, 0)), afterLast: .stopMatching)
+        MockResponse(content: .sequence(ResponseSequence(repeating: self, count: count, afterLast: .stopMatching)))
     }
 
     /// Answers the first request with the first response, the second with the second, and so
