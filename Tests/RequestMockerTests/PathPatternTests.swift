@@ -54,6 +54,36 @@ struct PathPatternTests {
         #expect(PathPattern("/api/**").match("/apiv1") == nil)
     }
 
+    @Test("several ** take as few segments as they can, and captures come from that match")
+    func severalAnyDepths() {
+        let pattern = PathPattern("/a/**/<id>/**/z")
+        #expect(pattern.match("/a/b/c/d/z")?.dictionary == ["id": "b"])
+        #expect(pattern.match("/a/z/z")?.dictionary == ["id": "z"])
+        #expect(pattern.match("/a/z") == nil)
+        #expect(PathPattern("/**/<x>/<y>").match("/1/2/3/4")?.dictionary == ["x": "3", "y": "4"])
+        #expect(PathPattern("/**/b/**/d").match("/b/b/d/d") != nil)
+        #expect(PathPattern("/**/b/**/e").match("/b/b/d/d") == nil)
+    }
+
+    @Test("** against a long path is matched without backtracking blow-up or recursion")
+    func anyDepthsAgainstALongPath() async throws {
+        let long = "/" + Array(repeating: "s", count: 1_000).joined(separator: "/")
+        // Before: 19 s for this one match (each ** tried every split of the path).
+        let miss = try await withDeadline(10) { PathPattern("/**/**/**/x").match(long) }
+        #expect(miss == nil)
+        let hit = try await withDeadline(10) { PathPattern("/**/**/**/s").match(long) }
+        #expect(hit != nil)
+        // Before: accepted, then a match overflowed the stack.
+        let stars = "/" + Array(repeating: "**", count: 40_000).joined(separator: "/")
+        #expect(throws: PathPatternError.self) { try PathPattern(validating: stars) }
+        #expect(PathPattern(stars).match("/x") == nil)
+        let widest = "/" + Array(repeating: "**", count: PathPattern.maximumSegments).joined(separator: "/") + "/x"
+        let error = #expect(throws: PathPatternError.self) { try PathPattern(validating: widest) }
+        #expect(error?.reason == "the pattern has more than 256 segments; use ** for any depth")
+        #expect(error?.column == 1 + 3 * PathPattern.maximumSegments + 1)
+        #expect(try PathPattern(validating: String(widest.dropLast(2))).match(long) != nil)
+    }
+
     @Test("leading and trailing slashes are ignored; an empty path is /")
     func slashes() {
         #expect(PathPattern("user/x").match("/user/x") != nil)

@@ -23,6 +23,10 @@ public struct Captures: Sendable, Hashable, CustomStringConvertible {
         pairs.append((name: name, value: value))
     }
 
+    mutating func removeLast(_ count: Int) {
+        pairs.removeLast(count)
+    }
+
     /// The decoded value captured under `name`.
     public subscript(name: String) -> String? {
         pairs.first { $0.name == name }?.value

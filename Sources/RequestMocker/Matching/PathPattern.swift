@@ -89,7 +89,7 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         guard error == nil else { return nil }
         if matchesEveryPath { return Captures() }
         var captures = Captures()
-        return Self.match(segments[...], path[...], &captures) ? captures : nil
+        return Self.match(segments, path, &captures) ? captures : nil
     }
 
     /// Why `path` does not match, in words, or `nil` when it does.
@@ -110,40 +110,53 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         return "path \(shown) does not match pattern \(rawValue)"
     }
 
-    private static func match(
-        _ pattern: ArraySlice<Segment>, _ path: ArraySlice<String>, _ captures: inout Captures
-    ) -> Bool {
-        var pattern = pattern
-        var path = path
-        while let segment = pattern.first {
-            switch segment {
-            case .anyDepth:
-                let rest = pattern.dropFirst()
-                if rest.isEmpty { return true }
-                for start in path.indices + [path.endIndex] {
-                    var attempt = captures
-                    if match(rest, path[start...], &attempt) {
-                        captures = attempt
-                        return true
-                    }
+    /// Matches without recursion, in at most (pattern segments × path segments) steps.
+    ///
+    /// Every segment but `**` takes exactly one path segment, so this is glob matching with
+    /// one star to come back to: when the segments after the latest `**` fail, that `**`
+    /// takes one more path segment and they are tried again. Earlier `**`s never need to take
+    /// more (the latest one can absorb anything they would), so each `**` takes as few segments
+    /// as it can, and captures come from that leftmost match.
+    private static func match(_ pattern: [Segment], _ path: [String], _ captures: inout Captures) -> Bool {
+        var next = 0  // in the pattern
+        var position = 0  // in the path
+        // The latest `**`: where it is, where the path stood after it, and the captures then.
+        var star: (segment: Int, position: Int, captured: Int)?
+        while position < path.count {
+            if next < pattern.count {
+                switch pattern[next] {
+                case .anyDepth:
+                    star = (next, position, captures.pairs.count)
+                    next += 1
+                    continue
+                case .literal(let literal) where literal == path[position]:
+                    next += 1
+                    position += 1
+                    continue
+                case .any:
+                    next += 1
+                    position += 1
+                    continue
+                case .variable(let name):
+                    captures.append(name, path[position])
+                    next += 1
+                    position += 1
+                    continue
+                case .literal:
+                    break
                 }
-                return false
-            case .literal(let literal):
-                guard path.first == literal else { return false }
-            case .any:
-                guard !path.isEmpty else { return false }
-            case .variable(let name):
-                guard let value = path.first else { return false }
-                captures.append(name, value)
             }
-            pattern = pattern.dropFirst()
-            path = path.dropFirst()
+            // A mismatch, or pattern left over: the latest `**` takes one more segment.
+            guard let latest = star else { return false }
+            star = (latest.segment, latest.position + 1, latest.captured)
+            next = latest.segment + 1
+            position = latest.position + 1
+            captures.removeLast(captures.pairs.count - latest.captured)
         }
-        return path.isEmpty
+        // The path is used up: only `**`s may remain, each taking nothing.
+        return pattern[next...].allSatisfy { $0 == .anyDepth }
     }
 
-    /// Splits a percent-encoded path into decoded segments, ignoring leading and trailing
-    /// slashes. A segment with an invalid escape is kept as written.
     static func segments(ofEncodedPath path: String) -> [String] {
         // Runs for every request, so it walks the UTF-8 bytes instead of splitting Substrings.
         let bytes = path.utf8
@@ -190,6 +203,10 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
 // MARK: - Parsing
 
 extension PathPattern {
+    /// The most segments a pattern may have: far more than any route, and a bound on the work
+    /// one match can take.
+    public static let maximumSegments = 256
+
     private static func parse(_ pattern: String) -> Result<[Segment], PathPatternError> {
         let characters = Array(pattern)
         // The same trimming as for request paths: leading and trailing slashes don't count.
@@ -201,6 +218,12 @@ extension PathPattern {
         var names: Set<String> = []
         var start = lower
         while start < upper {
+            guard segments.count < maximumSegments else {
+                return .failure(
+                    PathPatternError(
+                        pattern: pattern, column: start + 1,
+                        reason: "the pattern has more than \(maximumSegments) segments; use ** for any depth"))
+            }
             var end = start
             while end < upper, characters[end] != "/" { end += 1 }
             switch parseSegment(String(characters[start..<end])) {
