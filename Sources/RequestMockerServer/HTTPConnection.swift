@@ -230,28 +230,16 @@ struct HTTPConnection {
     }
 
     private func makeRequest(_ head: RequestHead, body: Data?) -> Result<MockRequest, Rejection> {
-        let url: URL?
-        if head.target.hasPrefix("/") || head.target == "*" {
-            let host: String
-            if let given = head.headers[.host], !given.isEmpty {
-                host = given
-            } else if head.minorVersion == 0, let base = server.baseURL?.host, let port = server.baseURL?.port {
-                host = base.contains(":") ? "[\(base)]:\(port)" : "\(base):\(port)"
-            } else {
-                return .failure(Rejection(status: .badRequest, reason: "an HTTP/1.1 request needs a Host header"))
-            }
-            url = URL(string: "http://\(host)\(head.target == "*" ? "/" : head.target)")
-        } else {
-            // The absolute form, as sent to a proxy.
-            url = URL(string: head.target).flatMap { $0.scheme != nil && $0.host != nil ? $0 : nil }
+        let fallback = server.baseURL.flatMap { base -> String? in
+            guard let host = base.host, let port = base.port else { return nil }
+            return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         }
-        guard let url else {
-            return .failure(
-                Rejection(
-                    status: .badRequest,
-                    reason: "\(head.target) with Host \(head.headers[.host] ?? "(none)") is not a valid URL"))
+        do {
+            let url = try RequestTarget.url(of: head, fallbackAuthority: fallback)
+            return .success(MockRequest(method: head.method, url: url, headers: head.headers, body: body))
+        } catch {
+            return .failure(error)
         }
-        return .success(MockRequest(method: head.method, url: url, headers: head.headers, body: body))
     }
 
     /// Answers a refusal as `text/plain` with its status and message (see `Outcome`).

@@ -80,6 +80,44 @@ import Testing
         BadRequest(
             name: "unknown expectation", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n",
             status: 417),
+        // Before: read as "no body", so the body was answered as a second request.
+        BadRequest(
+            name: "empty Content-Length, then a body that looks like a request",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \r\n\r\nGET /fine HTTP/1.1\r\nHost: x\r\n\r\n",
+            status: 400),
+        BadRequest(
+            name: "Content-Length of a lone comma",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ,\r\n\r\nGET /fine HTTP/1.1\r\nHost: x\r\n\r\n",
+            status: 400),
+        // Before: the Host was pasted in front of the target, so this answered /fine.
+        BadRequest(
+            name: "Host with a path and a fragment", bytes: "GET /nothing HTTP/1.1\r\nHost: x/fine#\r\n\r\n",
+            status: 400),
+        BadRequest(name: "Host with a user", bytes: "GET /fine HTTP/1.1\r\nHost: evil@x\r\n\r\n", status: 400),
+        BadRequest(name: "Host with a space", bytes: "GET /fine HTTP/1.1\r\nHost: x y\r\n\r\n", status: 400),
+        BadRequest(name: "two Host headers", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", status: 400),
+        BadRequest(name: "target with a fragment", bytes: "GET /fine#top HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
+        BadRequest(name: "target with a broken escape", bytes: "GET /fine%zz HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
+        BadRequest(
+            name: "absolute target with a user", bytes: "GET http://evil@x/fine HTTP/1.1\r\nHost: x\r\n\r\n",
+            status: 400),
+        // Before: the space was dropped and the size read as 0x14.
+        BadRequest(
+            name: "chunk size with a space inside",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1 4\r\n"
+                + String(repeating: "z", count: 20) + "\r\n0\r\n\r\n",
+            status: 400),
+        // Before: accepted when the whole line arrived in one read.
+        BadRequest(
+            name: "chunk line over 8 KiB, arriving whole",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;"
+                + String(repeating: "e", count: 9_000) + "\r\nzz\r\n0\r\n\r\n",
+            status: 400),
+        BadRequest(
+            name: "trailers over 8 KiB",
+            bytes: "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n"
+                + String(repeating: "X-Trailer: \(String(repeating: "t", count: 1_000))\r\n", count: 9) + "\r\n",
+            status: 400),
     ]
 
     @Test(arguments: badRequests)
@@ -88,6 +126,8 @@ import Testing
             let port = UInt16(base.port ?? 0)
             let reply = try await RawClient.exchange(port: port, [bad.bytes])
             #expect(reply.response.hasPrefix("HTTP/1.1 \(bad.status) "), "\(reply.response.prefix(200))")
+            let statusLines = reply.response.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }
+            #expect(statusLines.count == 1, "one answer, then the close: \(statusLines)")
             #expect(reply.response.contains("Connection: close"))
             #expect(reply.ending == "closed")
             let next = try await RawClient.exchange(port: port, [Self.good])
@@ -189,6 +229,29 @@ import Testing
             #expect(reply.response.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
             server.stop()
             _ = try await holder.value
+        }
+    }
+
+    @Test func aTargetWithAnEscapeAndARawPipeIsEncodedOnce() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/x y|z^"), respond: .string("found"))
+        registry.register(.get("/echo/<value>"), respond: { _, captures in .string(captures["value"] ?? "") })
+        try await withServer(registry) { _, base in
+            let port = UInt16(base.port ?? 0)
+            func get(_ target: String) async throws -> String {
+                try await RawClient.exchange(
+                    port: port, ["GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"]
+                ).response
+            }
+            // Before: the raw bytes made Foundation encode the whole target, %20 included.
+            for target in ["/x%20y|z^", "/x%20y%7Cz%5E", "/x%20y%7cz^"] {
+                let reply = try await get(target)
+                #expect(reply.hasPrefix("HTTP/1.1 200 "), "\(target): \(reply.prefix(120))")
+            }
+            for target in ["/echo/a%20b{c}", "/echo/a%20b%7Bc%7D"] {
+                let reply = try await get(target)
+                #expect(reply.hasSuffix("\r\n\r\na b{c}"), "\(target): \(reply.prefix(120))")
+            }
         }
     }
 

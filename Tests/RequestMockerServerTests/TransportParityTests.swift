@@ -132,6 +132,37 @@ import Testing
         }
     }
 
+    @Test func aResponseThatCantBeSentAsHTTPIsTheSameMistakeThroughBothTransports() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/splits"), respond: .string("x", headers: ["X\r\nX-Smuggled": "1"]))
+        registry.register(.get("/breaks"), respond: .string("x", headers: ["X-Value": "1\r\n\r\nHTTP/1.1 200 OK"]))
+        registry.register(.get("/negative"), respond: .status(-7))
+        registry.register(.get("/huge"), respond: .status(1_000_000))
+        let reasons = [
+            "/splits": #"header name "X\r\nX-Smuggled" is not a token (RFC 9110 §5.1)"#,
+            "/breaks": "the value of header X-Value holds a carriage return, line feed or NUL",
+            "/negative": "status -7 is not three digits from 100 to 999",
+            "/huge": "status 1000000 is not three digits from 100 to 999",
+        ]
+        try await withServer(registry) { _, base in
+            for (path, reason) in reasons {
+                let error = await #expect(throws: RequestMockerError.self) {
+                    _ = try await registry.makeSession().data(from: URL(string: "http://parity.test\(path)")!)
+                }
+                let mistake = try #require(error)
+                #expect("\(mistake)".contains("can't be sent as HTTP: \(reason); fix the response"), "\(mistake)")
+                let reply = try await RawClient.exchange(
+                    port: UInt16(base.port ?? 0),
+                    ["GET \(path) HTTP/1.1\r\nHost: parity.test\r\nConnection: close\r\n\r\n"])
+                #expect(reply.response.hasPrefix("HTTP/1.1 500 Internal Server Error\r\n"))
+                // The raw client reads bytes as Latin-1.
+                let body = try #require(String(data: Data("\(mistake)\n".utf8), encoding: .isoLatin1))
+                #expect(reply.response.hasSuffix("\r\n\r\n" + body))
+                #expect(!reply.response.contains("X-Smuggled:"))
+            }
+        }
+    }
+
     /// Runs one request through a new registry (pass-through policy, a cassette recording into
     /// `folder`) with `send`.
     static func receive(

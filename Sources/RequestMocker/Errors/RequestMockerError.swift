@@ -17,6 +17,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case invalidPathPattern(PathPatternError, filter: String)
     /// A block response threw an error that is not a `URLError`.
     case blockFailed(filter: String, request: String, underlying: any Error)
+    /// A response that can't be sent as HTTP: its status is outside 100–999, or a header name
+    /// is not a token, or a header value holds a line break or NUL.
+    case invalidResponse(filter: String, request: String, reason: String)
     /// A `.file` response's file could not be read.
     case fileNotReadable(path: String, reason: String)
     /// A `.json` response holds a value JSON can't express.
@@ -61,6 +64,8 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
             return "\(error) (in filter \(filter)); fix the pattern, or check it with PathPattern(validating:)"
         case .blockFailed(let filter, let request, let underlying):
             return "the block of filter \(filter) threw while answering \(request): \(underlying)"
+        case .invalidResponse(let filter, let request, let reason):
+            return "the response of \(filter) to \(request) can't be sent as HTTP: \(reason); fix the response"
         case .fileNotReadable(let path, let reason):
             return
                 "cannot read response file \(path): \(reason); "

@@ -26,6 +26,12 @@ extension HAR {
             result = .failure(
                 URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "the recording has status 0 and no response"]))
         } else {
+            guard (100...999).contains(status) else {
+                throw FormatError(
+                    path: responsePath + ".status",
+                    reason: "\(status) is not an HTTP status; use three digits from 100 to 999 (0 for a failed request)"
+                )
+            }
             var headers = try headers(response["headers"], responsePath + ".headers")
             let redirect = try optionalString(response, "redirectURL", responsePath) ?? ""
             if (300..<400).contains(status), !redirect.isEmpty, !headers.contains(.location) {
@@ -116,7 +122,21 @@ extension HAR {
             let header = try object(element, elementPath)
             let name = try string(header, "name", elementPath)
             let value = try optionalString(header, "value", elementPath) ?? ""
-            if !name.hasPrefix(":") { fields.append(HTTPHeaders.Field(name: HTTPHeaders.Name(name), value: value)) }
+            if name.hasPrefix(":") { continue }
+            // Checked here, so no recording can write headers (or a second response) of its own
+            // when it is played back through the server.
+            guard HTTPHeaders.Name.isValid(name) else {
+                throw FormatError(
+                    path: elementPath + ".name",
+                    reason:
+                        "\(name.debugDescription) is not a header name; use letters, digits and !#$%&'*+-.^_`|~ only")
+            }
+            guard HTTPHeaders.isValidValue(value) else {
+                throw FormatError(
+                    path: elementPath + ".value",
+                    reason: "the value holds a carriage return, line feed or NUL; remove it")
+            }
+            fields.append(HTTPHeaders.Field(name: HTTPHeaders.Name(name), value: value))
         }
         return HTTPHeaders(fields)
     }

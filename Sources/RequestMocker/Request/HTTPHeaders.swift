@@ -176,17 +176,7 @@ extension HTTPHeaders {
         /// HTTPHeaders.Name.isValid("X\r\nEvil")     // false
         /// ```
         public static func isValid(_ name: String) -> Bool {
-            !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
-        }
-
-        private static func isTokenByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
+            !name.isEmpty && name.utf8.allSatisfy(\.isTokenCharacter)
         }
 
         public static let accept: Name = "Accept"
@@ -230,6 +220,19 @@ extension String {
         guard lhs.count == rhs.count else { return false }
         return zip(lhs, rhs).allSatisfy { a, b in
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+        }
+    }
+}
+
+extension UInt8 {
+    /// RFC 9110's `tchar`: a byte a token (a header name, a method) may hold.
+    package var isTokenCharacter: Bool {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "a")...UInt8(ascii: "z"):
+            true
+        default:
+            "!#$%&'*+-.^_`|~".utf8.contains(self)
         }
     }
 }

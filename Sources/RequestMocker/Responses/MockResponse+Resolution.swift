@@ -23,22 +23,20 @@ extension MockResponse {
     func resolve(_ context: ResolutionContext, nesting: Int = 0) -> PendingOutcome {
         switch content {
         case .body(let data, let contentType):
-            if let prepared { return .ready(Outcome(.response(prepared), delay: extraDelay)) }
-            return .ready(outcome(body: .bytes(data), defaultContentType: contentType))
+            if let prepared { return .ready(outcome(prepared, context)) }
+            return .ready(outcome(body: .bytes(data), defaultContentType: contentType, context))
         case .file(let url, let contentType):
             // Only the size is read now: the delivery layer reads the bytes as it sends them.
             do {
                 let length = try Self.readableFileLength(url)
                 let body = ResponseBody.file(FileSlice(url: url, length: length))
-                return .ready(
-                    outcome(
-                        body: body, defaultContentType: contentType ?? Self.contentType(forExtension: url.pathExtension)
-                    ))
+                let type = contentType ?? Self.contentType(forExtension: url.pathExtension)
+                return .ready(outcome(body: body, defaultContentType: type, context))
             } catch {
                 return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
             }
         case .slice(let slice, let contentType):
-            return .ready(outcome(body: .file(slice), defaultContentType: contentType))
+            return .ready(outcome(body: .file(slice), defaultContentType: contentType, context))
         case .fault(let fault):
             return .ready(Outcome(.fault(fault), delay: extraDelay))
         case .failure(let error):
@@ -97,12 +95,21 @@ extension MockResponse {
         return result.delayed(by: extraDelay)
     }
 
-    private func outcome(body: ResponseBody, defaultContentType: String?) -> Outcome {
+    private func outcome(body: ResponseBody, defaultContentType: String?, _ context: ResolutionContext) -> Outcome {
         let response = Self.finished(
             body: body, defaultContentType: defaultContentType, status: statusOverride, version: versionOverride,
             overlay: headerOverlay, transfer: transfer
         )
-        return Outcome(.response(response), delay: extraDelay)
+        return outcome(response, context)
+    }
+
+    /// The response, or a refusal when it could not be sent as HTTP (the same for both
+    /// transports, though only the server would put it on a wire).
+    private func outcome(_ response: ResolvedResponse, _ context: ResolutionContext) -> Outcome {
+        guard let problem = response.wireProblem else { return Outcome(.response(response), delay: extraDelay) }
+        let error = RequestMockerError.invalidResponse(
+            filter: context.filterDescription, request: context.request.description, reason: problem)
+        return Outcome(.refusal(Refusal(error)), delay: extraDelay)
     }
 
     /// Applies the defaults: status 200, `HTTP/1.1`, the default `Content-Type` unless the

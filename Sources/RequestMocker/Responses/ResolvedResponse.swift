@@ -12,6 +12,10 @@ package final class ResolvedResponse: Sendable {
     package let transfer: BodyTransfer
     /// `headers` as `HTTPURLResponse` takes them, built once.
     let headerDictionary: [String: String]
+    /// Why the response can't go out as HTTP/1.1, if it can't: a status outside 100–999, a
+    /// header name that isn't a token, or a value with a line break or NUL (which would let a
+    /// mock write headers, or a second response, of its own).
+    let wireProblem: String?
 
     init(
         status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: ResponseBody,
@@ -23,6 +27,22 @@ package final class ResolvedResponse: Sendable {
         self.body = body
         self.transfer = transfer
         headerDictionary = headers.dictionary
+        wireProblem = Self.wireProblem(status: status, headers: headers)
+    }
+
+    private static func wireProblem(status: HTTPStatus, headers: HTTPHeaders) -> String? {
+        guard (100...999).contains(status.code) else {
+            return "status \(status.code) is not three digits from 100 to 999"
+        }
+        for field in headers {
+            guard HTTPHeaders.Name.isValid(field.name.rawValue) else {
+                return "header name \(field.name.rawValue.debugDescription) is not a token (RFC 9110 §5.1)"
+            }
+            guard HTTPHeaders.isValidValue(field.value) else {
+                return "the value of header \(field.name) holds a carriage return, line feed or NUL"
+            }
+        }
+        return nil
     }
 
     package convenience init(status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: Data) {

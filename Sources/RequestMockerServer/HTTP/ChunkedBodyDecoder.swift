@@ -12,9 +12,12 @@ struct ChunkedBodyDecoder {
     }
 
     private var phase = Phase.size
+    /// The bytes of trailer lines so far; the whole trailer section is held to `maximumLine`.
+    private var trailerBytes = 0
     private(set) var body: [UInt8] = []
     let maximumBody: Int
-    /// A chunk-size line (with extensions) or a trailer line longer than this is refused.
+    /// A chunk-size line (with extensions) longer than this is refused, and so are trailer
+    /// fields longer than this altogether.
     private let maximumLine = 8 * 1024
 
     init(maximumBody: Int) {
@@ -31,10 +34,12 @@ struct ChunkedBodyDecoder {
             switch phase {
             case .size:
                 guard let line = try takeLine(buffer, &index) else { return }
-                let digits = line.prefix { $0 != .semicolon }.filter { $0 != .space && $0 != .tab }
-                // Hex digits only: `Int(_:radix:)` would also take a sign, and a negative size
-                // must never reach the slicing below.
-                guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(\.isHexDigit),
+                // `chunk-size [ BWS ";" extensions ]` (RFC 9112 §7.1): hex digits, then nothing
+                // but optional whitespace before the extensions. Hex digits only: `Int(_:radix:)`
+                // would also take a sign, and a negative size must never reach the slicing below.
+                let digits = line.prefix(while: \.isHexDigit)
+                let rest = line[digits.endIndex...].drop { $0 == .space || $0 == .tab }
+                guard !digits.isEmpty, digits.count <= 15, rest.isEmpty || rest.first == .semicolon,
                     let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
                 else {
                     throw Rejection(status: .badRequest, reason: "a chunk size is not a hexadecimal number")
@@ -58,6 +63,10 @@ struct ChunkedBodyDecoder {
                 phase = .size
             case .trailers:
                 guard let line = try takeLine(buffer, &index) else { return }
+                trailerBytes += line.count + 2
+                guard trailerBytes <= maximumLine else {
+                    throw Rejection(status: .badRequest, reason: "the trailer fields are longer than 8 KiB")
+                }
                 if line.isEmpty { phase = .done }
             case .done:
                 return
@@ -65,11 +74,13 @@ struct ChunkedBodyDecoder {
         }
     }
 
-    /// The next line without its `CRLF`, or `nil` when it hasn't fully arrived.
+    /// The next line without its `CRLF`, or `nil` when it hasn't fully arrived. A line longer
+    /// than `maximumLine` is refused whether it arrived whole or not.
     private func takeLine(_ buffer: [UInt8], _ index: inout Int) throws(Rejection) -> ArraySlice<UInt8>? {
-        guard let lf = buffer[index...].firstIndex(of: .lf) else {
-            if buffer.count - index > maximumLine {
-                throw Rejection(status: .badRequest, reason: "a chunk line is too long")
+        let window = buffer[index..<min(buffer.count, index + maximumLine + 1)]
+        guard let lf = window.firstIndex(of: .lf) else {
+            if window.count > maximumLine {
+                throw Rejection(status: .badRequest, reason: "a chunk line is longer than 8 KiB")
             }
             return nil
         }

@@ -150,7 +150,10 @@ struct RequestHeadParser {
     }
 
     private func framing(of head: RequestHead) throws(Rejection) -> RequestHead.BodyFraming {
-        let lengths = head.headers.values(for: .contentLength).flatMap { $0.split(separator: ",") }
+        // Empty list members count: `Content-Length:` or `Content-Length: ,` is no length at all,
+        // and reading it as "no body" would answer the body as the next request.
+        let lengths = head.headers.values(for: .contentLength)
+            .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let codings = head.headers.values(for: .transferEncoding).flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -172,9 +175,9 @@ struct RequestHeadParser {
         guard let length = lengths.first else { return .none }
         guard lengths.allSatisfy({ $0 == length }), !length.isEmpty, length.utf8.allSatisfy({ $0.digitValue != nil })
         else {
+            let shown = head.headers.values(for: .contentLength).joined(separator: ", ")
             throw Rejection(
-                status: .badRequest,
-                reason: "Content-Length \(lengths.joined(separator: ", ")) is not one decimal number")
+                status: .badRequest, reason: "Content-Length \(shown.debugDescription) is not one decimal number")
         }
         guard let count = Int(length), count <= maximumBody else {
             throw Rejection(

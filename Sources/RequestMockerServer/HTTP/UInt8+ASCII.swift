@@ -17,16 +17,4 @@ extension UInt8 {
     var digitValue: Int? {
         (48...57).contains(self) ? Int(self - 48) : nil
     }
-
-    /// RFC 9110's `tchar`.
-    var isTokenCharacter: Bool {
-        switch self {
-        case 48...57, 65...90, 97...122: true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default: false
-        }
-    }
 }

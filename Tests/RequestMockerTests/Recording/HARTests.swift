@@ -227,6 +227,40 @@ struct CorruptCassetteTests {
         }
     }
 
+    @Test("a header name or value that would split the response, or a status outside 100-999, fails the load")
+    func responseSplittingIsRefusedAtLoad() throws {
+        func cassette(status: String = "200", header: String) -> String {
+            #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.test/"}, "#
+                + #""response": {"status": \#(status), "headers": [\#(header)]}}]}}"#
+        }
+        let splitting = #"{"name": "X\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nX-Smuggled", "value": "1"}"#
+        let cases: [(String, String, String)] = [
+            (
+                cassette(header: splitting), "log.entries[0].response.headers[0].name",
+                #""X\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nX-Smuggled" is not a header name; "#
+                    + "use letters, digits and !#$%&'*+-.^_`|~ only"
+            ),
+            (
+                cassette(header: #"{"name": "X-A", "value": "1\r\nSet-Cookie: a=b"}"#),
+                "log.entries[0].response.headers[0].value",
+                "the value holds a carriage return, line feed or NUL; remove it"
+            ),
+            (
+                cassette(status: "-7", header: ""), "log.entries[0].response.status",
+                "-7 is not an HTTP status; use three digits from 100 to 999 (0 for a failed request)"
+            ),
+            (
+                cassette(status: "1000000", header: ""), "log.entries[0].response.status",
+                "1000000 is not an HTTP status; use three digits from 100 to 999 (0 for a failed request)"
+            ),
+        ]
+        for (text, jsonPath, reason) in cases {
+            let failure = try #require(try openingFails(text), "\(text)")
+            #expect(failure.jsonPath == jsonPath)
+            #expect(failure.reason == reason)
+        }
+    }
+
     @Test("mode all replaces a corrupt cassette without reading it, even when nothing is recorded")
     func allIgnoresOldContent() throws {
         let file = try folder.write("broken.har", "not json")
