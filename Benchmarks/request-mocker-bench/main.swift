@@ -187,6 +187,29 @@ for _ in 0..<5 {
     loadTimes.append(clock.now - start)
 }
 
+// SHA-256 of a 10 MB request body, as a mock-data folder names a POST, against coreutils'
+// sha256sum of the same bytes (best of 5 each).
+let tenMegabytes = Data((0..<10_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+let hashedFolder = try MockDataFolder(smallPath)
+let tenMegabyteRequest = MockRequest(
+    method: .post, url: URL(string: "https://bench.test/upload")!,
+    headers: ["Content-Type": "application/octet-stream"],
+    body: tenMegabytes)
+var hashTimes: [Duration] = []
+var sha256sumTimes: [Duration] = []
+let tenMegabyteFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "rm-bench-10mb-\(UUID().uuidString)")
+try tenMegabytes.write(to: tenMegabyteFile)
+for _ in 0..<5 {
+    var start = clock.now
+    let names = hashedFolder.candidateFileNames(for: tenMegabyteRequest)
+    hashTimes.append(clock.now - start)
+    precondition(names.count == 2)
+    start = clock.now
+    if runToEnd("sha256sum", [tenMegabyteFile.path]).status == 0 { sha256sumTimes.append(clock.now - start) }
+}
+try? FileManager.default.removeItem(at: tenMegabyteFile)
+
 var modes = [
     Mode("floor: hand-written URLProtocol", URLSession(configuration: floorConfiguration), "/bench/item"),
     Mode("MockURLProtocol, 1 filter", one.makeSession(), "/bench/item"),
@@ -301,6 +324,20 @@ print(
     "  load 10,000-entry cassette vs JSONSerialization: " + String(format: "%.2f  ", ratio(bestLoad, bestParse))
         + verdict(ratio(bestLoad, bestParse), 2)
         + String(format: "  (%.0f ms vs %.0f ms, best of 5)", seconds(bestLoad) * 1000, seconds(bestParse) * 1000))
+if let bestHash = hashTimes.min() {
+    let megabytesPerSecond = 10 / seconds(bestHash)
+    if let bestSum = sha256sumTimes.min() {
+        print(
+            "  SHA-256 of 10 MB vs sha256sum:              " + String(format: "%.2f  ", ratio(bestHash, bestSum))
+                + verdict(ratio(bestHash, bestSum), 2)
+                + String(format: "  (%.0f ms, %.0f MB/s, best of 5)", seconds(bestHash) * 1000, megabytesPerSecond))
+    } else {
+        print(
+            String(
+                format: "  SHA-256 of 10 MB: %.0f ms, %.0f MB/s (sha256sum missing)", seconds(bestHash) * 1000,
+                megabytesPerSecond))
+    }
+}
 print(
     "  register 10,000 filters:                    "
         + (seconds(bestRegistration) < 1 ? "ok (well under 1 s)" : "OVER BUDGET"))
