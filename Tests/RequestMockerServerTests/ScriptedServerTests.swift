@@ -105,6 +105,24 @@ import Testing
             ])
     }
 
+    @Test func theTranscriptKeepsItsNewestEntriesWithinItsCapacity() async throws {
+        let server = ScriptedServer(script: try .init(rules: [.init("^end$", [.close]), .any([])]))
+        #expect(server.transcriptCapacity == 10_000)
+        server.transcriptCapacity = 5
+        let port = try server.start()
+        defer { server.stop() }
+        // 2-byte lines: before, every one stayed in the transcript for the server's whole life.
+        let lines = (0..<2_000).map { "\($0 % 10)\n" }.joined() + "end\n"
+        let reply = try await RawClient.exchange(port: port, [lines])
+        #expect(reply.ending == "closed")
+        #expect(
+            server.transcript.map(\.kind) == [
+                .input("7"), .input("8"), .input("9"), .input("end"), .event("closed by the script"),
+            ])
+        // Connected, 2,001 lines and the close: 2,003 entries, 5 kept.
+        #expect(server.droppedTranscriptEntries == 1_998)
+    }
+
     @Test func unmatchedInputClosesTheConnectionUnlessACatchAllAnswers() async throws {
         let strict = ScriptedServer(script: try .init(rules: [.init("^ping$", [.text("pong\n")])]))
         let port = try strict.start()

@@ -13,7 +13,7 @@ struct FileRecording: RecordingTarget {
             let kept = redaction.redact(response, for: request)
         else { return nil }
         do {
-            try HTTPResponseFile.contents(of: kept).write(to: file, options: .atomic)
+            try AtomicFile.write(HTTPResponseFile.contents(of: kept), to: file)
         } catch {
             throw RequestMockerError.recordingNotWritable(
                 path: file.path, reason: (error as NSError).localizedDescription)

@@ -262,7 +262,7 @@ public final class Cassette: Sendable, CustomStringConvertible {
                 let data = try HAR.data(log: log, entries: entries)
                 try FileManager.default.createDirectory(
                     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try data.write(to: url, options: .atomic)
+                try AtomicFile.write(data, to: url)
             } catch {
                 throw RequestMockerError.recordingNotWritable(path: url.path, reason: "\(error)")
             }

@@ -106,6 +106,28 @@ enum FileSystem {
         return (data, Status(info))
     }
 
+    /// `rename(2)`: replaces `destination` in one step, so a reader sees the old file or the new
+    /// one, never a part.
+    static func rename(_ source: String, to destination: String) throws(Failure) {
+        guard systemRename(source, destination) == 0 else { throw Failure(code: errno) }
+    }
+
+    /// Whether a process with this identifier exists (`kill(pid, 0)`; a process of another user
+    /// counts as existing).
+    static func processExists(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    static var currentProcess: Int32 { getpid() }
+
+    private static func systemRename(_ source: String, _ destination: String) -> Int32 {
+        #if canImport(Glibc)
+            Glibc.rename(source, destination)
+        #else
+            Darwin.rename(source, destination)
+        #endif
+    }
+
     private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.read(descriptor, buffer, count)

@@ -9,7 +9,8 @@ import RequestMocker
 /// expressions, and the first rule that matches runs its commands (send text or bytes, pause,
 /// close, send the server's data). A second, passive **data listener** sends ``Script/data``
 /// to whoever connects and closes, which is what an FTP client in passive mode downloads from;
-/// `$pasv` advertises it. Everything said is kept in a ``transcript`` a test can read.
+/// `$pasv` advertises it. What is said is kept in a ``transcript`` a test can read (the newest
+/// 10,000 entries, by default).
 ///
 /// ```swift
 /// let server = ScriptedServer(script: try .init(
@@ -33,7 +34,7 @@ public final class ScriptedServer: Sendable {
         var address = ""
         var port: UInt16 = 0
         var dataPort: UInt16 = 0
-        var transcript: [TranscriptEntry] = []
+        var transcript = RingBuffer<TranscriptEntry>(capacity: ScriptedServer.defaultTranscriptCapacity)
         var nextConnection = 0
         var started = false
     }
@@ -126,9 +127,29 @@ public final class ScriptedServer: Sendable {
     // MARK: Transcript
 
     /// Everything said so far on every connection, in order: input as the rules saw it, output
-    /// as sent, and events (connections opening and closing, unmatched input).
+    /// as sent, and events (connections opening and closing, unmatched input). Only the newest
+    /// ``transcriptCapacity`` entries are kept.
     public var transcript: [TranscriptEntry] {
-        state.withLock { $0.transcript }
+        state.withLock { $0.transcript.elements }
+    }
+
+    /// How many transcript entries a server keeps unless told otherwise.
+    public static let defaultTranscriptCapacity = 10_000
+
+    /// The most transcript entries kept (the oldest go first), so a client that talks forever
+    /// can't grow the server's memory; `nil` keeps every entry.
+    ///
+    /// ```swift
+    /// server.transcriptCapacity = 100
+    /// ```
+    public var transcriptCapacity: Int? {
+        get { state.withLock { $0.transcript.capacity } }
+        set { state.withLock { $0.transcript.capacity = newValue } }
+    }
+
+    /// How many transcript entries were dropped to stay within ``transcriptCapacity``.
+    public var droppedTranscriptEntries: Int {
+        state.withLock { $0.transcript.dropped }
     }
 
     /// Empties the transcript.

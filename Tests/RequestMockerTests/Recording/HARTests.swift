@@ -273,4 +273,19 @@ struct CorruptCassetteTests {
         #expect(harProblems(replaced) == [])
         #expect(replaced["log"]?["entries"] == [])
     }
+
+    @Test("a save leaves no temporary file, and removes those a killed save of the same file left behind")
+    func savingRemovesLeftoversOfKilledSaves() throws {
+        let file = try folder.write("kept.har", "not json")
+        // Int32.max is never a process; process 1 always is.
+        let leftover = ".kept.har.request-mocker-\(Int32.max)-dead0001.tmp"
+        let inProgress = ".kept.har.request-mocker-1-live0001.tmp"
+        let otherFiles = ".other.har.request-mocker-\(Int32.max)-dead0002.tmp"
+        for name in [leftover, inProgress, otherFiles] { try folder.write(name, String(repeating: "x", count: 1_000)) }
+        let cassette = try openCassette(file, record: .all)
+        #expect(try cassette.save())
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(names == [inProgress, otherFiles, "kept.har"].sorted())
+        #expect(harProblems(try JSONValue(parsing: Data(contentsOf: file))) == [])
+    }
 }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Writes a file so that it is always either its old or its new content: to a temporary file
+/// beside it, then renamed over it.
+///
+/// The temporary file is named `.NAME.request-mocker-PID-RANDOM.tmp`, so one left behind by a
+/// process that was killed mid-write is recognisable; each write removes such leftovers of the
+/// same file whose process no longer exists.
+enum AtomicFile {
+    static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        let prefix = "." + url.lastPathComponent + ".request-mocker-"
+        removeLeftovers(startingWith: prefix, in: folder)
+        let temporary = folder.appendingPathComponent(
+            prefix + "\(FileSystem.currentProcess)-\(UUID().uuidString.prefix(8)).tmp")
+        do {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try FileSystem.rename(temporary.path, to: url.path)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    /// Removes `PREFIX<pid>-….tmp` files whose process is gone.
+    private static func removeLeftovers(startingWith prefix: String, in folder: URL) {
+        guard let names = try? FileSystem.names(in: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let pid = name.dropFirst(prefix.count).prefix { $0 != "-" }
+            guard let pid = Int32(pid), !FileSystem.processExists(pid) else { continue }
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+}
