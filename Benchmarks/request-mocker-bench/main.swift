@@ -41,7 +41,7 @@ struct Mode {
     init(_ name: String, _ session: URLSession, _ path: String) {
         self.name = name
         self.session = session
-        request = URLRequest(url: URL(string: "https://bench.test" + path)!)
+        request = URLRequest(url: URL(string: path.hasPrefix("https:") ? path : "https://bench.test" + path)!)
     }
 
     var median: Duration {
@@ -107,6 +107,11 @@ let one = MockRegistry()
 one.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
 // The same filter, answering with its journal full (the default capacity), so every request
 // drops the oldest entry.
+// 10,000 filters for one path, each on its own host; the last one's host is asked.
+let manyHosts = MockRegistry()
+for index in 0..<10_000 {
+    manyHosts.register(.get("https://host\(index).bench.test/bench/item"), respond: .data(FloorProtocol.body))
+}
 let fullJournal = MockRegistry()
 fullJournal.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
 
@@ -220,8 +225,9 @@ var modes = [
     Mode("cassette of 10 entries", smallCassette.makeSession(), "/bench/har/last"),
     Mode("cassette of 10,000 entries", largeCassette.makeSession(), "/bench/har/last"),
     Mode("1 filter, full 10,000-entry journal", fullJournal.makeSession(), "/bench/item"),
+    Mode("10,000 hosts, last matches", manyHosts.makeSession(), "https://host9999.bench.test/bench/item"),
 ]
-let journaled = [one, manyLiteral, manyPatterned, smallFolder, largeFolder, smallCassette, largeCassette]
+let journaled = [one, manyLiteral, manyPatterned, smallFolder, largeFolder, smallCassette, largeCassette, manyHosts]
 
 // Warm up, then interleave rounds of sequential requests.
 for index in modes.indices {
@@ -309,6 +315,9 @@ print(
 print(
     "  10,000 filters vs 1 filter, median latency: " + String(format: "%.2f  ", ratio(modes[2].median, single.median))
         + verdict(ratio(modes[2].median, single.median), 1.5))
+print(
+    "  10,000 hosts vs 1 filter:                   " + String(format: "%.2f  ", ratio(modes[9].median, single.median))
+        + verdict(ratio(modes[9].median, single.median), 1.5))
 print(
     "  10,000 <var> filters vs 1 filter:           " + String(format: "%.2f  ", ratio(modes[3].median, single.median))
         + verdict(ratio(modes[3].median, single.median), 1.5))

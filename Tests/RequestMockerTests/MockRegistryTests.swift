@@ -48,6 +48,40 @@ struct MockRegistryTests {
         }
     }
 
+    @Test("order holds across filters filed under a host and filters for any host, however they are added")
+    func orderAcrossHosts() async throws {
+        let request = MockRequest(method: .get, url: url("https://API.test/a/b"))
+        let filters: [RequestFilter] = [
+            .get("https://other.test/a/b"), .get("https://api.test/a/<x>"), RequestFilter(host: "*.test", path: "/a/b"),
+            .get("https://Api.Test/a/b"), RequestFilter(host: "api.test", path: "/**"), .get("/a/b"),
+            RequestFilter(host: "api.test:8443", path: "/a/b"), RequestFilter(host: "api.test"),
+        ]
+        for first in filters.indices {
+            for prepending in [false, true] {
+                let registry = MockRegistry()
+                let chosen = Array(filters.enumerated().dropFirst(first))
+                var handles: [FilterHandle] = []
+                for (index, filter) in prepending ? chosen.reversed() : chosen {
+                    handles.append(
+                        registry.register(filter, respond: .string("\(index)"), at: prepending ? .first : .last))
+                }
+                let expected = chosen.first { $0.element.match(request) != nil }.map { "\($0.offset)" }
+                let answer = try? await body("https://API.test/a/b", in: registry.makeSession())
+                #expect(answer == expected, "first filter \(first), prepending \(prepending)")
+                // Removing the answering filter hands the request to the next one.
+                guard let expected, let position = chosen.firstIndex(where: { "\($0.offset)" == expected }) else {
+                    continue
+                }
+                handles[prepending ? chosen.count - 1 - position : position].remove()
+                let next = chosen.dropFirst(position + 1).first { $0.element.match(request) != nil }.map {
+                    "\($0.offset)"
+                }
+                let afterRemoval = try? await body("https://API.test/a/b", in: registry.makeSession())
+                #expect(afterRemoval == next, "first filter \(first), prepending \(prepending), after removal")
+            }
+        }
+    }
+
     @Test(
         "a fallback cassette stays behind filters registered later, general or shaped; moved filters keep their handles"
     )

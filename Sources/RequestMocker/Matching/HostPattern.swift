@@ -36,6 +36,17 @@ struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `request`'s host (and port, when the pattern has one) fits.
+    /// The host a filter is filed under in the registry's index: its name, unless it is a
+    /// `*.` wildcard (filed for any host, and checked per request).
+    var indexName: String? { isWildcard ? nil : name }
+
+    /// A request's host as ``indexName`` spells hosts: lower case, without brackets.
+    static func indexName(of request: MockRequest) -> String? {
+        guard var host = request.url.host, !host.isEmpty else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.lowercased()
+    }
+
     func matches(_ request: MockRequest) -> Bool {
         guard var host = request.url.host, !host.isEmpty else { return false }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

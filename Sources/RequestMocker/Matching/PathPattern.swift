@@ -185,9 +185,9 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         }
     }
 
-    /// Where a filter with this pattern goes in the registry's index.
-    var indexKey: FilterIndex.Key {
-        if error != nil || segments.contains(.anyDepth) || matchesEveryPath { return .general }
+    /// Where a filter with this pattern, for `host` (or any host), goes in the registry's index.
+    func indexKey(host: String?) -> FilterIndex.Key {
+        if error != nil || segments.contains(.anyDepth) || matchesEveryPath { return .general(host: host) }
         var positions: [Int] = []
         var literals: [String] = []
         for (position, segment) in segments.enumerated() {
@@ -196,7 +196,7 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
                 literals.append(literal)
             }
         }
-        return .shape(.init(count: segments.count, literalPositions: positions, literals: literals))
+        return .shape(.init(host: host, count: segments.count, literalPositions: positions, literals: literals))
     }
 }
 

@@ -8,5 +8,8 @@ extension RequestFilter: AnswerSource {
         return .respond(response, captures: captures, from: .inline)
     }
 
-    var indexKey: FilterIndex.Key { path?.indexKey ?? .general }
+    var indexKey: FilterIndex.Key {
+        let host = hostPattern?.indexName
+        return path?.indexKey(host: host) ?? .general(host: host)
+    }
 }

@@ -20,5 +20,5 @@ protocol AnswerSource: Sendable {
 }
 
 extension AnswerSource {
-    var indexKey: FilterIndex.Key { .general }
+    var indexKey: FilterIndex.Key { .general(host: nil) }
 }

@@ -40,7 +40,7 @@ extension MockRegistry {
     private func decide(_ request: MockRequest) -> (SourceAnswer, FilterIndex.Entry?) {
         let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
         var misses: [SourceAnswer.Miss] = []
-        let found = snapshot.firstResult(forSegments: request.pathSegments) { entry in
+        let found = snapshot.firstResult(for: request) { entry in
             entry.source.answer(request, misses: &misses).map { ($0, entry) }
         }
         if let found { return found }
