@@ -166,6 +166,24 @@ struct MockRegistryTests {
         #expect(registry.unmatchedRequests.map(\.url) == [url("/users/42/posts")])
     }
 
+    @Test("a miss among thousands of filters compares a bounded number, the ones for its path and host first")
+    func unmatchedReportAmongManyFilters() async throws {
+        for index in 0..<3_000 { registry.register(.get("/other/\(index)")) }
+        registry.register(.post("/users/<id>"), respond: .string("created"))
+        let error = await #expect(throws: RequestMockerError.self) { _ = try await session.data(from: url("/users/7")) }
+        guard case .unmatched(let report) = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(report.filterCount == 3_001)
+        #expect(report.candidates.first?.reason == "method is GET, filter wants POST")
+        #expect(report.candidates.count == 3)
+        #expect(
+            report.notes == [
+                "1000 of the 3001 filters were compared: those for this path and host, then the earliest registered"
+            ])
+    }
+
     @Test("an empty registry says how to add a filter")
     func emptyReport() async throws {
         await #expect {

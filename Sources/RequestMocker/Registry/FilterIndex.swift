@@ -159,6 +159,47 @@ struct FilterIndex: Sendable {
         if layouts[shape.count]?.isEmpty == true { layouts[shape.count] = nil }
     }
 
+    /// The first `count` entries in first-match order, without sorting them all: entries kept
+    /// in a max-heap of `count` as the table is walked once.
+    func leading(_ count: Int) -> [Entry] {
+        guard entries.count > count else { return ordered }
+        var heap: [Entry] = []
+        heap.reserveCapacity(count)
+        for entry in entries.values {
+            if heap.count < count {
+                heap.append(entry)
+                siftUp(&heap, from: heap.count - 1)
+            } else if let top = heap.first, entry.order < top.order {
+                heap[0] = entry
+                siftDown(&heap, from: 0)
+            }
+        }
+        return heap.sorted { $0.order < $1.order }
+    }
+
+    private func siftUp(_ heap: inout [Entry], from start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].order > heap[parent].order else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func siftDown(_ heap: inout [Entry], from start: Int) {
+        var parent = start
+        while true {
+            var largest = parent
+            for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count {
+                if heap[child].order > heap[largest].order { largest = child }
+            }
+            guard largest != parent else { return }
+            heap.swapAt(parent, largest)
+            parent = largest
+        }
+    }
+
     /// Every filter, in first-match order.
     var ordered: [Entry] {
         entries.values.sorted { $0.order < $1.order }

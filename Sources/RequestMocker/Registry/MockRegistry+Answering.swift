@@ -50,8 +50,7 @@ extension MockRegistry {
         case .passThrough where !misses.contains(where: \.forbidsNetwork):
             return (.passThrough, nil)
         case .passThrough, .fail:
-            let report = UnmatchedRequestReport(
-                request: request, filters: snapshot.ordered.compactMap(\.filter), misses: misses)
+            let report = UnmatchedRequestReport(request: request, index: snapshot, misses: misses)
             return (.fail(.unmatched(report)), nil)
         case .respond(let response):
             return (.respond(response.claimed() ?? .status(404), captures: Captures(), from: .inline), nil)
@@ -88,16 +87,48 @@ extension MockRegistry {
 }
 
 extension UnmatchedRequestReport {
-    /// Ranks every filter by how many of its checks `request` passes (ties: registration
-    /// order) and keeps the closest few with the first check each failed.
-    init(request: MockRequest, filters: [RequestFilter], misses: [SourceAnswer.Miss] = []) {
+    /// The most filters a report compares with the request, so a miss among 100,000 filters
+    /// costs milliseconds: the ones the index offered for the request's path and host first,
+    /// then the earliest registered.
+    static let maximumCompared = 1_000
+
+    init(request: MockRequest, index: FilterIndex, misses: [SourceAnswer.Miss] = []) {
+        var compared: [FilterIndex.Entry] = []
+        var seen: Set<Int> = []
+        let limit = Self.maximumCompared
+        _ = index.firstResult(for: request) { entry -> Bool? in
+            if entry.filter != nil, seen.insert(entry.id).inserted { compared.append(entry) }
+            return compared.count >= limit ? true : nil
+        }
+        if compared.count < limit {
+            for entry in index.leading(limit) where entry.filter != nil && compared.count < limit {
+                if seen.insert(entry.id).inserted { compared.append(entry) }
+            }
+        }
+        compared.sort { $0.order < $1.order }
+        let filterCount = index.entries.values.count { $0.filter != nil }
+        var notes: [String] = []
+        if filterCount > compared.count {
+            notes.append(
+                "\(compared.count) of the \(filterCount) filters were compared: those for this path and host, "
+                    + "then the earliest registered")
+        }
+        self.init(
+            request: request, filters: compared.compactMap(\.filter), filterCount: filterCount, misses: misses,
+            notes: notes)
+    }
+
+    init(
+        request: MockRequest, filters: [RequestFilter], filterCount: Int? = nil, misses: [SourceAnswer.Miss] = [],
+        notes extra: [String] = []
+    ) {
         let ranked = filters.enumerated()
             .map { position, filter in
                 (position: position, filter: filter, evaluation: filter.evaluate(request, stoppingAtFirstMiss: false))
             }
             .sorted { ($0.evaluation.passed, -$0.position) > ($1.evaluation.passed, -$1.position) }
             .prefix(Self.maximumCandidates)
-        var notes = misses.map { $0.note() }
+        var notes = extra + misses.map { $0.note() }
         if request.bodyHiddenByUploadTask {
             notes.append(
                 "this came from an upload task: on Linux its body is invisible to URL protocols, "
@@ -112,7 +143,7 @@ extension UnmatchedRequestReport {
                         ?? "matched, but its response sequence is used up"
                 )
             },
-            filterCount: filters.count,
+            filterCount: filterCount ?? filters.count,
             notes: notes
         )
     }
