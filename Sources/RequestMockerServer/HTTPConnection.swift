@@ -60,8 +60,13 @@ struct HTTPConnection {
     }
 
     private mutating func readRequest() -> Incoming {
+        let configuration = server.configuration
         var scanned = 0
-        var deadline: ContinuousClock.Instant?
+        // The request's first byte, which starts its deadlines.
+        var began: ContinuousClock.Instant?
+        // Told to the pool only when reading has to wait, so a request already here costs no lock.
+        var toldPhase = false
+        let idleDeadline = clock.now + configuration.idleTimeout
         var head: RequestHead
         while true {
             // Line breaks between requests (some clients send one after a body) are not the
@@ -76,21 +81,29 @@ struct HTTPConnection {
             } catch {
                 return .refused(error)
             }
-            if deadline == nil, buffer.count > start { deadline = clock.now + server.configuration.requestTimeout }
-            switch fill(until: deadline ?? clock.now + server.configuration.idleTimeout) {
+            if began == nil, buffer.count > start {
+                began = clock.now
+                connection.setPhase(.readingHead(since: clock.now))
+                toldPhase = true
+            } else if !toldPhase {
+                connection.setPhase(.idle(since: clock.now))
+                toldPhase = true
+            }
+            switch fill(until: began.map { $0 + configuration.requestHeadTimeout } ?? idleDeadline) {
             case .more: continue
-            case .timedOut where deadline != nil:
+            case .timedOut where began != nil:
                 return .refused(
                     Rejection(
                         status: .requestTimeout,
-                        reason: "the request did not arrive within \(server.configuration.requestTimeout)"))
+                        reason: "the request head did not arrive within \(configuration.requestHeadTimeout)"))
             case .timedOut, .closed: return .ended
             }
         }
+        if toldPhase { connection.setPhase(nil) }
         if head.hasUnsupportedExpectation {
             return .refused(Rejection(status: .expectationFailed, reason: "only `Expect: 100-continue` is understood"))
         }
-        let bodyDeadline = deadline ?? clock.now + server.configuration.requestTimeout
+        let bodyDeadline = (began ?? clock.now) + configuration.requestTimeout
         switch head.framing {
         case .none:
             return .request(head, body: nil)
@@ -196,18 +209,36 @@ struct HTTPConnection {
             // journal already has it, as the request that was passed through.
             return refuse(.loop(request), head: head, request: request, entry: nil, since: arrival)
         }
-        let (pending, entry) = server.registry.answer(request, forwarding: forwarding)
-        let outcome: Outcome
-        switch pending {
-        case .ready(let ready):
-            outcome = ready
-        case .pending(let work):
-            guard let computed = connection.wait(for: work) else {
+        var (pending, entry) = server.registry.answer(request, forwarding: forwarding)
+        let deadline = arrival + server.configuration.responseTimeout
+        var outcome: Outcome?
+        while outcome == nil {
+            let waited: PooledConnection.Waited<PendingOutcome>
+            switch pending {
+            case .ready(let ready):
+                outcome = ready
+                continue
+            case .pending(let work):
+                waited = connection.wait(for: { .ready(await work()) }, until: deadline)
+            case .blocking(let work):
+                waited = connection.wait(blocking: work, until: deadline)
+            }
+            switch waited {
+            case .value(let next):
+                pending = next
+            case .stopped, .clientLeft:
                 report(request, entry, .abandoned, since: arrival)
                 return false
+            case .timedOut:
+                // The work may still be running: the connection closes rather than wait for it.
+                var closing = head
+                closing.headers.replace(.connection, with: "close")
+                let refusal = Refusal.answerTimedOut(after: server.configuration.responseTimeout)
+                _ = refuse(refusal, head: closing, request: request, entry: entry, since: arrival)
+                return false
             }
-            outcome = computed
         }
+        guard let outcome else { return false }
         if outcome.delay > .zero, !socket.pause(outcome.delay) {
             report(request, entry, .abandoned, since: arrival)
             return false

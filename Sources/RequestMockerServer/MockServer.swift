@@ -59,13 +59,24 @@ public final class MockServer: Sendable {
         public var maximumHeaderSize = 64 * 1024
         /// The largest request body; larger gets `413 Content Too Large`.
         public var maximumBodySize = 16 * 1024 * 1024
-        /// How long a kept-alive connection may wait for its next request.
+        /// How long a kept-alive connection may wait for its next request. When the server is full,
+        /// the connection that has waited longest is closed to make room for a new one.
         public var idleTimeout: Duration = .seconds(30)
-        /// How long a request may take to arrive once its first byte did; slower gets `408`.
+        /// How long a request's head (request line and header fields) may take to arrive once its
+        /// first byte did; slower gets `408`, so clients that trickle heads can't hold slots.
+        public var requestHeadTimeout: Duration = .seconds(10)
+        /// How long a whole request, body included, may take to arrive once its first byte did;
+        /// slower gets `408`.
         public var requestTimeout: Duration = .seconds(30)
+        /// How long the answer may take to be ready (an `async` or slow block, a forward): past
+        /// it the client gets `504` and the connection closes. A client that leaves meanwhile
+        /// frees its connection at once. Delays set on a response are not counted.
+        public var responseTimeout: Duration = .seconds(60)
         /// How long a write may wait for a client that doesn't read.
         public var sendTimeout: Duration = .seconds(30)
-        /// Connections served at once; more are answered `503` and closed.
+        /// Connections served at once. When all are taken, a new connection closes the one that
+        /// has been idle longest (or, failing that, the one that has spent longest sending a
+        /// head); when every one is busy answering, it is answered `503` and closed.
         public var maximumConnections = 1024
         /// The timeout for pass-through and recording requests to the real server.
         public var forwardingTimeout: TimeInterval = 60
@@ -208,11 +219,13 @@ public final class MockServer: Sendable {
 
     /// How this server forwards: marked with its identity, and never to itself.
     var forwarding: Forwarding {
-        Forwarding(
+        var forwarding = Forwarding(
             timeout: configuration.forwardingTimeout,
             mark: HTTPHeaders.Field(name: Self.forwardedByHeader, value: identity),
             loopsBack: { [weak self] url in self?.isSelf(url) ?? false }
         )
+        forwarding.runsBlocksOnTheirOwnThread = true
+        return forwarding
     }
 
     /// Whether `url` points at this server itself (a pass-through there would loop).

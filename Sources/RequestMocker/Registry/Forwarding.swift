@@ -7,6 +7,10 @@ package struct Forwarding: Sendable {
     package var mark: HTTPHeaders.Field?
     /// Whether a request to this URL would come back to the transport itself.
     package var loopsBack: @Sendable (URL) -> Bool
+    /// Whether synchronous blocks run on a thread of their own, so that the transport can give
+    /// up on one that never returns (the server: its connection thread must stay free to see the
+    /// client leave). The URL protocol runs them in place, to answer within `startLoading`.
+    package var runsBlocksOnTheirOwnThread = false
 
     package init(
         timeout: TimeInterval, mark: HTTPHeaders.Field? = nil,

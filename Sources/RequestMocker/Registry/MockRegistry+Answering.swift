@@ -14,7 +14,9 @@ extension MockRegistry {
         case .respond(let response, let captures, let origin):
             let disposition: JournalEntry.Disposition = entry == nil ? .answeredByPolicy : .answered
             let journalEntry = journaled(request, entry, origin.file, origin.entryIndex, disposition)
-            let context = MockResponse.ResolutionContext(request: request, captures: captures, entry: entry)
+            let context = MockResponse.ResolutionContext(
+                request: request, captures: captures, entry: entry,
+                runsBlocksOnTheirOwnThread: forwarding.runsBlocksOnTheirOwnThread)
             return (response.resolve(context), journalEntry)
         case .passThrough:
             return (forwarded(request, recording: nil, forwarding), journaled(request, entry, nil, nil, .passedThrough))

@@ -25,6 +25,8 @@ public final class MockRegistry: Sendable {
         var journal = RequestJournal()
         /// This registry's protocol class, made on first use (see `RouteTable`).
         var route: RouteTable.Route?
+        /// The protocol classes made for session configurations (see `RouteTable`).
+        var sessionRoutes: [RouteTable.Route] = []
         var session: URLSession?
         var strays: [MockRequest] = []
     }
@@ -53,9 +55,9 @@ public final class MockRegistry: Sendable {
     }
 
     deinit {
-        let (route, session) = state.withLock { ($0.route, $0.session) }
+        let (route, session, sessionRoutes) = state.withLock { ($0.route, $0.session, $0.sessionRoutes) }
         session?.finishTasksAndInvalidate()
-        if let route { RouteTable.release(route) }
+        for route in (route.map { [$0] } ?? []) + sessionRoutes { RouteTable.release(route) }
     }
 
     // MARK: Settings

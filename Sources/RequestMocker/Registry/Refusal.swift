@@ -22,6 +22,13 @@ package struct Refusal: Sendable {
     }
 
     /// `502` for a request that passing through would send back to the server it came to.
+    /// `504`: the answer wasn't ready within the server's response timeout.
+    package static func answerTimedOut(after timeout: Duration) -> Refusal {
+        Refusal(
+            status: .gatewayTimeout, error: URLError(.timedOut),
+            message: "the answer was not ready within the server's response timeout of \(timeout)")
+    }
+
     package static func loop(_ request: MockRequest) -> Refusal {
         let loop = RequestMockerError.passThroughLoop(request: request.description)
         return Refusal(status: .badGateway, error: loop, message: "\(loop)")

@@ -5,6 +5,8 @@ extension MockResponse {
         let request: MockRequest
         let captures: Captures
         let entry: FilterIndex.Entry?
+        /// See `Forwarding.runsBlocksOnTheirOwnThread`.
+        var runsBlocksOnTheirOwnThread = false
 
         var filterDescription: String { entry?.filter?.description ?? "the unmatched-request policy" }
     }
@@ -51,6 +53,14 @@ extension MockResponse {
                 return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
             }
             return next.resolve(context, nesting: nesting)
+        case .handler(.sync(let block)) where context.runsBlocksOnTheirOwnThread:
+            return .blocking {
+                do {
+                    return try resolveInner(block(context.request, context.captures), context, nesting: nesting)
+                } catch {
+                    return .ready(Outcome(error: Self.wrap(error, context), delay: extraDelay))
+                }
+            }
         case .handler(.sync(let block)):
             do {
                 return try resolveInner(block(context.request, context.captures), context, nesting: nesting)

@@ -18,4 +18,12 @@ extension MockRegistry {
             return route.protocolClass
         }
     }
+
+    /// A protocol class of this registry for the sessions of `configuration` only, which holds
+    /// their requests to its `timeoutIntervalForRequest`; released with the registry.
+    func protocolClass(for configuration: URLSessionConfiguration) -> AnyClass {
+        let route = RouteTable.assign(self, for: configuration)
+        state.withLock { $0.sessionRoutes.append(route) }
+        return route.protocolClass
+    }
 }

@@ -30,13 +30,17 @@
 /// - A `401` with a `Basic` challenge in `WWW-Authenticate` would hang the task (fixed in
 ///   swift-corelibs-foundation after Swift 6.3.1), so that header is delivered as
 ///   `X-RequestMocker-WWW-Authenticate`.
-/// - `request.timeoutInterval` is enforced here, because FoundationNetworking enforces no
-///   timeout for custom protocols.
+/// - Timeouts are enforced here, because FoundationNetworking enforces none for custom
+///   protocols: the request's `timeoutInterval`, or else the session configuration's
+///   `timeoutIntervalForRequest` (see ``URLSessionConfiguration/insertMocking(_:)``). They end
+///   delays, `async` blocks and forwarding; a synchronous block runs inside `startLoading` and
+///   can't be interrupted, so it answers when it returns, however long it takes.
 public class MockURLProtocol: URLProtocol {
     private let delivery = DeliveryState()
 
-    /// The registry this class answers from; `nil` when it was released.
-    class var routedRegistry: MockRegistry? { .shared }
+    /// The registry this class answers from (`nil` when it was released), and the session
+    /// configuration it was made for, if any.
+    class var destination: RouteTable.Destination { RouteTable.Destination(registry: .shared, session: nil) }
 
     override public class func canInit(with request: URLRequest) -> Bool {
         // Asked of every request before it starts: the scheme is read off the URL's text, which
@@ -74,10 +78,11 @@ public class MockURLProtocol: URLProtocol {
         if Self.failsDownloadTasks, task is URLSessionDownloadTask {
             return finishNow(.failure(RequestMockerError.downloadTaskUnsupported(request: request.description)))
         }
-        guard let registry = Self.routedRegistry else {
+        let destination = Self.destination
+        guard let registry = destination.registry else {
             return finishNow(.failure(RequestMockerError.registryReleased(request: request.description)))
         }
-        switch Exchange(registry: registry, timeout: timeout).start(request) {
+        switch Exchange(registry: registry, timeout: timeout(in: destination)).start(request) {
         case .finished(let answer):
             finishNow(answer)
         case .deferred(let work):
@@ -95,7 +100,7 @@ public class MockURLProtocol: URLProtocol {
             let answer = await work()
             if delivery.complete(generation: generation, with: answer) { wake() }
         }
-        let timer = Task { [timeout] in
+        let timer = Task { [timeout = timeout(in: Self.destination)] in
             guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return }
             var info: [String: any Sendable] = [NSLocalizedDescriptionKey: "The request timed out."]
             if let url { info[NSURLErrorFailingURLErrorKey] = url }
@@ -104,9 +109,9 @@ public class MockURLProtocol: URLProtocol {
         delivery.track(generation: generation, work: work, tasks: [worker, timer])
     }
 
-    /// This request's timeout (see ``effectiveTimeout(_:)``).
-    private var timeout: TimeInterval {
-        Self.effectiveTimeout(request.timeoutInterval)
+    /// This request's timeout (see ``effectiveTimeout(_:session:)``).
+    private func timeout(in destination: RouteTable.Destination) -> TimeInterval {
+        Self.effectiveTimeout(request.timeoutInterval, session: destination.session?.timeoutIntervalForRequest)
     }
 
     /// Delivers an answer that became ready, if it still may be (Apple platforms' wake).
@@ -168,11 +173,15 @@ public class MockURLProtocol: URLProtocol {
         }
     }
 
-    /// `timeoutInterval` in the range a timer can take; 0 or less means FoundationNetworking's
-    /// default of 60 seconds.
-    static func effectiveTimeout(_ interval: TimeInterval) -> TimeInterval {
-        guard interval > 0, interval.isFinite else { return 60 }
-        return min(interval, 365 * 24 * 3600)
+    /// The timeout the platform's HTTP loader would apply: the request's `timeoutInterval` when
+    /// it was set (FoundationNetworking's own test is whether it was ever assigned, which a
+    /// protocol can't see, so a value other than the 60 s default stands for "set"), and
+    /// otherwise the session configuration's `timeoutIntervalForRequest`, when the protocol class
+    /// knows it. Kept in the range a timer can take; 0 or less means 60 seconds.
+    static func effectiveTimeout(_ interval: TimeInterval, session: TimeInterval?) -> TimeInterval {
+        let chosen = interval == 60 ? session ?? interval : interval
+        guard chosen > 0, chosen.isFinite else { return 60 }
+        return min(chosen, 365 * 24 * 3600)
     }
 
     // MARK: Registering globally (into MockRegistry.shared)

@@ -12,14 +12,26 @@
 /// Swift registers generic `NSObject` subclasses with the Objective-C runtime as well, so the
 /// same should hold on Apple platforms; that is not something this Linux machine can run, which
 /// is why the whole trick stays in this one file.
+///
+/// A configuration made by ``URLSessionConfiguration/mocking(_:basedOn:)`` (and so
+/// ``MockRegistry/makeSession(configuration:delegate:delegateQueue:)``) gets a slot of its own
+/// that also remembers the configuration, so its requests can be held to its
+/// `timeoutIntervalForRequest`, which a URL protocol can't otherwise see.
 enum RouteTable {
     private struct Slots: Sendable {
         var lastSlot = 0
-        var registries: [Int: WeakRegistry] = [:]
+        var destinations: [Int: Slot] = [:]
     }
 
-    private struct WeakRegistry: Sendable {
+    private struct Slot: Sendable {
         weak var registry: MockRegistry?
+        let session: SessionConfiguration?
+    }
+
+    /// Where a slot's requests go, and the configuration of the sessions it was made for.
+    struct Destination: Sendable {
+        let registry: MockRegistry?
+        let session: SessionConfiguration?
     }
 
     private static let slots = LockedState(Slots())
@@ -33,11 +45,13 @@ enum RouteTable {
         static let shared = Route(slot: nil, protocolClass: MockURLProtocol.self)
     }
 
-    /// A new slot and its protocol class, routed to `registry`.
-    static func assign(_ registry: MockRegistry) -> Route {
+    /// A new slot and its protocol class, routed to `registry`, for the sessions of
+    /// `configuration` when there is one.
+    static func assign(_ registry: MockRegistry, for configuration: URLSessionConfiguration? = nil) -> Route {
+        let session = configuration.map(SessionConfiguration.init)
         let slot = slots.withLock { slots in
             slots.lastSlot += 1
-            slots.registries[slots.lastSlot] = WeakRegistry(registry: registry)
+            slots.destinations[slots.lastSlot] = Slot(registry: registry, session: session)
             return slots.lastSlot
         }
         var type: any RouteSlot.Type = SlotEnd.self
@@ -47,13 +61,16 @@ enum RouteTable {
         return Route(slot: slot, protocolClass: protocolClass(for: type))
     }
 
-    static func registry(forSlot slot: Int) -> MockRegistry? {
-        slots.withLock { $0.registries[slot]?.registry }
+    static func destination(forSlot slot: Int) -> Destination {
+        slots.withLock { slots in
+            let found = slots.destinations[slot]
+            return Destination(registry: found?.registry, session: found?.session)
+        }
     }
 
     static func release(_ route: Route) {
         guard let slot = route.slot else { return }
-        slots.withLock { _ = $0.registries.removeValue(forKey: slot) }
+        slots.withLock { _ = $0.destinations.removeValue(forKey: slot) }
     }
 
     private static func appending<Rest: RouteSlot>(_ bit: Bool, to _: Rest.Type) -> any RouteSlot.Type {
@@ -85,9 +102,26 @@ enum SlotBit1<Rest: RouteSlot>: RouteSlot {
 
 /// The protocol class of one registry's slot.
 final class RoutedMockURLProtocol<Slot: RouteSlot>: MockURLProtocol {
-    override class var routedRegistry: MockRegistry? {
-        RouteTable.registry(forSlot: Slot.number)
+    override class var destination: RouteTable.Destination {
+        RouteTable.destination(forSlot: Slot.number)
     }
 
     override class var routesToShared: Bool { false }
+}
+
+/// The configuration a slot was made for, kept to read its `timeoutIntervalForRequest` when a
+/// request starts.
+///
+/// `@unchecked Sendable`: `URLSessionConfiguration` isn't `Sendable` in FoundationNetworking.
+/// This type only reads one `Double` from it, and a configuration is set up before the sessions
+/// made from it send requests (changing it while they do is a race in the caller's code, as it
+/// would be for `URLSession` itself).
+final class SessionConfiguration: @unchecked Sendable {
+    private let configuration: URLSessionConfiguration
+
+    init(_ configuration: URLSessionConfiguration) {
+        self.configuration = configuration
+    }
+
+    var timeoutIntervalForRequest: TimeInterval { configuration.timeoutIntervalForRequest }
 }

@@ -17,10 +17,15 @@ extension URLSessionConfiguration {
         return configuration
     }
 
-    /// Puts `registry`'s protocol class first in `protocolClasses`, replacing any other
+    /// Puts a protocol class of `registry` first in `protocolClasses`, replacing any other
     /// registry's class. Do this before creating the session: a session copies its configuration.
+    ///
+    /// The class is this configuration's own, so requests of its sessions time out as the
+    /// platform's HTTP loader would time them out: after the request's `timeoutInterval` when it
+    /// was set to something other than the 60 s default, and otherwise after this
+    /// configuration's `timeoutIntervalForRequest` (read when each request starts).
     public func insertMocking(_ registry: MockRegistry) {
         let others = (protocolClasses ?? []).filter { !($0 is MockURLProtocol.Type) }
-        protocolClasses = [registry.protocolClass] + others
+        protocolClasses = [registry.protocolClass(for: self)] + others
     }
 }

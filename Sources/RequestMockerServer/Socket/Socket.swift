@@ -181,6 +181,21 @@ struct Socket: Sendable, Hashable {
         return Self.poll(&entry, count: 1, timeout: timeout).first ?? .timedOut
     }
 
+    /// Whether the peer closed its side (a FIN) or the connection failed, looked at without
+    /// waiting or reading. Input waiting to be read (a pipelined request) hides a FIN behind it,
+    /// so that case reads as still there.
+    func peerHasLeft() -> Bool {
+        switch waitReadable(timeout: .zero) {
+        case .timedOut: return false
+        case .hungUp: return true
+        case .readable:
+            var byte: UInt8 = 0
+            let peeked = recv(descriptor, &byte, 1, SocketPlatform.peekFlags)
+            if peeked == 0 { return true }
+            return peeked < 0 && SocketPlatform.lastError != EAGAIN && SocketPlatform.lastError != EINTR
+        }
+    }
+
     /// Waits for `timeout` (`nil`: until the connection ends) without reading anything, for a
     /// response that is held back on purpose; input that arrives meanwhile (a pipelined
     /// request) stays unread.

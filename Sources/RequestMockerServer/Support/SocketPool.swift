@@ -17,6 +17,11 @@ final class SocketPool: Sendable {
         var connections: [Int: Socket] = [:]
         var cancellations: [Int: @Sendable () -> Void] = [:]
         var listeners: [Socket] = []
+        /// What the connections that may give way to a new one are doing, and since when;
+        /// connections not listed are busy (answering, or not HTTP) and never give way.
+        var phases: [Int: PooledConnection.Phase] = [:]
+        /// Connections shut down to make room, still finishing: they no longer count.
+        var evicted: Set<Int> = []
     }
 
     private let state = LockedState(State())
@@ -97,7 +102,15 @@ final class SocketPool: Sendable {
             }
             guard let socket else { continue }
             let id = state.withLock { state -> Int? in
-                guard !state.stopped, state.connections.count < maximumConnections else { return nil }
+                guard !state.stopped else { return nil }
+                if state.connections.count - state.evicted.count >= maximumConnections {
+                    guard let victim = Self.victim(in: state) else { return nil }
+                    // Shut down under the lock, like `stop()`: its thread sees the hang-up, ends,
+                    // and frees the slot; meanwhile the victim no longer counts.
+                    state.phases[victim] = nil
+                    state.evicted.insert(victim)
+                    state.connections[victim]?.shutdown()
+                }
                 state.nextID += 1
                 state.connections[state.nextID] = socket
                 return state.nextID
@@ -113,6 +126,20 @@ final class SocketPool: Sendable {
                 connection.finish(.close)
             }
         }
+    }
+
+    /// The connection to close for a new one: the longest idle, or else the one that has spent
+    /// longest sending its request head.
+    private static func victim(in state: State) -> Int? {
+        var idle: (id: Int, since: ContinuousClock.Instant)?
+        var reading: (id: Int, since: ContinuousClock.Instant)?
+        for (id, phase) in state.phases where !state.evicted.contains(id) {
+            switch phase {
+            case .idle(let since): if idle.map({ since < $0.since }) ?? true { idle = (id, since) }
+            case .readingHead(let since): if reading.map({ since < $0.since }) ?? true { reading = (id, since) }
+            }
+        }
+        return idle?.id ?? reading?.id
     }
 
     private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
@@ -155,7 +182,16 @@ final class SocketPool: Sendable {
     fileprivate func remove(_ id: Int) -> Bool {
         state.withLock { state in
             state.cancellations[id] = nil
+            state.phases[id] = nil
+            state.evicted.remove(id)
             return state.connections.removeValue(forKey: id) != nil
+        }
+    }
+
+    fileprivate func setPhase(_ id: Int, _ phase: PooledConnection.Phase?) {
+        state.withLock { state in
+            guard !state.evicted.contains(id), state.connections[id] != nil else { return }
+            state.phases[id] = phase
         }
     }
 
@@ -186,6 +222,19 @@ final class PooledConnection: Sendable {
 
     var isStopping: Bool { pool.isStopped }
 
+    /// What a connection is doing that lets it give way to a new one when the server is full.
+    enum Phase: Sendable {
+        /// Waiting for its next request, with nothing of it received.
+        case idle(since: ContinuousClock.Instant)
+        /// Receiving a request head, since its first byte.
+        case readingHead(since: ContinuousClock.Instant)
+    }
+
+    /// Says what the connection is doing; `nil` means busy (it won't be closed for another).
+    func setPhase(_ phase: Phase?) {
+        pool.setPhase(id, phase)
+    }
+
     enum Closing {
         /// A FIN after everything sent.
         case close
@@ -211,26 +260,91 @@ final class PooledConnection: Sendable {
         }
     }
 
+    /// How a wait for work ended.
+    enum Waited<Value: Sendable>: Sendable {
+        case value(Value)
+        /// The server is stopping.
+        case stopped
+        /// The client closed its side or hung up.
+        case clientLeft
+        /// The deadline passed first.
+        case timedOut
+    }
+
     /// Runs `work` on Swift concurrency and blocks this connection's thread until it returns,
-    /// or until the server stops (then the task is cancelled and this returns `nil`).
-    func wait<Value: Sendable>(for work: @escaping @Sendable () async -> Value) -> Value? {
+    /// the deadline passes, the client leaves, or the server stops (in those cases the task is
+    /// cancelled; work that ignores cancellation runs on, but no longer holds the connection).
+    func wait<Value: Sendable>(
+        for work: @escaping @Sendable () async -> Value, until deadline: ContinuousClock.Instant
+    )
+        -> Waited<Value>
+    {
         let rendezvous = Rendezvous<Value>()
         let task = Task { rendezvous.fulfil(await work()) }
+        return wait(for: rendezvous, until: deadline) { task.cancel() }
+    }
+
+    /// Runs `work`, which blocks whatever thread runs it, on a thread of its own (not one of
+    /// Swift concurrency's few), and waits as ``wait(for:until:)`` does. Work that never returns
+    /// keeps only its own thread.
+    func wait<Value: Sendable>(
+        blocking work: @escaping @Sendable () -> Value, until deadline: ContinuousClock.Instant
+    )
+        -> Waited<Value>
+    {
+        let rendezvous = Rendezvous<Value>()
+        let thread = Thread { rendezvous.fulfil(work()) }
+        thread.name = "RequestMocker block"
+        thread.stackSize = OwnThread.stackSize
+        thread.start()
+        return wait(for: rendezvous, until: deadline) {}
+    }
+
+    private func wait<Value: Sendable>(
+        for rendezvous: Rendezvous<Value>, until deadline: ContinuousClock.Instant,
+        cancel: @escaping @Sendable () -> Void
+    ) -> Waited<Value> {
         guard pool.setCancellation(id, { rendezvous.cancel() }) else {
-            task.cancel()
-            return nil
+            cancel()
+            return .stopped
         }
-        let value = rendezvous.wait()
-        _ = pool.setCancellation(id, nil)
-        if value == nil { task.cancel() }
-        return value
+        defer { _ = pool.setCancellation(id, nil) }
+        let clock = ContinuousClock()
+        while true {
+            // Wakes at once when the work is done; otherwise looks at the client every 100 ms.
+            let slice = min(clock.now.duration(to: deadline), .milliseconds(100))
+            switch rendezvous.wait(for: slice) {
+            case .fulfilled(let value):
+                return .value(value)
+            case .cancelled:
+                cancel()
+                return .stopped
+            case .pending:
+                if clock.now >= deadline {
+                    cancel()
+                    return .timedOut
+                }
+                if socket.peerHasLeft() {
+                    cancel()
+                    return .clientLeft
+                }
+            }
+        }
     }
 }
 
 /// A value handed from a task to a waiting thread, or a cancellation.
 private final class Rendezvous<Value: Sendable>: Sendable {
     private let value = LockedState<Value?>(nil)
+    private let cancelled = LockedState(false)
     private let signal = DispatchSemaphore(value: 0)
+
+    enum Outcome {
+        case fulfilled(Value)
+        case cancelled
+        /// Nothing yet.
+        case pending
+    }
 
     func fulfil(_ result: Value) {
         value.withLock { $0 = result }
@@ -238,11 +352,15 @@ private final class Rendezvous<Value: Sendable>: Sendable {
     }
 
     func cancel() {
+        cancelled.withLock { $0 = true }
         signal.signal()
     }
 
-    func wait() -> Value? {
-        signal.wait()
-        return value.withLock { $0 }
+    func wait(for timeout: Duration) -> Outcome {
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
+        _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        if let result = value.withLock({ $0 }) { return .fulfilled(result) }
+        return cancelled.withLock { $0 } ? .cancelled : .pending
     }
 }
