@@ -259,3 +259,23 @@ import Testing
         }
     }
 }
+
+/// The server's log lines hide what `SecretNames` lists.
+@Suite struct ServedRequestLogTests {
+    // Before: `request-mocker serve` printed full URLs, query secrets included.
+    @Test func theLogLineHidesSecretsInTheQuery() async throws {
+        let lines = LockedBox<[String]>([])
+        let registry = MockRegistry()
+        registry.register(.get("/items"), respond: .string("ok"))
+        let server = MockServer(
+            registry: registry, onRequest: { served in lines.update { $0.append(served.description) } })
+        let base = try server.start()
+        defer { server.stop() }
+        let result = try await ExternalProcess.curl([base.absoluteString + "/items?api_key=K1&page=2&access_token=T1"])
+        #expect(result.output == "ok")
+        for _ in 0..<100 where lines.update({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        let line = try #require(lines.update { $0.first })
+        #expect(
+            line.hasPrefix("GET /items?api_key=REDACTED&page=2&access_token=REDACTED -> 200 from filter "), "\(line)")
+    }
+}

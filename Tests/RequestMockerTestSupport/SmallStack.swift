@@ -10,23 +10,11 @@ package func onThread<T: Sendable>(stackSize: Int = smallestLibraryStack, _ body
     let result = LockedBox<T?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        result.set(body())
+        result.update { $0 = body() }
         done.signal()
     }
     thread.stackSize = stackSize
     thread.start()
     done.wait()
-    return result.get()!
-}
-
-/// A value shared with one other thread under a lock.
-final class LockedBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: T
-
-    init(_ value: T) { self.value = value }
-
-    func set(_ newValue: T) { lock.withLock { value = newValue } }
-
-    func get() -> T { lock.withLock { value } }
+    return result.update { $0 }!
 }

@@ -13,13 +13,20 @@ extension MockDataFolder: AnswerSource {
             misses.append(miss(triedNames: []))
             return nil
         }
-        // A header in the name that redaction hides is written under the name with its hash
-        // (the second candidate), so no credential ends up in a file name.
-        let candidates = MockDataNaming(allowsWildcards: false, headersInName: headersInName).candidates(for: named)
-        let hidesNamedHeader = headersInName.contains {
-            recording.redaction.headers[$0.lowercased()] != nil && named.header(HTTPHeaders.Name($0)) != nil
-        }
-        guard let name = hidesNamedHeader && candidates.count > 1 ? candidates[1] : candidates.first else {
+        // What redaction hid is written under its hash (a header in the name, the query, the
+        // body), so no credential, and no placeholder where one stood, ends up in a file name.
+        let hashing = (
+            query: named.url.query != request.url.query,
+            headers: headersInName.contains {
+                recording.redaction.replacement(forHeader: $0) != nil && named.header(HTTPHeaders.Name($0)) != nil
+            },
+            body: named.body != request.body
+        )
+        let naming = MockDataNaming(allowsWildcards: false, headersInName: headersInName)
+        guard
+            let name = naming.recordingName(for: named, hashing: hashing)
+                ?? naming.recordingName(for: named, hashing: (query: true, headers: true, body: true))
+        else {
             misses.append(miss(triedNames: []))
             return nil
         }

@@ -56,6 +56,24 @@ struct MockDataNaming: Sendable {
         return names.filter { $0.utf16.count <= Self.maximumNameLength }.map(Self.withoutSeparators)
     }
 
+    /// The one name a recording of `request` is written under: the first candidate, except that
+    /// the query, the header part or the body is given as its hash where `hashing` says, so a
+    /// value that was a secret never shows in a file name, not even as its placeholder's
+    /// neighbours. `nil` when the name would be too long.
+    func recordingName(for request: MockRequest, hashing: (query: Bool, headers: Bool, body: Bool)) -> String? {
+        var name = request.method.rawValue + "|/" + request.pathSegments.joined(separator: "/")
+        if let query = request.url.query(percentEncoded: true) {
+            name += "?" + (hashing.query ? SHA256.hex(Array(query.utf8)) : query)
+        }
+        let headerParts = headerParts(of: request)
+        if let part = hashing.headers ? headerParts.last : headerParts.first { name += "|" + part }
+        if Self.methodsWithBodyInName.contains(request.method) {
+            let bodyParts = Self.bodyParts(of: request)
+            if let part = hashing.body ? bodyParts.last : bodyParts.first { name += "|" + part }
+        }
+        return name.utf16.count <= Self.maximumNameLength ? Self.withoutSeparators(name) : nil
+    }
+
     /// The name with every `:` and `/` turned into `-` (byte by byte: this runs for every
     /// request a folder sees).
     private static func withoutSeparators(_ name: String) -> String {

@@ -24,11 +24,11 @@ enum FormFields {
 
     /// `text` with the named fields replaced or dropped; untouched fields keep their exact
     /// spelling. `nil` when no field is left.
-    static func rewrite(_ text: String, replacing replacements: [String: Redaction.Replacement]) -> String? {
+    static func rewrite(_ text: String, replacing replacement: (String) -> Redaction.Replacement?) -> String? {
         var fields: [String] = []
         for field in text.split(separator: "&", omittingEmptySubsequences: false) {
             let name = decode(field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
-            switch replacements[name] {
+            switch replacement(name) {
             case nil: fields.append(String(field))
             case .remove: continue
             case .replace(let value):

@@ -40,14 +40,16 @@ extension HAR {
             message["headers"] = .array(
                 headers.compactMap { header in
                     guard case .object(var field) = header, let name = field["name"]?.stringValue,
-                        let replacement = redaction.headers[name.lowercased()]
+                        let replacement = redaction.replacement(forHeader: name)
                     else { return header }
                     guard case .replace(let value) = replacement else { return nil }
                     field["value"] = .string(value)
                     return .object(field)
                 })
         }
-        guard let replacement = redaction.headers[cookieHeader], case .array(let cookies)? = message["cookies"] else {
+        guard let replacement = redaction.replacement(forHeader: cookieHeader),
+            case .array(let cookies)? = message["cookies"]
+        else {
             return
         }
         switch replacement {
@@ -64,7 +66,7 @@ extension HAR {
 
     /// Body keys in a `postData` or `content` text, read by its `mimeType`.
     private static func redactText(_ fields: inout [String: JSONValue], _ redaction: Redaction) {
-        guard !redaction.bodyKeys.isEmpty, case .string(let text)? = fields["text"], fields["encoding"] == nil,
+        guard case .string(let text)? = fields["text"], fields["encoding"] == nil,
             fields["_encoding"] == nil
         else { return }
         let redacted = redaction.redact(body: Data(text.utf8), contentType: fields["mimeType"]?.stringValue)

@@ -1,7 +1,12 @@
 /// What is hidden before a request or response is written to a cassette or mock-data file.
 ///
-/// On by default for `Authorization`, `Cookie`, `Proxy-Authorization` and `Set-Cookie`, whose
-/// values become `REDACTED`. Add header fields, query parameters and body keys, rewrite the
+/// By default (``default``) every value ``SecretNames`` names becomes `REDACTED`: headers such
+/// as `Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key` and any `*-Token` or `*-Secret`;
+/// query parameters, form fields and JSON keys (at any depth, in requests and responses) named
+/// or ending like `password`, `secret`, `token`, `api_key`, `session` or `signature`; and the
+/// user and password of a URL (`https://REDACTED:REDACTED@host/`). Each rule can be switched
+/// off (``keepingHeader(_:)``, ``keepingField(_:)``, ``keepingSecretNames()``,
+/// ``keepingUserInfo()``). Add header fields, query parameters and body keys, rewrite the
 /// path, or change a whole request or response with a hook:
 ///
 /// ```swift
@@ -32,36 +37,39 @@ public struct Redaction: Sendable {
     }
 
     /// Header fields to redact, by lower-cased name; they apply to requests and responses.
-    private(set) var headers: [String: Replacement]
+    private var headers: [String: Replacement] = [:]
     /// Query parameters to redact, by decoded name.
-    private(set) var queryParameters: [String: Replacement] = [:]
+    private var queryParameters: [String: Replacement] = [:]
     /// Keys to redact in JSON bodies (at any depth) and form bodies, of requests and responses.
-    private(set) var bodyKeys: [String: Replacement] = [:]
-    /// Whether a password in a URL's user info (`https://user:pass@host/`) is redacted.
-    private var redactsURLPassword: Bool
+    private var bodyKeys: [String: Replacement] = [:]
+    /// Whether the names ``SecretNames`` lists are redacted without being named here.
+    private var redactsSecretNames: Bool
+    /// Headers (lower case) and fields kept although ``SecretNames`` lists them.
+    private var keptHeaders: Set<String> = []
+    private var keptFields: Set<String> = []
+    /// Whether a URL's user info (`https://user:pass@host/`) is redacted.
+    private var redactsUserInfo: Bool
     private var pathTransform: (@Sendable (String) -> String)?
     private var requestHook: (@Sendable (MockRequest) -> MockRequest?)?
     private var responseHook: (@Sendable (RecordedResponse, MockRequest) -> RecordedResponse?)?
 
-    /// Redacts `Authorization`, `Cookie`, `Proxy-Authorization` and `Set-Cookie`, and the
-    /// password of a URL's user info (`https://user:REDACTED@host/`).
-    public static let `default` = Redaction(
-        headers: [
-            "authorization": .redacted, "cookie": .redacted, "proxy-authorization": .redacted, "set-cookie": .redacted,
-        ], redactsURLPassword: true)
+    /// Redacts every secret ``SecretNames`` names (headers, query parameters, form fields and
+    /// JSON keys), and a URL's user info (`https://REDACTED:REDACTED@host/`).
+    public static let `default` = Redaction(redactsSecretNames: true, redactsUserInfo: true)
 
     /// Redacts nothing: everything is written as sent and received.
-    public static let none = Redaction(headers: [:], redactsURLPassword: false)
+    public static let none = Redaction(redactsSecretNames: false, redactsUserInfo: false)
 
-    private init(headers: [String: Replacement], redactsURLPassword: Bool) {
-        self.headers = headers
-        self.redactsURLPassword = redactsURLPassword
+    private init(redactsSecretNames: Bool, redactsUserInfo: Bool) {
+        self.redactsSecretNames = redactsSecretNames
+        self.redactsUserInfo = redactsUserInfo
     }
 
     /// Also redacts the header field `name` (case-insensitive) in requests and responses.
     public func header(_ name: String, _ replacement: Replacement = .redacted) -> Redaction {
         var copy = self
         copy.headers[name.lowercased()] = replacement
+        copy.keptHeaders.remove(name.lowercased())
         return copy
     }
 
@@ -69,6 +77,32 @@ public struct Redaction: Sendable {
     public func keepingHeader(_ name: String) -> Redaction {
         var copy = self
         copy.headers[name.lowercased()] = nil
+        copy.keptHeaders.insert(name.lowercased())
+        return copy
+    }
+
+    /// Stops redacting the query parameter, form field or JSON key `name`, which
+    /// ``SecretNames`` would have hidden (for example a `session` that is only an identifier).
+    public func keepingField(_ name: String) -> Redaction {
+        var copy = self
+        copy.queryParameters[name] = nil
+        copy.bodyKeys[name] = nil
+        copy.keptFields.insert(name.lowercased())
+        return copy
+    }
+
+    /// Stops redacting by ``SecretNames``: only headers, parameters and keys named here are
+    /// redacted.
+    public func keepingSecretNames() -> Redaction {
+        var copy = self
+        copy.redactsSecretNames = false
+        return copy
+    }
+
+    /// Stops redacting the user and password of URLs.
+    public func keepingUserInfo() -> Redaction {
+        var copy = self
+        copy.redactsUserInfo = false
         return copy
     }
 
@@ -77,6 +111,7 @@ public struct Redaction: Sendable {
     public func queryParameter(_ name: String, _ replacement: Replacement = .redacted) -> Redaction {
         var copy = self
         copy.queryParameters[name] = replacement
+        copy.keptFields.remove(name.lowercased())
         return copy
     }
 
@@ -85,6 +120,7 @@ public struct Redaction: Sendable {
     public func bodyKey(_ key: String, _ replacement: Replacement = .redacted) -> Redaction {
         var copy = self
         copy.bodyKeys[key] = replacement
+        copy.keptFields.remove(key.lowercased())
         return copy
     }
 
@@ -119,15 +155,45 @@ public struct Redaction: Sendable {
 
     // MARK: Applying
 
+    /// What happens to the header `name`; `nil` keeps it.
+    func replacement(forHeader name: String) -> Replacement? {
+        let lowered = name.lowercased()
+        if let explicit = headers[lowered] { return explicit }
+        guard redactsSecretNames, !keptHeaders.contains(lowered), SecretNames.isSecretHeader(lowered) else {
+            return nil
+        }
+        return .redacted
+    }
+
+    /// What happens to the query parameter `name`; `nil` keeps it.
+    func replacement(forQueryParameter name: String) -> Replacement? {
+        queryParameters[name] ?? secretFieldReplacement(name)
+    }
+
+    /// What happens to the JSON key or form field `name`; `nil` keeps it.
+    func replacement(forBodyKey name: String) -> Replacement? {
+        bodyKeys[name] ?? secretFieldReplacement(name)
+    }
+
+    private func secretFieldReplacement(_ name: String) -> Replacement? {
+        guard redactsSecretNames, !keptFields.contains(name.lowercased()), SecretNames.isSecretField(name) else {
+            return nil
+        }
+        return .redacted
+    }
+
+    /// Whether any rule can touch queries or bodies.
+    private var redactsFields: Bool { redactsSecretNames || !queryParameters.isEmpty || !bodyKeys.isEmpty }
+
     /// The request as it is recorded and matched; `nil` when the request hook leaves it alone.
     func redact(_ request: MockRequest, headers redactsHeaders: Bool = true) -> MockRequest? {
         var url = request.url
-        if pathTransform != nil || !queryParameters.isEmpty || (redactsURLPassword && url.password != nil) {
+        if pathTransform != nil || (redactsFields && url.query != nil) || (redactsUserInfo && url.user != nil) {
             url = redactedURL(url)
         }
         let headers = redactsHeaders ? redact(request.headers) : request.headers
         var body = request.body
-        if !bodyKeys.isEmpty, let original = body {
+        if redactsFields, let original = body {
             body = redact(body: original, contentType: request.headers[.contentType])
         }
         var result = request
@@ -144,7 +210,7 @@ public struct Redaction: Sendable {
     func redact(_ response: RecordedResponse, for request: MockRequest) -> RecordedResponse? {
         var result = response
         result.headers = redact(response.headers)
-        if !queryParameters.isEmpty || redactsURLPassword {
+        if redactsFields || redactsUserInfo {
             var fields: [HTTPHeaders.Field] = []
             for field in result.headers {
                 let isLocation = field.name == .location || field.name == .contentLocation
@@ -153,7 +219,7 @@ public struct Redaction: Sendable {
             }
             result.headers = HTTPHeaders(fields)
         }
-        if !bodyKeys.isEmpty {
+        if redactsFields {
             result.body = redact(body: response.body, contentType: response.headers[.contentType])
         }
         guard let responseHook else { return result }
@@ -161,10 +227,10 @@ public struct Redaction: Sendable {
     }
 
     func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
-        guard self.headers.keys.contains(where: { headers.contains(HTTPHeaders.Name($0)) }) else { return headers }
+        guard headers.contains(where: { replacement(forHeader: $0.name.rawValue) != nil }) else { return headers }
         var fields: [HTTPHeaders.Field] = []
         for field in headers {
-            switch self.headers[field.name.rawValue.lowercased()] {
+            switch replacement(forHeader: field.name.rawValue) {
             case nil: fields.append(field)
             case .remove: continue
             case .replace(let value): fields.append(HTTPHeaders.Field(name: field.name, value: value))
@@ -177,11 +243,12 @@ public struct Redaction: Sendable {
     /// that returns something unusable is ignored rather than letting the query rules go too.
     func redactedURL(_ url: URL, path redactsPath: Bool = true) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        if redactsURLPassword, components.percentEncodedPassword != nil {
-            components.percentEncodedPassword = Replacement.placeholder
+        if redactsUserInfo, components.percentEncodedUser != nil {
+            components.percentEncodedUser = Replacement.placeholder
+            if components.percentEncodedPassword != nil { components.percentEncodedPassword = Replacement.placeholder }
         }
-        if !queryParameters.isEmpty, let query = components.percentEncodedQuery {
-            components.percentEncodedQuery = FormFields.rewrite(query, replacing: queryParameters)
+        if redactsFields, let query = components.percentEncodedQuery {
+            components.percentEncodedQuery = FormFields.rewrite(query, replacing: replacement(forQueryParameter:))
         }
         let withoutPath = components.url ?? url
         guard redactsPath, let pathTransform else { return withoutPath }
@@ -201,10 +268,10 @@ public struct Redaction: Sendable {
         if let url = URL(string: value), url.scheme != nil {
             return redactedURL(url, path: false).absoluteString
         }
-        guard !queryParameters.isEmpty, let question = value.firstIndex(of: "?") else { return value }
+        guard redactsFields, let question = value.firstIndex(of: "?") else { return value }
         let fragment = value[question...].firstIndex(of: "#")
         let query = String(value[value.index(after: question)..<(fragment ?? value.endIndex)])
-        let rewritten = FormFields.rewrite(query, replacing: queryParameters)
+        let rewritten = FormFields.rewrite(query, replacing: replacement(forQueryParameter:))
         return String(value[..<question]) + (rewritten.map { "?" + $0 } ?? "")
             + (fragment.map { String(value[$0...]) } ?? "")
     }
@@ -223,18 +290,44 @@ public struct Redaction: Sendable {
             return data
         }
         if type.contains("x-www-form-urlencoded"), let text = String(data: body, encoding: .utf8) {
-            return Data((FormFields.rewrite(text, replacing: bodyKeys) ?? "").utf8)
+            return Data((FormFields.rewrite(text, replacing: replacement(forBodyKey:)) ?? "").utf8)
         }
         return body
     }
 
-    private func redact(_ value: JSONValue) -> JSONValue {
+    func redact(_ value: JSONValue) -> JSONValue {
         value.rewritingMembers { key in
-            switch bodyKeys[key] {
+            switch replacement(forBodyKey: key) {
             case nil: .keep
             case .remove: .remove
             case .replace(let text): .replace(.string(text))
             }
         }
+    }
+}
+
+// MARK: - Showing values in descriptions, logs and error messages
+
+extension Redaction {
+    /// `url` as descriptions and logs show it: with ``default``'s query and user-info rules
+    /// applied, so a secret never reaches a console or a log.
+    package static func shown(_ url: URL) -> String {
+        guard url.user != nil || url.query != nil else { return url.absoluteString }
+        return Redaction.default.redactedURL(url, path: false).absoluteString
+    }
+
+    /// A value of the query parameter, form field or JSON key `name`, as messages show it.
+    static func shown(_ value: String, ofField name: String) -> String {
+        SecretNames.isSecretField(name) ? Replacement.placeholder : value
+    }
+
+    /// A value of the header `name`, as messages show it.
+    static func shown(_ value: String, ofHeader name: HTTPHeaders.Name) -> String {
+        SecretNames.isSecretHeader(name.rawValue) ? Replacement.placeholder : value
+    }
+
+    /// A JSON value as messages show it, with ``default``'s key rules applied at any depth.
+    static func shown(_ value: JSONValue) -> JSONValue {
+        Redaction.default.redact(value)
     }
 }

@@ -149,7 +149,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     }
 
     /// `METHOD URL`, the form used in every report.
-    public var description: String { "\(method) \(url.absoluteString)" }
+    public var description: String { "\(method) \(Redaction.shown(url))" }
 
     static var platformHidesUploadBodies: Bool {
         #if canImport(FoundationNetworking)
