@@ -24,6 +24,12 @@ let package = Package(
             dependencies: ["RequestMocker", "RequestMockerServer", "request-mocker"],
             path: "Benchmarks/request-mocker-bench"
         ),
+        // The fuzzer (no product): `swift run request-mocker-fuzz --smoke` runs in .ci/run.
+        .target(
+            name: "RequestMockerFuzzing", dependencies: ["RequestMocker", "RequestMockerServer"],
+            path: "Fuzz/RequestMockerFuzzing"),
+        .executableTarget(
+            name: "request-mocker-fuzz", dependencies: ["RequestMockerFuzzing"], path: "Fuzz/request-mocker-fuzz"),
         // Helpers every test target shares, defined once (no product; imports neither XCTest nor Testing).
         .target(
             name: "RequestMockerTestSupport", dependencies: ["RequestMocker"], path: "Tests/RequestMockerTestSupport"),
@@ -36,7 +42,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RequestMockerServerTests",
-            dependencies: ["RequestMockerServer", "RequestMockerTestSupport"],
+            dependencies: ["RequestMockerServer", "RequestMockerFuzzing", "RequestMockerTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,0 +1,107 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+
+/// One parser the fuzzer feeds: its seed inputs, the tokens its mutations insert, and what it
+/// does with one input. `run` returns normally for any input; a crash or a hang is a finding.
+package struct FuzzTarget: Sendable {
+    package let name: String
+    package let seeds: [Data]
+    package let tokens: [Data]
+    package let run: @Sendable (Data) -> Void
+
+    /// Every target, in the order the smoke run takes them.
+    package static let all: [FuzzTarget] = [json, pattern, httpFile, har, script, requestHead]
+
+    package static func named(_ name: String) -> FuzzTarget? {
+        all.first { $0.name == name }
+    }
+}
+
+extension FuzzTarget {
+    /// JSON text: whatever parses must serialize, and parse again to the same value.
+    static let json = FuzzTarget(
+        name: "json",
+        seeds: [
+            #"{"id": 7, "name": "Ada", "tags": ["a", "b"], "nested": {"x": [1, 2.5, -3e2, true, false, null]}}"#,
+            #"["\u00e9\ud83d\ude00", "\"\\/\b\f\n\r\t", 0, -0.0, 1e308]"#, "[[[[[[[[1]]]]]]]]", "\u{FEFF}{}",
+        ].map { Data($0.utf8) },
+        tokens: ["[", "]", "{", "}", "\"", "\\u", "\\ud83d", ",", ":", "1e999", "-", "0", "null", "[[[[[[[["].map {
+            Data($0.utf8)
+        },
+        run: { input in
+            guard let value = try? JSONValue(parsing: input), let text = try? value.serialized() else { return }
+            guard let again = try? JSONValue(parsing: text), again == value else {
+                preconditionFailure("serialized JSON did not parse back to the same value")
+            }
+        })
+
+    /// Path patterns, validated and matched against a few paths, a long one included.
+    static let pattern = FuzzTarget(
+        name: "pattern",
+        seeds: ["/users/<id>/posts", "/files/**/<name>", "/a/*/b/{c}/${d}", "**", "/%2F/<x>/**/y"].map {
+            Data($0.utf8)
+        },
+        tokens: ["/", "**", "*", "<", ">", "{", "}", "${", "%", "%2", "/**/"].map { Data($0.utf8) },
+        run: { input in
+            let text = String(decoding: input, as: UTF8.self)
+            _ = try? PathPattern(validating: text)
+            let pattern = PathPattern(text)
+            for path in FuzzTarget.paths { _ = pattern.match(path) }
+        })
+
+    static let paths =
+        ["/", "/users/7/posts", "/files/a/b/c.txt", "/a/x/b/c/d"]
+        + ["/" + Array(repeating: "s", count: 500).joined(separator: "/")]
+
+    /// `.http` mock-data files, answered through a folder.
+    static let httpFile = FuzzTarget(
+        name: "http-file",
+        seeds: [
+            "HTTP/1.1 201 Created\nContent-Type: application/json\nX-A: 1\n\n{\"id\": 1}\n",
+            "HTTP/1.0 204 No Content\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n",
+            "HTTP/1.1 200 OK\nX-Long: part one\n  part two\n\nbody\n\nmore",
+        ].map { Data($0.utf8) },
+        tokens: ["\n", "\r\n", ":", " ", "HTTP/1.1 ", "999", "\u{0}", "Content-Length: 5\n"].map { Data($0.utf8) },
+        run: { input in FuzzFiles.shared.answer(input, as: "GET|-x.http") })
+
+    /// HAR cassettes, loaded and asked for one request.
+    static let har = FuzzTarget(
+        name: "har",
+        seeds: [
+            #"{"log": {"version": "1.2", "entries": [{"startedDateTime": "2026-11-22T10:00:00.000Z", "time": 12, "#
+                + #""request": {"method": "GET", "url": "https://api.test/x?a=1", "headers": [{"name": "A", "value": "b"}]}, "#
+                + #""response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/plain"}], "#
+                + #""content": {"text": "aGk=", "encoding": "base64", "mimeType": "text/plain"}}}]}}"#,
+            #"{"log": {"entries": [{"request": {"method": "POST", "url": "https://api.test/x", "postData": "#
+                + #"{"mimeType": "application/json", "text": "{\"a\": 1}"}}, "response": {"status": 0, "_error": "net::ERR"}}]}}"#,
+        ].map { Data($0.utf8) },
+        tokens: [#"{"#, #"}"#, #"[]"#, #"""#, #""status": "#, #""headers": [{"name": ""#, "-1", "base64"].map {
+            Data($0.utf8)
+        },
+        run: { input in FuzzFiles.shared.answer(input, as: "cassette.har") })
+
+    /// `ScriptedServer` script files.
+    static let script = FuzzTarget(
+        name: "script",
+        seeds: [
+            #"{"greeting": [{"text": "220 hi\r\n"}], "rules": [{"match": "^USER (.*)$", "commands": "#
+                + #"[{"text": "331 $1\r\n"}, {"pause": 0.01}, {"close": true}]}], "data": "abc", "framing": "lines"}"#,
+            #"{"rules": [{"match": "(", "commands": []}], "framing": {"delimiter": "\r\n\r\n"}}"#,
+        ].map { Data($0.utf8) },
+        tokens: [#"{"#, #"}"#, #""match": ""#, "(", ")", "$1", "\\r\\n", "[", "]"].map { Data($0.utf8) },
+        run: { input in FuzzFiles.shared.loadScript(input) })
+
+    /// Raw request heads (and bodies) sent to a running `MockServer`.
+    static let requestHead = FuzzTarget(
+        name: "request-head",
+        seeds: [
+            "GET /users/7?x=1 HTTP/1.1\r\nHost: localhost\r\nAccept: */*\r\n\r\n",
+            "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\nT: 1\r\n\r\n",
+            "GET http://x:8080/a%20b|c HTTP/1.0\r\n\r\n",
+        ].map { Data($0.utf8) },
+        tokens: ["\r\n", "\n", " ", ":", "Host: ", "Content-Length: ", "Transfer-Encoding: chunked\r\n", "%", "#", "@"]
+            .map { Data($0.utf8) },
+        run: { input in FuzzServer.shared.deliver(input) })
+}
