@@ -122,25 +122,16 @@ private struct JSONParser {
         skipWhitespace()
         guard index < bytes.count else { throw fail("unexpected end of text; expected a value") }
         switch bytes[index] {
-        case UInt8(ascii: "{"):
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let isObject = bytes[index] == UInt8(ascii: "{")
             try enter()
             index += 1
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                 index += 1
-                return .object([:])
+                return isObject ? .object([:]) : .array([])
             }
-            open.append(Container(isObject: true, key: try parseKey()))
-            return nil
-        case UInt8(ascii: "["):
-            try enter()
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array([])
-            }
-            open.append(Container(isObject: false))
+            open.append(Container(isObject: isObject, key: isObject ? try parseKey() : ""))
             return nil
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"):
