@@ -15,6 +15,10 @@ final class FuzzFiles: Sendable {
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
+    func removeAll() {
+        try? FileManager.default.removeItem(at: root)
+    }
+
     /// Writes `input` as a `.http` file or a cassette, and answers a request from it.
     func answer(_ input: Data, as name: String) {
         let folder = root.appendingPathComponent("\(counter.next())")

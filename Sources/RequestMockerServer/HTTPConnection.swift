@@ -229,6 +229,10 @@ struct HTTPConnection {
             case .stopped, .clientLeft:
                 report(request, entry, .abandoned, since: arrival)
                 return false
+            case .overloaded:
+                return refuse(
+                    .tooManyBlocks(SocketPool.maximumBlockThreads), head: head, request: request, entry: entry,
+                    since: arrival)
             case .timedOut:
                 // The work may still be running: the connection closes rather than wait for it.
                 var closing = head

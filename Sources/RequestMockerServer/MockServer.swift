@@ -217,6 +217,15 @@ public final class MockServer: Sendable {
         pool?.stop()
     }
 
+    /// The most synchronous blocks (`register(_:respond:)` with a throwing, non-`async` block) a
+    /// server runs at once, each on a thread of its own; a request that would start another gets
+    /// `503`. A block that never returns keeps its place, so make slow blocks `async`.
+    ///
+    /// ```swift
+    /// print(MockServer.maximumRunningBlocks)  // 64
+    /// ```
+    public static var maximumRunningBlocks: Int { SocketPool.maximumBlockThreads }
+
     /// How this server forwards: marked with its identity, and never to itself.
     var forwarding: Forwarding {
         var forwarding = Forwarding(

@@ -306,6 +306,39 @@ import Testing
         }
     }
 
+    @Test func synchronousBlocksPastTheCapGet503() async throws {
+        let release = DispatchSemaphore(value: 0)
+        defer { for _ in 0...MockServer.maximumRunningBlocks { release.signal() } }
+        let registry = Self.registry()
+        registry.register(
+            .get("/stuck-sync"),
+            respond: { _, _ in
+                release.wait()
+                return .string("late")
+            })
+        // Holds as many stuck requests as the cap allows, then asks once more.
+        let script = """
+            import socket, sys, time
+            port, held = int(sys.argv[1]), int(sys.argv[2])
+            request = b"GET /stuck-sync HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"
+            holders = []
+            for _ in range(held):
+                s = socket.create_connection(("127.0.0.1", port))
+                s.sendall(request)
+                holders.append(s)
+            time.sleep(0.5)
+            extra = socket.create_connection(("127.0.0.1", port))
+            extra.sendall(request)
+            extra.settimeout(5)
+            print(extra.recv(200).decode("latin-1").split("\\r\\n")[0])
+            """
+        try await withServer(registry) { _, base in
+            let result = try await ExternalProcess.python(
+                script, [String(base.port ?? 0), String(MockServer.maximumRunningBlocks)])
+            #expect(result.output == "HTTP/1.1 503 Service Unavailable\n", "\(result.error)")
+        }
+    }
+
     @Test func anAnswerPastTheResponseTimeoutIs504() async throws {
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }

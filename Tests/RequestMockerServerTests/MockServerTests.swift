@@ -277,5 +277,12 @@ import Testing
         let line = try #require(lines.update { $0.first })
         #expect(
             line.hasPrefix("GET /items?api_key=REDACTED&page=2&access_token=REDACTED -> 200 from filter "), "\(line)")
+        let refused = try await RawClient.exchange(
+            port: UInt16(base.port ?? 0), ["GET http://admin:s3cret@api.test/x HTTP/1.1\r\nHost: x\r\n\r\n"])
+        #expect(refused.response.hasPrefix("HTTP/1.1 400 "))
+        for _ in 0..<100 where lines.update({ $0.count < 2 }) { try await Task.sleep(for: .milliseconds(10)) }
+        let logged = lines.update { $0 }
+        #expect(logged.count == 2)
+        #expect(!refused.response.contains("s3cret") && !logged.contains { $0.contains("s3cret") }, "\(logged)")
     }
 }

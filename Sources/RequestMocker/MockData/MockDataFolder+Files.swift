@@ -38,6 +38,8 @@ extension MockDataFolder {
             throw .mockDataUnavailable(path: root, reason: error.reason)
         }
         let names = Set(entries.filter { $0.hasSuffix(".http") || $0.hasSuffix(".json") })
+        // A folder that just changed may change again within the same modification time.
+        guard !status.isRecentlyModified else { return names }
         cache.withLock { cache in
             cache.folder = status
             cache.names = names
@@ -69,6 +71,8 @@ extension MockDataFolder {
         }
         guard status.isRegularFile else { throw .fileNotReadable(path: path, reason: "it is not a regular file") }
         let file = try read(path, expecting: status)
+        // A file that just changed may change again within the same modification time.
+        guard !status.isRecentlyModified else { return file }
         cache.withLock { cache in
             if cache.bodyBytes + file.bodyBytes > Self.cacheBudget {
                 cache.files = [:]

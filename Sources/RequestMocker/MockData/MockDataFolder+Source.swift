@@ -40,7 +40,7 @@ extension MockDataFolder: AnswerSource {
         do {
             let names = try currentNames()
             guard let name = candidates.first(where: names.contains) else {
-                misses.append(miss(triedNames: candidates))
+                misses.append(miss(of: request, triedNames: candidates))
                 return nil
             }
             let file = try file(named: name)
@@ -53,5 +53,27 @@ extension MockDataFolder: AnswerSource {
     private func miss(triedNames names: [String]) -> SourceAnswer.Miss {
         SourceAnswer.Miss(
             note: { "\(self) has none of, in lookup order: \(names.joined(separator: ", "))" }, forbidsNetwork: false)
+    }
+
+    /// The miss of `request`, whose note leaves out the names that would show a secret (a
+    /// `SecretNames` value in the query, a named header or the body): notes reach error messages
+    /// and the server's log.
+    private func miss(of request: MockRequest, triedNames names: [String]) -> SourceAnswer.Miss {
+        let hidden = Redaction.default.redact(request, headers: false) ?? request
+        let hashedOnly = (
+            query: hidden.url.query != request.url.query,
+            headers: headersInName.contains {
+                SecretNames.isSecretHeader($0) && request.header(HTTPHeaders.Name($0)) != nil
+            },
+            body: hidden.body != request.body
+        )
+        guard hashedOnly.query || hashedOnly.headers || hashedOnly.body else { return miss(triedNames: names) }
+        let naming = MockDataNaming(allowsWildcards: allowsWildcards, headersInName: headersInName)
+        let shown = naming.candidates(for: request, hashedOnly: hashedOnly).flatMap { [$0 + ".http", $0 + ".json"] }
+        return SourceAnswer.Miss(
+            note: {
+                "\(self) has none of, in lookup order: \(shown.joined(separator: ", ")) "
+                    + "(and names that would show a secret of the request, left out here)"
+            }, forbidsNetwork: false)
     }
 }

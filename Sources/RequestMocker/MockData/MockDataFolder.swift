@@ -18,7 +18,9 @@
 ///
 /// The folder is listed once and listed again when its modification time changes (a file was
 /// added, removed or renamed). A file is read when it first answers and again whenever its
-/// identity, size or modification time changes, so edits show at once. Files up to 256 KiB are
+/// identity, size or modification time changes, so edits show at once (a folder or file changed
+/// within the last second is read afresh every time, since a second change in the same clock
+/// tick keeps the modification time). Files up to 256 KiB are
 /// kept in memory (32 MiB at most for the folder); a larger `.http` file's body, or a larger
 /// `.json` file, is streamed from disk as it is sent, and such a `.json` file is not checked
 /// for valid JSON. Only regular files directly in the folder answer, and symbolic links only
@@ -131,7 +133,10 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
         self.allowsWildcards = allowsWildcards
         self.headersInName = headersInName
         self.recording = recording
-        root = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        // `realpath`, as the files' containment check uses: Foundation's resolution drops the
+        // `/private` that Apple platforms' temporary folders resolve to, and every file would
+        // then look outside.
+        root = (try? FileSystem.resolvedPath(folder.path)) ?? folder.resolvingSymlinksInPath().standardizedFileURL.path
     }
 
     /// Answers from a resource folder of a bundle, such as `Bundle.module` of a test target

@@ -12,7 +12,7 @@
 ///    (`application/x-www-form-urlencoded`, as sent) or a JSON body (`application/json`, bencoded
 ///    then percent-encoded), and always `|<SHA-256 of the body bytes>`; query first, then body.
 /// 5. With wildcards allowed: wildcard names after all exact names, so an exact name wins.
-/// 6. Names over 250 characters are dropped; then every `:` and `/` becomes `-`.
+/// 6. Names over 250 bytes (UTF-8) are dropped; then every `:` and `/` becomes `-`.
 struct MockDataNaming: Sendable {
     /// Whether names with `*` for the whole query and/or body are looked for too.
     var allowsWildcards = false
@@ -24,20 +24,28 @@ struct MockDataNaming: Sendable {
 
     static let methodsWithBodyInName: Set<HTTPMethod> = [.post, .put, .patch]
 
-    func candidates(for request: MockRequest) -> [String] {
+    /// The names, in lookup order. With `hashedOnly`, the query, the header part or the body
+    /// appears only as its hash: the names that can be shown when those hold secrets.
+    func candidates(
+        for request: MockRequest, hashedOnly: (query: Bool, headers: Bool, body: Bool) = (false, false, false)
+    ) -> [String] {
         let base = request.method.rawValue + "|/" + request.pathSegments.joined(separator: "/")
         let query = request.url.query(percentEncoded: true)
-        let headerParts = headerParts(of: request)
+        let headerParts = hashedOnly.headers ? Array(headerParts(of: request).suffix(1)) : headerParts(of: request)
         func withHeaders(_ names: [String]) -> [String] {
             headerParts.isEmpty ? names : names.flatMap { name in headerParts.map { name + "|" + $0 } }
         }
-        let withoutBody = withHeaders(
-            query.map { [base + "?" + $0, base + "?" + SHA256.hex(Array($0.utf8))] } ?? [base])
+        var queried = [base]
+        if let query {
+            let hashed = base + "?" + SHA256.hex(Array(query.utf8))
+            queried = hashedOnly.query ? [hashed] : [base + "?" + query, hashed]
+        }
+        let withoutBody = withHeaders(queried)
 
         var names = withoutBody
         var bodyParts: [String] = []
         if Self.methodsWithBodyInName.contains(request.method) {
-            bodyParts = Self.bodyParts(of: request)
+            bodyParts = hashedOnly.body ? Array(Self.bodyParts(of: request).suffix(1)) : Self.bodyParts(of: request)
             names = withoutBody.flatMap { name in bodyParts.map { name + "|" + $0 } }
         }
         if allowsWildcards {
@@ -53,7 +61,7 @@ struct MockDataNaming: Sendable {
                 break
             }
         }
-        return names.filter { $0.utf16.count <= Self.maximumNameLength }.map(Self.withoutSeparators)
+        return names.filter { $0.utf8.count <= Self.maximumNameLength }.map(Self.withoutSeparators)
     }
 
     /// The one name a recording of `request` is written under: the first candidate, except that
@@ -71,7 +79,7 @@ struct MockDataNaming: Sendable {
             let bodyParts = Self.bodyParts(of: request)
             if let part = hashing.body ? bodyParts.last : bodyParts.first { name += "|" + part }
         }
-        return name.utf16.count <= Self.maximumNameLength ? Self.withoutSeparators(name) : nil
+        return name.utf8.count <= Self.maximumNameLength ? Self.withoutSeparators(name) : nil
     }
 
     /// The name with every `:` and `/` turned into `-` (byte by byte: this runs for every

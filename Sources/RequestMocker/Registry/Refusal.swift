@@ -29,6 +29,14 @@ package struct Refusal: Sendable {
             message: "the answer was not ready within the server's response timeout of \(timeout)")
     }
 
+    /// `503`: the server is already running as many synchronous blocks as it allows.
+    package static func tooManyBlocks(_ limit: Int) -> Refusal {
+        Refusal(
+            status: .serviceUnavailable, error: URLError(.cannotLoadFromNetwork),
+            message: "\(limit) synchronous blocks are still running, the most the server runs at once; "
+                + "a block that never returns keeps its place (make slow blocks async)")
+    }
+
     package static func loop(_ request: MockRequest) -> Refusal {
         let loop = RequestMockerError.passThroughLoop(request: request.description)
         return Refusal(status: .badGateway, error: loop, message: "\(loop)")

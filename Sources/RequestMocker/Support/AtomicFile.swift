@@ -3,13 +3,14 @@ import Foundation
 /// Writes a file so that it is always either its old or its new content: to a temporary file
 /// beside it, then renamed over it.
 ///
-/// The temporary file is named `.NAME.request-mocker-PID-RANDOM.tmp`, so one left behind by a
-/// process that was killed mid-write is recognisable; each write removes such leftovers of the
-/// same file whose process no longer exists.
+/// The temporary file is named `.request-mocker-HASH-PID-RANDOM.tmp`, HASH standing for the
+/// file's name (a name of its own, short enough for any file name the package writes), so one
+/// left behind by a process that was killed mid-write is recognisable; each write removes such
+/// leftovers of the same file whose process no longer exists.
 enum AtomicFile {
     static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
-        let prefix = "." + url.lastPathComponent + ".request-mocker-"
+        let prefix = ".request-mocker-" + shortHash(url.lastPathComponent) + "-"
         removeLeftovers(startingWith: prefix, in: folder)
         let temporary = folder.appendingPathComponent(
             prefix + "\(FileSystem.currentProcess)-\(UUID().uuidString.prefix(8)).tmp")
@@ -26,6 +27,13 @@ enum AtomicFile {
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
+    }
+
+    /// Eight hex digits of the name's FNV-1a hash.
+    static func shortHash(_ name: String) -> String {
+        let hash = name.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     /// Removes `PREFIX<pid>-….tmp` files whose process is gone.

@@ -22,6 +22,15 @@ enum FileSystem {
         let isDirectory: Bool
         let isRegularFile: Bool
 
+        /// Whether the file changed within the last second (or claims a time to come). Within
+        /// that window a change can keep the same modification time, since file systems advance
+        /// it in ticks of up to a few milliseconds, so what was read then may not be the file's
+        /// final content.
+        var isRecentlyModified: Bool {
+            let modified = Double(modifiedSeconds) + Double(modifiedNanoseconds) / 1e9
+            return Date().timeIntervalSince1970 - modified < 1
+        }
+
         fileprivate init(_ info: stat) {
             device = UInt64(truncatingIfNeeded: info.st_dev)
             inode = UInt64(truncatingIfNeeded: info.st_ino)
@@ -86,7 +95,9 @@ enum FileSystem {
     /// Up to `count` bytes from the start of a file, and the status of the file that was read
     /// (taken from the open descriptor, so it describes exactly those bytes).
     static func read(_ path: String, upTo count: Int) throws(Failure) -> (data: Data, status: Status) {
-        let descriptor = open(path, O_RDONLY)
+        // Not inherited by processes started meanwhile; and a FIFO put in the file's place
+        // can't block the open (`fstat` below then finds it isn't the file looked at).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw Failure(code: errno) }
         defer { close(descriptor) }
         var info = stat()

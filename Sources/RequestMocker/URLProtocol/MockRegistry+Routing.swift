@@ -19,11 +19,15 @@ extension MockRegistry {
         }
     }
 
-    /// A protocol class of this registry for the sessions of `configuration` only, which holds
-    /// their requests to its `timeoutIntervalForRequest`; released with the registry.
+    /// A protocol class of this registry that holds requests to `configuration`'s
+    /// `timeoutIntervalForRequest` as it is now; one per timeout, released with the registry.
     func protocolClass(for configuration: URLSessionConfiguration) -> AnyClass {
-        let route = RouteTable.assign(self, for: configuration)
-        state.withLock { $0.sessionRoutes.append(route) }
-        return route.protocolClass
+        let timeout = configuration.timeoutIntervalForRequest
+        return state.withLock { state in
+            if let route = state.sessionRoutes[timeout] { return route.protocolClass }
+            let route = RouteTable.assign(self, sessionTimeout: timeout)
+            state.sessionRoutes[timeout] = route
+            return route.protocolClass
+        }
     }
 }

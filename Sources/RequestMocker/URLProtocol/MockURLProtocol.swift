@@ -40,7 +40,7 @@ public class MockURLProtocol: URLProtocol {
 
     /// The registry this class answers from (`nil` when it was released), and the session
     /// configuration it was made for, if any.
-    class var destination: RouteTable.Destination { RouteTable.Destination(registry: .shared, session: nil) }
+    class var destination: RouteTable.Destination { RouteTable.Destination(registry: .shared, sessionTimeout: nil) }
 
     override public class func canInit(with request: URLRequest) -> Bool {
         // Asked of every request before it starts: the scheme is read off the URL's text, which
@@ -111,7 +111,7 @@ public class MockURLProtocol: URLProtocol {
 
     /// This request's timeout (see ``effectiveTimeout(_:session:)``).
     private func timeout(in destination: RouteTable.Destination) -> TimeInterval {
-        Self.effectiveTimeout(request.timeoutInterval, session: destination.session?.timeoutIntervalForRequest)
+        Self.effectiveTimeout(request.timeoutInterval, session: destination.sessionTimeout)
     }
 
     /// Delivers an answer that became ready, if it still may be (Apple platforms' wake).

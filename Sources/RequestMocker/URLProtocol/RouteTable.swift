@@ -14,9 +14,9 @@
 /// is why the whole trick stays in this one file.
 ///
 /// A configuration made by ``URLSessionConfiguration/mocking(_:basedOn:)`` (and so
-/// ``MockRegistry/makeSession(configuration:delegate:delegateQueue:)``) gets a slot of its own
-/// that also remembers the configuration, so its requests can be held to its
-/// `timeoutIntervalForRequest`, which a URL protocol can't otherwise see.
+/// ``MockRegistry/makeSession(configuration:delegate:delegateQueue:)``) gets the slot of its
+/// registry and `timeoutIntervalForRequest`, which a URL protocol can't otherwise see; one slot
+/// per registry and timeout, so making sessions doesn't add slots.
 enum RouteTable {
     private struct Slots: Sendable {
         var lastSlot = 0
@@ -25,13 +25,14 @@ enum RouteTable {
 
     private struct Slot: Sendable {
         weak var registry: MockRegistry?
-        let session: SessionConfiguration?
+        let sessionTimeout: TimeInterval?
     }
 
-    /// Where a slot's requests go, and the configuration of the sessions it was made for.
+    /// Where a slot's requests go, and the `timeoutIntervalForRequest` of the session
+    /// configurations it was made for, if any.
     struct Destination: Sendable {
         let registry: MockRegistry?
-        let session: SessionConfiguration?
+        let sessionTimeout: TimeInterval?
     }
 
     private static let slots = LockedState(Slots())
@@ -45,13 +46,12 @@ enum RouteTable {
         static let shared = Route(slot: nil, protocolClass: MockURLProtocol.self)
     }
 
-    /// A new slot and its protocol class, routed to `registry`, for the sessions of
-    /// `configuration` when there is one.
-    static func assign(_ registry: MockRegistry, for configuration: URLSessionConfiguration? = nil) -> Route {
-        let session = configuration.map(SessionConfiguration.init)
+    /// A new slot and its protocol class, routed to `registry`, for sessions whose
+    /// configuration has `sessionTimeout` when there is one.
+    static func assign(_ registry: MockRegistry, sessionTimeout: TimeInterval? = nil) -> Route {
         let slot = slots.withLock { slots in
             slots.lastSlot += 1
-            slots.destinations[slots.lastSlot] = Slot(registry: registry, session: session)
+            slots.destinations[slots.lastSlot] = Slot(registry: registry, sessionTimeout: sessionTimeout)
             return slots.lastSlot
         }
         var type: any RouteSlot.Type = SlotEnd.self
@@ -64,7 +64,7 @@ enum RouteTable {
     static func destination(forSlot slot: Int) -> Destination {
         slots.withLock { slots in
             let found = slots.destinations[slot]
-            return Destination(registry: found?.registry, session: found?.session)
+            return Destination(registry: found?.registry, sessionTimeout: found?.sessionTimeout)
         }
     }
 
@@ -107,21 +107,4 @@ final class RoutedMockURLProtocol<Slot: RouteSlot>: MockURLProtocol {
     }
 
     override class var routesToShared: Bool { false }
-}
-
-/// The configuration a slot was made for, kept to read its `timeoutIntervalForRequest` when a
-/// request starts.
-///
-/// `@unchecked Sendable`: `URLSessionConfiguration` isn't `Sendable` in FoundationNetworking.
-/// This type only reads one `Double` from it, and a configuration is set up before the sessions
-/// made from it send requests (changing it while they do is a race in the caller's code, as it
-/// would be for `URLSession` itself).
-final class SessionConfiguration: @unchecked Sendable {
-    private let configuration: URLSessionConfiguration
-
-    init(_ configuration: URLSessionConfiguration) {
-        self.configuration = configuration
-    }
-
-    var timeoutIntervalForRequest: TimeInterval { configuration.timeoutIntervalForRequest }
 }

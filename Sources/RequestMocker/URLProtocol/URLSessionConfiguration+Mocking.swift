@@ -20,10 +20,10 @@ extension URLSessionConfiguration {
     /// Puts a protocol class of `registry` first in `protocolClasses`, replacing any other
     /// registry's class. Do this before creating the session: a session copies its configuration.
     ///
-    /// The class is this configuration's own, so requests of its sessions time out as the
-    /// platform's HTTP loader would time them out: after the request's `timeoutInterval` when it
-    /// was set to something other than the 60 s default, and otherwise after this
-    /// configuration's `timeoutIntervalForRequest` (read when each request starts).
+    /// The class knows this configuration's `timeoutIntervalForRequest` as it is now (set it
+    /// first), so requests of its sessions time out as the platform's HTTP loader would time
+    /// them out: after the request's `timeoutInterval` when it was set to something other than
+    /// the 60 s default, and otherwise after the configuration's.
     public func insertMocking(_ registry: MockRegistry) {
         let others = (protocolClasses ?? []).filter { !($0 is MockURLProtocol.Type) }
         protocolClasses = [registry.protocolClass(for: self)] + others

@@ -20,9 +20,10 @@ enum RequestTarget {
             let authority: String
             if let host = hosts.first, !host.isEmpty {
                 guard isValidAuthority(host) else {
+                    // A user part may hold a password: it is not repeated.
+                    let shown = host.contains("@") ? "with a user part" : host.debugDescription
                     throw Rejection(
-                        status: .badRequest,
-                        reason: "Host \(host.debugDescription) is not host[:port] (no user, path or spaces)")
+                        status: .badRequest, reason: "Host \(shown) is not host[:port] (no user, path or spaces)")
                 }
                 authority = host
             } else if head.minorVersion == 0, let fallbackAuthority {
@@ -32,7 +33,7 @@ enum RequestTarget {
             }
             let path = head.target == "*" ? "/" : try encoded(head.target)
             guard let url = URL(string: "http://\(authority)\(path)") else {
-                throw Rejection(status: .badRequest, reason: "\(head.target) on Host \(authority) is not a valid URL")
+                throw Rejection(status: .badRequest, reason: "the target on Host \(authority) is not a valid URL")
             }
             return url
         }
@@ -40,11 +41,11 @@ enum RequestTarget {
         guard let url = URL(string: try encoded(head.target)), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else {
-            throw Rejection(
-                status: .badRequest, reason: "the target \(head.target) is neither a path nor an http(s) URL")
+            throw Rejection(status: .badRequest, reason: "the target is neither a path nor an http(s) URL")
         }
         guard url.user == nil, url.password == nil else {
-            throw Rejection(status: .badRequest, reason: "the target \(head.target) has a user part; leave it out")
+            // Not repeated: the user part may hold a password.
+            throw Rejection(status: .badRequest, reason: "the target has a user part; leave it out")
         }
         return url
     }

@@ -22,7 +22,13 @@ final class SocketPool: Sendable {
         var phases: [Int: PooledConnection.Phase] = [:]
         /// Connections shut down to make room, still finishing: they no longer count.
         var evicted: Set<Int> = []
+        /// Threads running synchronous blocks (see `PooledConnection.wait(blocking:until:)`).
+        var blockThreads = 0
     }
+
+    /// The most synchronous blocks that run at once: each has a thread of its own, and one that
+    /// never returns keeps it, so without a cap a client could pile them up.
+    static let maximumBlockThreads = 64
 
     private let state = LockedState(State())
     private let threads = DispatchGroup()
@@ -188,6 +194,19 @@ final class SocketPool: Sendable {
         }
     }
 
+    /// Takes a place for a block thread; `false` when all are taken.
+    fileprivate func reserveBlockThread() -> Bool {
+        state.withLock { state in
+            guard state.blockThreads < Self.maximumBlockThreads else { return false }
+            state.blockThreads += 1
+            return true
+        }
+    }
+
+    fileprivate func releaseBlockThread() {
+        state.withLock { $0.blockThreads -= 1 }
+    }
+
     fileprivate func setPhase(_ id: Int, _ phase: PooledConnection.Phase?) {
         state.withLock { state in
             guard !state.evicted.contains(id), state.connections[id] != nil else { return }
@@ -269,6 +288,8 @@ final class PooledConnection: Sendable {
         case clientLeft
         /// The deadline passed first.
         case timedOut
+        /// Too many blocks are running already; the work wasn't started.
+        case overloaded
     }
 
     /// Runs `work` on Swift concurrency and blocks this connection's thread until it returns,
@@ -292,8 +313,12 @@ final class PooledConnection: Sendable {
     )
         -> Waited<Value>
     {
+        guard pool.reserveBlockThread() else { return .overloaded }
         let rendezvous = Rendezvous<Value>()
-        let thread = Thread { rendezvous.fulfil(work()) }
+        let thread = Thread { [pool] in
+            rendezvous.fulfil(work())
+            pool.releaseBlockThread()
+        }
         thread.name = "RequestMocker block"
         thread.stackSize = OwnThread.stackSize
         thread.start()

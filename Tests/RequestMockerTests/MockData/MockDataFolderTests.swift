@@ -3,6 +3,10 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite("MockDataFolder")
 struct MockDataFolderTests {
     let folder: TemporaryFolder
@@ -109,6 +113,22 @@ struct MockDataFolderTests {
         try folder.write("GET|-late.json", "2")
         #expect(try await text("/late").0 == "2")
     }
+
+    #if canImport(Glibc)
+        @Test("an edit in the same clock tick as the last one still shows (same file, size and modification time)")
+        func editWithinOneTick() async throws {
+            let file = try folder.write("GET|-tick.json", #"{"n":1}"#)
+            registry.register(try MockDataFolder(folder.url))
+            #expect(try await text("/tick").0 == #"{"n":1}"#)
+            var before = stat()
+            #expect(stat(file.path, &before) == 0)
+            try Data(#"{"n":2}"#.utf8).write(to: file)
+            // As a file system with coarse timestamps leaves it: exactly the old modification time.
+            let times = [before.st_atim, before.st_mtim]
+            #expect(utimensat(AT_FDCWD, file.path, times, 0) == 0)
+            #expect(try await text("/tick").0 == #"{"n":2}"#)
+        }
+    #endif
 
     @Test("an override folder is searched first")
     func layering() async throws {

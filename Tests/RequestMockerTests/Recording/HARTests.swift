@@ -278,9 +278,10 @@ struct CorruptCassetteTests {
     func savingRemovesLeftoversOfKilledSaves() throws {
         let file = try folder.write("kept.har", "not json")
         // Int32.max is never a process; process 1 always is.
-        let leftover = ".kept.har.request-mocker-\(Int32.max)-dead0001.tmp"
-        let inProgress = ".kept.har.request-mocker-1-live0001.tmp"
-        let otherFiles = ".other.har.request-mocker-\(Int32.max)-dead0002.tmp"
+        let kept = ".request-mocker-\(AtomicFile.shortHash("kept.har"))"
+        let leftover = "\(kept)-\(Int32.max)-dead0001.tmp"
+        let inProgress = "\(kept)-1-live0001.tmp"
+        let otherFiles = ".request-mocker-\(AtomicFile.shortHash("other.har"))-\(Int32.max)-dead0002.tmp"
         for name in [leftover, inProgress, otherFiles] { try folder.write(name, String(repeating: "x", count: 1_000)) }
         let cassette = try openCassette(file, record: .all)
         #expect(try cassette.save())

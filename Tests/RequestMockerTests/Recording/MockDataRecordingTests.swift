@@ -67,6 +67,21 @@ struct MockDataRecordingTests {
         #expect(response.header("Content-Length") == String(redactedLogin.utf8.count))
     }
 
+    @Test("a recording whose name is near the 255-byte limit is written under that name")
+    func longNames() async throws {
+        let registry = MockRegistry()
+        registry.register(try recordingFolder(.newEpisodes))
+        var post = get("/echo/long")
+        post.httpMethod = "POST"
+        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data(("name=" + String(repeating: "a", count: 220)).utf8)
+        _ = try await registry.makeSession().data(for: post)
+        let name = "POST|-echo-long|name=" + String(repeating: "a", count: 220) + ".http"
+        #expect(name.utf8.count == 246)
+        // Before: the temporary file's name, built from this one, was over the limit.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mockData.path) == [name])
+    }
+
     @Test("existing files answer; once records only into a folder it created; all overwrites")
     func modes() async throws {
         let created = try recordingFolder(.once)
