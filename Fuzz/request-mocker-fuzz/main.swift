@@ -73,7 +73,6 @@ case let name:
 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("request-mocker-fuzz-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: scratch) }
 
 /// How one child run ended.
 enum ChildEnd {
@@ -154,6 +153,7 @@ for target in targets {
         + Double(began.duration(to: clock.now).components.attoseconds) / 1e18
     print(String(format: "%@: %d inputs in %.1f s", target.name, count, seconds))
 }
+try? FileManager.default.removeItem(at: scratch)
 if found.isEmpty {
     print(isSmoke ? "smoke run: no crash and no stall" : "no crash and no stall")
     exit(0)
