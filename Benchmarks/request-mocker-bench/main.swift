@@ -192,43 +192,8 @@ for _ in 0..<5 {
     loadTimes.append(clock.now - start)
 }
 
-// SHA-256 of a 10 MB request body, as a mock-data folder names a POST, against coreutils'
-// sha256sum of the same bytes (best of 5 each).
-let tenMegabytes = Data((0..<10_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-let hashedFolder = try MockDataFolder(smallPath)
-let tenMegabyteRequest = MockRequest(
-    method: .post, url: URL(string: "https://bench.test/upload")!,
-    headers: ["Content-Type": "application/octet-stream"],
-    body: tenMegabytes)
-var hashTimes: [Duration] = []
-var sha256sumTimes: [Duration] = []
-let tenMegabyteFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "rm-bench-10mb-\(UUID().uuidString)")
-try tenMegabytes.write(to: tenMegabyteFile)
-for _ in 0..<5 {
-    var start = clock.now
-    let names = hashedFolder.candidateFileNames(for: tenMegabyteRequest)
-    hashTimes.append(clock.now - start)
-    precondition(names.count == 2)
-    start = clock.now
-    if runToEnd("sha256sum", [tenMegabyteFile.path]).status == 0 { sha256sumTimes.append(clock.now - start) }
-}
-try? FileManager.default.removeItem(at: tenMegabyteFile)
-
-// A miss among 100,000 filters: the unmatched report, through a session (best of 20).
-let hundredThousand = MockRegistry()
-for index in 0..<100_000 {
-    hundredThousand.register(.get("/bench/item/\(index)"), respond: .data(FloorProtocol.body))
-}
-let missSession = hundredThousand.makeSession()
-var missTimes: [Duration] = []
-for attempt in 0..<20 {
-    let start = clock.now
-    let miss = try? await missSession.data(from: URL(string: "https://bench.test/bench/missing/\(attempt)")!)
-    missTimes.append(clock.now - start)
-    precondition(miss == nil, "the miss was answered")
-}
-missSession.invalidateAndCancel()
+let (hashTimes, sha256sumTimes) = try hashTimings(folder: smallPath)
+let missTimes = try await missTimings()
 
 var modes = [
     Mode("floor: hand-written URLProtocol", URLSession(configuration: floorConfiguration), "/bench/item"),

@@ -75,11 +75,13 @@ extension FuzzTarget {
         name: "har",
         seeds: [
             #"{"log": {"version": "1.2", "entries": [{"startedDateTime": "2026-11-22T10:00:00.000Z", "time": 12, "#
-                + #""request": {"method": "GET", "url": "https://api.test/x?a=1", "headers": [{"name": "A", "value": "b"}]}, "#
+                + #""request": {"method": "GET", "url": "https://api.test/x?a=1", "#
+                + #""headers": [{"name": "A", "value": "b"}]}, "#
                 + #""response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/plain"}], "#
                 + #""content": {"text": "aGk=", "encoding": "base64", "mimeType": "text/plain"}}}]}}"#,
             #"{"log": {"entries": [{"request": {"method": "POST", "url": "https://api.test/x", "postData": "#
-                + #"{"mimeType": "application/json", "text": "{\"a\": 1}"}}, "response": {"status": 0, "_error": "net::ERR"}}]}}"#,
+                + #"{"mimeType": "application/json", "text": "{\"a\": 1}"}}, "#
+                + #""response": {"status": 0, "_error": "net::ERR"}}]}}"#,
         ].map { Data($0.utf8) },
         tokens: [#"{"#, #"}"#, #"[]"#, #"""#, #""status": "#, #""headers": [{"name": ""#, "-1", "base64"].map {
             Data($0.utf8)
@@ -103,7 +105,8 @@ extension FuzzTarget {
         seeds: [
             "GET /users/7?x=1 HTTP/1.1\r\nHost: localhost\r\nAccept: */*\r\n\r\n",
             "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
-            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\nT: 1\r\n\r\n",
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5;ext=1\r\nhello\r\n0\r\nT: 1\r\n\r\n",
             "GET http://x:8080/a%20b|c HTTP/1.0\r\n\r\n",
         ].map { Data($0.utf8) },
         tokens: ["\r\n", "\n", " ", ":", "Host: ", "Content-Length: ", "Transfer-Encoding: chunked\r\n", "%", "#", "@"]

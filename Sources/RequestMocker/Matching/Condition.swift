@@ -47,8 +47,8 @@ enum Condition: Sendable, CustomStringConvertible {
             let shownActual = shownPairs(actual)
             let shownWanted = shownPairs(wanted)
             let shown = shownActual.isEmpty ? "no query" : "query \(shownActual.joined(separator: "&"))"
-            return
-                "\(shown), filter wants exactly \(shownWanted.isEmpty ? "no query" : shownWanted.joined(separator: "&"))"
+            let wantedText = shownWanted.isEmpty ? "no query" : shownWanted.joined(separator: "&")
+            return "\(shown), filter wants exactly \(wantedText)"
         case .header(let name, let value):
             let values = request.headers.values(for: name)
             if values.isEmpty { return "header \(name) is missing" }
