@@ -55,6 +55,10 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     /// Nothing answered a request the loopback server received, and passing it through would
     /// send it back to the same server.
     case passThroughLoop(request: String)
+    /// ``MockResponse/forward(to:)`` would send the request back to the server it came to.
+    case forwardLoop(request: String, target: String)
+    /// ``MockResponse/forward(to:)`` was given a base that isn't an absolute http(s) URL.
+    case invalidForward(base: String, request: String)
 
     public var description: String {
         switch self {
@@ -88,6 +92,11 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
                 "download task for \(request) cannot be mocked on Linux: "
                 + "FoundationNetworking crashes when a URLProtocol "
                 + "finishes a download task; use data(for:) and write the data to a file yourself"
+        case .forwardLoop(let request, let target):
+            return "forwarding \(request) to \(target) would send it back to this server; "
+                + "point forward(to:) at the real server"
+        case .invalidForward(let base, let request):
+            return "cannot forward \(request) to \(base): forward(to:) needs an absolute http or https URL"
         case .passThroughLoop(let request):
             return "nothing answered \(request), and passing it through would send it back to this server; "
                 + "send a Host header naming the real server, or the absolute URL as to a proxy"

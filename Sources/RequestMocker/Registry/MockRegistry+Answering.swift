@@ -15,8 +15,7 @@ extension MockRegistry {
             let disposition: JournalEntry.Disposition = entry == nil ? .answeredByPolicy : .answered
             let journalEntry = journaled(request, entry, origin.file, origin.entryIndex, disposition)
             let context = MockResponse.ResolutionContext(
-                request: request, captures: captures, entry: entry,
-                runsBlocksOnTheirOwnThread: forwarding.runsBlocksOnTheirOwnThread)
+                request: request, captures: captures, entry: entry, forwarding: forwarding)
             return (response.resolve(context), journalEntry)
         case .passThrough:
             return (forwarded(request, recording: nil, forwarding), journaled(request, entry, nil, nil, .passedThrough))

@@ -54,7 +54,8 @@ package struct Outcome: Sendable {
             self.init(.response(response.playable))
         case .failure(let error):
             let message =
-                "passing \(request.method.rawValue) \(request.url) through to the network failed: \(error.reason)"
+                "passing \(request.method.rawValue) \(Redaction.shown(request.url)) through to the network failed: "
+                + error.reason
             self.init(.refusal(Refusal(status: .badGateway, error: error, message: message)))
         }
     }

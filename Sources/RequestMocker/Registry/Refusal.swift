@@ -37,6 +37,12 @@ package struct Refusal: Sendable {
                 + "a block that never returns keeps its place (make slow blocks async)")
     }
 
+    /// `502`: ``MockResponse/forward(to:)`` would send the request back to this server.
+    static func forwardLoop(_ request: MockRequest, to target: URL) -> Refusal {
+        let loop = RequestMockerError.forwardLoop(request: request.description, target: Redaction.shown(target))
+        return Refusal(status: .badGateway, error: loop, message: "\(loop)")
+    }
+
     package static func loop(_ request: MockRequest) -> Refusal {
         let loop = RequestMockerError.passThroughLoop(request: request.description)
         return Refusal(status: .badGateway, error: loop, message: "\(loop)")

@@ -5,8 +5,8 @@ extension MockResponse {
         let request: MockRequest
         let captures: Captures
         let entry: FilterIndex.Entry?
-        /// See `Forwarding.runsBlocksOnTheirOwnThread`.
-        var runsBlocksOnTheirOwnThread = false
+        /// How the transport forwards (for ``MockResponse/forward(to:)``) and runs blocks.
+        var forwarding = Forwarding(timeout: 60)
 
         var filterDescription: String { entry?.filter?.description ?? "the unmatched-request policy" }
     }
@@ -53,7 +53,9 @@ extension MockResponse {
                 return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
             }
             return next.resolve(context, nesting: nesting)
-        case .handler(.sync(let block)) where context.runsBlocksOnTheirOwnThread:
+        case .forward(let base):
+            return forwarded(to: base, context)
+        case .handler(.sync(let block)) where context.forwarding.runsBlocksOnTheirOwnThread:
             return .blocking {
                 do {
                     return try resolveInner(block(context.request, context.captures), context, nesting: nesting)
@@ -76,6 +78,36 @@ extension MockResponse {
                     return Outcome(error: Self.wrap(error, context), delay: extraDelay)
                 }
             }
+        }
+    }
+
+    /// The request sent on to `base` (see ``forward(to:)``).
+    private func forwarded(to base: URL, _ context: ResolutionContext) -> PendingOutcome {
+        let request = context.request
+        let invalid = Outcome(
+            .refusal(Refusal(.invalidForward(base: base.absoluteString, request: request.description))),
+            delay: extraDelay)
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https", components.host != nil
+        else { return .ready(invalid) }
+        var basePath = components.percentEncodedPath
+        if basePath.hasSuffix("/") { basePath.removeLast() }
+        components.percentEncodedPath = basePath + request.path
+        components.percentEncodedQuery = request.url.query(percentEncoded: true)
+        guard let target = components.url else { return .ready(invalid) }
+        let forwarding = context.forwarding
+        if forwarding.loopsBack(target) {
+            return .ready(Outcome(.refusal(.forwardLoop(request, to: target)), delay: extraDelay))
+        }
+        let headers = request.headers.removing([.host])
+        let outgoing = forwarding.marked(
+            MockRequest(method: request.method, url: target, headers: headers, body: request.body))
+        let delay = extraDelay
+        return .pending {
+            let result = await Forwarder.forward(outgoing, timeout: forwarding.timeout)
+            var outcome = Outcome(forwarded: result, for: outgoing)
+            outcome.delay = delay
+            return outcome
         }
     }
 

@@ -25,6 +25,8 @@ public struct MockResponse: Sendable {
         case file(URL, contentType: String?)
         /// Part of a file whose size is known (a mock-data file's body).
         case slice(FileSlice, defaultContentType: String?)
+        /// The answer of another server, at this base URL.
+        case forward(URL)
         case handler(Handler)
         case fault(ConnectionFault)
         case failure(any Error)
@@ -98,7 +100,7 @@ public struct MockResponse: Sendable {
         if let statusOverride { return statusOverride }
         switch content {
         case .body, .file, .slice: return .ok
-        case .handler, .fault, .failure, .sequence: return nil
+        case .handler, .fault, .failure, .sequence, .forward: return nil
         }
     }
 
@@ -180,6 +182,26 @@ public struct MockResponse: Sendable {
     /// ```
     public static func fault(_ fault: ConnectionFault) -> MockResponse {
         MockResponse(content: .fault(fault))
+    }
+
+    /// The answer of another server: the request goes to `base` with its own path and query
+    /// appended (`https://staging.test/api` and `GET /users/7?x=1` give
+    /// `https://staging.test/api/users/7?x=1`), with its method, headers (but `Host`) and body,
+    /// through the library's own pass-through session; the real status, headers and body come
+    /// back unchanged, through `MockURLProtocol` and `MockServer` alike.
+    ///
+    /// A forward that would come back to the same server is
+    /// ``RequestMockerError/passThroughLoop(request:)`` (`502` through the server); an
+    /// unreachable server is the `URLError` through `MockURLProtocol`, and `502` with the reason
+    /// through the server. A delay set on the response holds the answer back; other modifiers
+    /// don't apply.
+    ///
+    /// ```swift
+    /// // Everything under /payments comes from the real staging server.
+    /// registry.register(.any("/payments/**"), respond: .forward(to: URL(string: "https://staging.example.com")!))
+    /// ```
+    public static func forward(to base: URL) -> MockResponse {
+        MockResponse(content: .forward(base))
     }
 
     /// A redirect to `location`; the library follows it (see ``MockRegistry/followsRedirects``).
