@@ -6,6 +6,7 @@ struct CommandLineOptions: Equatable {
         case help
         case version
         case serve(ServeOptions)
+        case name(NameOptions)
     }
 
     struct ServeOptions: Equatable {
@@ -15,6 +16,21 @@ struct CommandLineOptions: Equatable {
         var port: UInt16 = 8080
     }
 
+    /// `request-mocker name METHOD URL …`: the request whose mock-data file names are printed.
+    struct NameOptions: Equatable {
+        var method = ""
+        var url = ""
+        /// `-d`: the body, or `@FILE` to read it from a file (as curl has it).
+        var body: String?
+        /// `-H 'Name: value'`, in order.
+        var headers: [String] = []
+        var wildcards = false
+        /// `--header-in-name NAME`: headers whose values are part of the names.
+        var headersInName: [String] = []
+        /// `--create FOLDER`: write a skeleton `.http` file there under the first name.
+        var createIn: String?
+    }
+
     /// A mistake on the command line: one line that says what to type instead.
     struct UsageError: Error, CustomStringConvertible {
         let description: String
@@ -22,6 +38,8 @@ struct CommandLineOptions: Equatable {
 
     static let usage = """
         USAGE: request-mocker serve [FOLDER] [--cassette FILE.har] [--host ADDRESS] [--port PORT]
+               request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
+                                  [--header-in-name NAME]... [--create FOLDER]
 
         Serves mock responses over HTTP/1.1, printing one line per request: what answered it,
         or, when nothing did, the file names it looked for.
@@ -43,9 +61,18 @@ struct CommandLineOptions: Equatable {
           -h, --help           Show this help.
           --version            Show the version.
 
+        NAME prints the mock-data file names a request looks for, in lookup order (hashes
+        included, which no one can type by hand):
+          -d BODY              The request body; -d @FILE reads it from a file. Without a
+                               Content-Type header it is sent as a form, as curl sends it.
+          -H 'Name: value'     A request header (repeatable).
+          --wildcards          Also the wildcard names (as `serve` looks for them).
+          --header-in-name N   A header whose value is part of the names (repeatable).
+          --create FOLDER      Write a skeleton .http file under the first name in FOLDER.
+
         Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
         Exit status: 0 after Ctrl-C, 64 for bad arguments, 65 for an invalid cassette or
-        mock-data folder, 69 when the address can't be bound.
+        mock-data folder, 69 when the address can't be bound, 73 when --create can't write.
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
@@ -57,10 +84,12 @@ struct CommandLineOptions: Equatable {
         case "-h", "--help", "help": return CommandLineOptions(command: .help)
         case "--version": return CommandLineOptions(command: .version)
         case "serve": break
+        case "name": return CommandLineOptions(command: .name(try parseName(arguments.dropFirst())))
         default:
             throw UsageError(
                 description:
-                    "unknown command \(first.debugDescription); the command is `serve` (see `request-mocker --help`)")
+                    "unknown command \(first.debugDescription); the commands are `serve` and `name` "
+                    + "(see `request-mocker --help`)")
         }
         var options = ServeOptions()
         var rest = arguments.dropFirst()
@@ -93,6 +122,58 @@ struct CommandLineOptions: Equatable {
             }
         }
         return CommandLineOptions(command: .serve(options))
+    }
+
+    private static func parseName(_ arguments: ArraySlice<String>) throws(UsageError) -> NameOptions {
+        var options = NameOptions()
+        var positional: [String] = []
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-d", "--data", "-H", "--header", "--header-in-name", "--create":
+                guard let value = rest.popFirst() else {
+                    throw UsageError(
+                        description: "\(argument) needs a value, for example \(nameExample(for: argument))")
+                }
+                switch argument {
+                case "-d", "--data": options.body = value
+                case "-H", "--header":
+                    guard value.contains(":") else {
+                        throw UsageError(
+                            description: "-H \(value.debugDescription) is not a header; write -H 'Name: value'")
+                    }
+                    options.headers.append(value)
+                case "--header-in-name": options.headersInName.append(value)
+                default: options.createIn = value
+                }
+            case "--wildcards":
+                options.wildcards = true
+            default:
+                guard !argument.hasPrefix("-") else {
+                    throw UsageError(
+                        description: "unknown option \(argument) for name; the options are -d, -H, --wildcards, "
+                            + "--header-in-name and --create")
+                }
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 2 else {
+            throw UsageError(
+                description:
+                    "name needs METHOD and URL, for example: request-mocker name GET 'https://api.test/users?page=2'")
+        }
+        options.method = positional[0].uppercased()
+        options.url = positional[1]
+        return options
+    }
+
+    private static func nameExample(for option: String) -> String {
+        switch option {
+        case "-d", "--data": #"-d '{"name": "Ada"}'"#
+        case "-H", "--header": "-H 'Content-Type: application/json'"
+        case "--header-in-name": "--header-in-name Authorization"
+        default: "--create Examples/MockData"
+        }
     }
 
     private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {

@@ -2,13 +2,15 @@ import Foundation
 import RequestMocker
 import RequestMockerServer
 
-/// `request-mocker`: serves a mock-data folder and/or a cassette over HTTP. See `--help`.
+/// `request-mocker`: serves a mock-data folder and/or a cassette over HTTP, and names mock-data
+/// files. See `--help`.
 
 /// sysexits.h's codes, which shells and CI scripts know.
 enum ExitCode {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let unavailable: Int32 = 69
+    static let cantCreate: Int32 = 73
 }
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -36,6 +38,8 @@ case .help:
 case .version:
     printLine("request-mocker \(RequestMockerVersion.current)")
     exit(0)
+case .name(let name):
+    NameCommand.run(name)
 case .serve(let serve):
     let registry = MockRegistry(unmatchedPolicy: .fail)
     // Each request is printed; the journal only needs to hold the recent ones.

@@ -26,7 +26,8 @@ import Testing
         (["serve", "a", "b"], "request-mocker: one FOLDER only, but got a and b\n"),
         (
             ["start"],
-            "request-mocker: unknown command \"start\"; the command is `serve` (see `request-mocker --help`)\n"
+            "request-mocker: unknown command \"start\"; the commands are `serve` and `name` "
+                + "(see `request-mocker --help`)\n"
         ),
         (
             [],

@@ -13,11 +13,16 @@
 ///    then percent-encoded), and always `|<SHA-256 of the body bytes>`; query first, then body.
 /// 5. With wildcards allowed: wildcard names after all exact names, so an exact name wins.
 /// 6. Names over 250 bytes (UTF-8) are dropped; then every `:` and `/` becomes `-`.
-struct MockDataNaming: Sendable {
+package struct MockDataNaming: Sendable {
     /// Whether names with `*` for the whole query and/or body are looked for too.
-    var allowsWildcards = false
+    package var allowsWildcards = false
     /// Request headers whose values become part of the name, in this order.
-    var headersInName: [String] = []
+    package var headersInName: [String] = []
+
+    package init(allowsWildcards: Bool = false, headersInName: [String] = []) {
+        self.allowsWildcards = allowsWildcards
+        self.headersInName = headersInName
+    }
 
     /// The longest name kept: a file-name limit of 255 bytes less room for `.http` / `.json`.
     static let maximumNameLength = 250
@@ -26,7 +31,7 @@ struct MockDataNaming: Sendable {
 
     /// The names, in lookup order. With `hashedOnly`, the query, the header part or the body
     /// appears only as its hash: the names that can be shown when those hold secrets.
-    func candidates(
+    package func candidates(
         for request: MockRequest, hashedOnly: (query: Bool, headers: Bool, body: Bool) = (false, false, false)
     ) -> [String] {
         let base = request.method.rawValue + "|/" + request.pathSegments.joined(separator: "/")
