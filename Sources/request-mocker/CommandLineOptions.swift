@@ -10,7 +10,8 @@ struct CommandLineOptions: Equatable {
     }
 
     struct ServeOptions: Equatable {
-        var folder: String?
+        /// Mock-data folders, in lookup order: the first that has a file answers.
+        var folders: [String] = []
         var cassette: String?
         var host = "127.0.0.1"
         var port: UInt16 = 8080
@@ -37,7 +38,7 @@ struct CommandLineOptions: Equatable {
     }
 
     static let usage = """
-        USAGE: request-mocker serve [FOLDER] [--cassette FILE.har] [--host ADDRESS] [--port PORT]
+        USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
                                   [--header-in-name NAME]... [--create FOLDER]
 
@@ -45,8 +46,9 @@ struct CommandLineOptions: Equatable {
         or, when nothing did, the file names it looked for.
 
         ARGUMENTS:
-          FOLDER               A mock-data folder of .http and .json files named as in
-                               MockDataNaming.md. Without FOLDER and --cassette, the
+          FOLDER...            Mock-data folders of .http and .json files named as in
+                               MockDataNaming.md, layered: the first that has a file for a
+                               request answers it. Without FOLDER and --cassette, the
                                Examples/MockData folder of the current directory.
 
         OPTIONS:
@@ -114,10 +116,8 @@ struct CommandLineOptions: Equatable {
                 } else if argument.hasPrefix("-") {
                     throw UsageError(
                         description: "unknown option \(argument); the options are --cassette, --host and --port")
-                } else if options.folder == nil {
-                    options.folder = argument
                 } else {
-                    throw UsageError(description: "one FOLDER only, but got \(options.folder ?? "") and \(argument)")
+                    options.folders.append(argument)
                 }
             }
         }

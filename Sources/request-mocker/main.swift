@@ -45,12 +45,13 @@ case .serve(let serve):
     // Each request is printed; the journal only needs to hold the recent ones.
     registry.journalCapacity = 1_000
     var sources: [String] = []
-    let folderPath = serve.folder ?? (serve.cassette == nil ? "Examples/MockData" : nil)
-    if let folderPath {
+    let folderPaths = serve.folders.isEmpty && serve.cassette == nil ? ["Examples/MockData"] : serve.folders
+    // Layered in order: the first folder that has a file for a request answers it.
+    for folderPath in folderPaths {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folderPath, isDirectory: &isFolder), isFolder.boolValue else {
             let hint =
-                serve.folder == nil
+                serve.folders.isEmpty
                 ? " (the default when no FOLDER is given; run from the package root, or name a folder)" : ""
             fail("no folder at \(folderPath)\(hint)", status: ExitCode.usage)
         }

@@ -8,7 +8,8 @@ import Testing
         let result = try await Command.run(["--help"])
         #expect(result.status == 0)
         for option in [
-            "USAGE: request-mocker serve [FOLDER]", "--cassette FILE.har", "--host ADDRESS", "--port PORT",
+            "USAGE: request-mocker serve [FOLDER...]", "--cassette FILE.har", "--host ADDRESS", "--port PORT",
+            "request-mocker name METHOD URL", "--create FOLDER",
             "-h, --help", "Ctrl-C",
         ] {
             #expect(result.output.contains(option), "\(option)")
@@ -23,7 +24,7 @@ import Testing
             ["serve", "--verbose"],
             "request-mocker: unknown option --verbose; the options are --cassette, --host and --port\n"
         ),
-        (["serve", "a", "b"], "request-mocker: one FOLDER only, but got a and b\n"),
+        (["serve", "Examples/MockData", "nowhere"], "request-mocker: no folder at nowhere\n"),
         (
             ["start"],
             "request-mocker: unknown command \"start\"; the commands are `serve` and `name` "
@@ -40,6 +41,28 @@ import Testing
         #expect(result.status == 64)
         #expect(result.error == message)
         #expect(result.output == "")
+    }
+
+    @Test func severalFoldersAreLayeredTheFirstWithAFileAnswers() async throws {
+        let first = try TemporaryFolder()
+        let second = try TemporaryFolder()
+        try first.write("GET|-both.json", #""first""#)
+        try second.write("GET|-both.json", #""second""#)
+        try second.write("GET|-second-only.json", #""only in the second""#)
+        let (serving, base) = try await serving([first.url.path, second.url.path])
+        let both = try await ExternalProcess.curl([base.absoluteString + "/both"])
+        let secondOnly = try await ExternalProcess.curl([base.absoluteString + "/second-only"])
+        let missing = try await ExternalProcess.curl(["--include", base.absoluteString + "/missing"])
+        #expect(await serving.interrupt() == 0)
+        #expect(both.output == #""first""#)
+        #expect(secondOnly.output == #""only in the second""#)
+        #expect(missing.output.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+        // The report names both folders' lookups, in order.
+        let notes = missing.output.components(separatedBy: "has none of, in lookup order:")
+        #expect(notes.count == 3)
+        #expect(
+            serving.log.split(separator: "\n").first
+                == "Serving \(first.url.path) and \(second.url.path) at \(base) (Ctrl-C to stop)")
     }
 
     @Test func servesExamplesMockDataByDefaultAndStopsOnCtrlC() async throws {
