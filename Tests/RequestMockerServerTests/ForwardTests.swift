@@ -43,6 +43,22 @@ import Testing
         }
     }
 
+    @Test func aChunkedBodyIsForwardedWhole() async throws {
+        try await withServer(Self.upstream()) { _, upstream in
+            let registry = MockRegistry()
+            registry.register(.any("**"), respond: .forward(to: upstream))
+            try await withServer(registry) { _, base in
+                // curl sends the body chunked; the server reads it whole, and the forward must not
+                // pass the old framing on.
+                let result = try await ExternalProcess.curl([
+                    "-H", "Transfer-Encoding: chunked", "-H", "Connection: keep-alive", "--data-binary", "hello",
+                    base.absoluteString + "/chunked",
+                ])
+                #expect(result.output == "POST /chunked? hello \(upstream.host ?? ""):\(upstream.port ?? 0)")
+            }
+        }
+    }
+
     @Test func aForwardBackToTheSameServerIs502() async throws {
         let registry = MockRegistry()
         let server = MockServer(registry: registry)
