@@ -388,6 +388,17 @@ import Testing
         }
     }
 
+    @Test func anAbsoluteTargetWithAnIPv6HostKeepsItsBrackets() async throws {
+        let registry = MockRegistry()
+        registry.register(RequestFilter(host: "::1", path: "/six"), respond: .string("over IPv6"))
+        try await withServer(registry) { _, base in
+            let reply = try await RawClient.exchange(
+                port: UInt16(base.port ?? 0),
+                ["GET http://[::1]:8080/six HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
+            #expect(reply.response.hasSuffix("\r\n\r\nover IPv6"), "\(reply.response.prefix(120))")
+        }
+    }
+
     @Test func aLineBreakAfterARequestIsNotTheStartOfAnother() async throws {
         try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
             let request = "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nab\r\n"

@@ -38,7 +38,13 @@ enum RequestTarget {
             return url
         }
         // The absolute form, as sent to a proxy: its authority wins over Host (RFC 9112 §3.2.2).
-        guard let url = URL(string: try encoded(head.target)), let scheme = url.scheme?.lowercased(),
+        // Only what follows the authority is encoded: an IPv6 host keeps its brackets.
+        var absolute = head.target
+        if let authorityStart = absolute.range(of: "://")?.upperBound {
+            let pathStart = absolute[authorityStart...].firstIndex { $0 == "/" || $0 == "?" } ?? absolute.endIndex
+            absolute = String(absolute[..<pathStart]) + (try encoded(String(absolute[pathStart...])))
+        }
+        guard let url = URL(string: absolute), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else {
             throw Rejection(status: .badRequest, reason: "the target is neither a path nor an http(s) URL")
