@@ -209,15 +209,14 @@ struct HTTPConnection {
             // journal already has it, as the request that was passed through.
             return refuse(.loop(request), head: head, request: request, entry: nil, since: arrival)
         }
-        var (pending, entry) = server.registry.answer(request, forwarding: forwarding)
+        let (first, entry) = server.registry.answer(request, forwarding: forwarding)
+        var pending = first
         let deadline = arrival + server.configuration.responseTimeout
-        var outcome: Outcome?
-        while outcome == nil {
+        while true {
             let waited: PooledConnection.Waited<PendingOutcome>
             switch pending {
-            case .ready(let ready):
-                outcome = ready
-                continue
+            case .ready(let outcome):
+                return carry(outcome, head: head, request: request, entry: entry, since: arrival)
             case .pending(let work):
                 waited = connection.wait(for: { .ready(await work()) }, until: deadline)
             case .blocking(let work):
@@ -242,7 +241,13 @@ struct HTTPConnection {
                 return false
             }
         }
-        guard let outcome else { return false }
+    }
+
+    /// Writes a ready outcome, after its delay. Returns whether the connection stays open.
+    private func carry(
+        _ outcome: Outcome, head: RequestHead, request: MockRequest, entry: JournalEntry?,
+        since arrival: ContinuousClock.Instant
+    ) -> Bool {
         if outcome.delay > .zero, !socket.pause(outcome.delay) {
             report(request, entry, .abandoned, since: arrival)
             return false

@@ -54,7 +54,7 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
 
     /// The path and query, with secrets in the query hidden (see `SecretNames`).
     private static func target(of url: URL) -> String {
-        let url = URL(string: Redaction.shown(url)) ?? url
+        let url = Redaction.hidingSecrets(url)
         let path = url.path(percentEncoded: true)
         let query = url.query(percentEncoded: true).map { "?\($0)" } ?? ""
         return (path.isEmpty ? "/" : path) + query

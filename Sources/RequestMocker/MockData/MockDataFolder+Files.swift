@@ -91,6 +91,8 @@ extension MockDataFolder {
     ) throws(RequestMockerError)
         -> FolderCache.CachedFile
     {
+        // Small files are read whole (and kept); of larger ones only the head, to stream the rest.
+        let isWhole = status.size <= Self.cachedFileLimit
         let resolved: String
         let prefix: (data: Data, status: FileSystem.Status)
         do {
@@ -99,7 +101,6 @@ extension MockDataFolder {
                 throw RequestMockerError.invalidMockDataFile(
                     path: path, reason: "it links to a file outside the folder; mock-data files must be inside it")
             }
-            let isWhole = status.size <= Self.cachedFileLimit
             prefix = try FileSystem.read(
                 resolved, upTo: isWhole ? status.size : HTTPResponseFile.maximumHeadSize)
         } catch let error as FileSystem.Failure {
@@ -113,7 +114,6 @@ extension MockDataFolder {
         guard prefix.status == status else {
             throw .mockDataUnavailable(path: path, reason: "it changed while being read")
         }
-        let isWhole = status.size <= Self.cachedFileLimit
         let file = URL(fileURLWithPath: resolved)
         let named = URL(fileURLWithPath: path)
         if path.hasSuffix(".json") {

@@ -312,8 +312,13 @@ extension Redaction {
     /// `url` as descriptions and logs show it: with ``default``'s query and user-info rules
     /// applied, so a secret never reaches a console or a log.
     package static func shown(_ url: URL) -> String {
-        guard url.user != nil || url.query != nil else { return url.absoluteString }
-        return Redaction.default.redactedURL(url, path: false).absoluteString
+        hidingSecrets(url).absoluteString
+    }
+
+    /// `url` with ``default``'s query and user-info rules applied.
+    package static func hidingSecrets(_ url: URL) -> URL {
+        guard url.user != nil || url.query != nil else { return url }
+        return Redaction.default.redactedURL(url, path: false)
     }
 
     /// A value of the query parameter, form field or JSON key `name`, as messages show it.

@@ -44,31 +44,8 @@ extension JSONValue {
 }
 
 /// Converts Foundation objects without recursing: the arrays and dictionaries whose children
-/// are still being converted wait on a stack of ``Open`` values.
+/// are still being converted wait on a stack, each with its key path.
 private enum FoundationConverter {
-    /// An array or dictionary whose children are being converted.
-    private struct Open {
-        let path: String
-        let isObject: Bool
-        /// The children in order, with their keys when this is a dictionary.
-        let children: [(key: String, value: Any)]
-        var elements: [JSONValue] = []
-        var members: [String: JSONValue] = [:]
-        var position = 0
-
-        var value: JSONValue { isObject ? .object(members) : .array(elements) }
-
-        /// The key path of the child at `position`.
-        var childPath: String {
-            isObject ? path + FoundationConverter.keyPathComponent(children[position].key) : "\(path)[\(position)]"
-        }
-
-        mutating func add(_ child: JSONValue) {
-            if isObject { members[children[position].key] = child } else { elements.append(child) }
-            position += 1
-        }
-    }
-
     /// What one value turned out to be.
     private enum Kind {
         case scalar(JSONValue)
@@ -76,9 +53,15 @@ private enum FoundationConverter {
     }
 
     static func convert(_ root: Any) throws(JSONValue.ConversionError) -> JSONValue {
-        var open: [Open] = []
+        var open: [(path: String, builder: JSONContainerBuilder<Any>)] = []
         var object = root
         var path = "$"
+        /// The key path of the next child of the innermost container.
+        func childPath() -> String {
+            guard let top = open.last, let next = top.builder.next else { return path }
+            return top.builder.isObject
+                ? top.path + keyPathComponent(next.key) : "\(top.path)[\(top.builder.position)]"
+        }
         while true {
             var value: JSONValue
             switch try kind(of: object, path: path) {
@@ -88,24 +71,24 @@ private enum FoundationConverter {
                 guard open.count < JSONValue.maximumNesting else {
                     throw JSONValue.ConversionError(keyPath: path, typeName: typeName, isNestedTooDeeply: true)
                 }
-                let container = Open(path: path, isObject: isObject, children: children)
-                guard children.isEmpty else {
-                    open.append(container)
-                    (object, path) = (children[0].value, container.childPath)
-                    continue
+                let builder = JSONContainerBuilder(isObject: isObject, children: children.map { ($0.key, $0.value) })
+                guard let first = builder.next else {
+                    value = builder.value
+                    break
                 }
-                value = container.value
+                open.append((path, builder))
+                (object, path) = (first.child, childPath())
+                continue
             }
             // Hand the value to the containers it completes, innermost first, until one has a
             // child left to convert.
-            // (Added in place at the top of `open`, so no collection is copied.)
             while let top = open.indices.last {
-                open[top].add(value)
-                if open[top].position < open[top].children.count {
-                    (object, path) = (open[top].children[open[top].position].value, open[top].childPath)
+                open[top].builder.add(value)
+                if let next = open[top].builder.next {
+                    (object, path) = (next.child, childPath())
                     break
                 }
-                value = open.removeLast().value
+                value = open.removeLast().builder.value
             }
             if open.isEmpty { return value }
         }
@@ -170,7 +153,7 @@ private enum FoundationConverter {
         return .double(value)
     }
 
-    fileprivate static func keyPathComponent(_ key: String) -> String {
+    private static func keyPathComponent(_ key: String) -> String {
         let plain = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         return plain ? ".\(key)" : "[\"\(key)\"]"
     }

@@ -78,30 +78,32 @@ extension JSONValue {
     /// The value with each object member, at any depth, kept, removed or replaced as `rewrite`
     /// says for its key. Doesn't recurse, so any nesting costs heap, not stack.
     func rewritingMembers(_ rewrite: (_ key: String) -> JSONMemberRewrite) -> JSONValue {
-        var open: [RewrittenJSONContainer] = []
+        /// A child still to rewrite, or one replaced whole (final).
+        typealias Child = (value: JSONValue, isFinal: Bool)
+        var open: [JSONContainerBuilder<Child>] = []
         var next = self
         while true {
             // Go down to the first child that is a scalar, an empty container or final.
             var value: JSONValue
             switch next {
             case .array(let elements) where !elements.isEmpty:
-                open.append(RewrittenJSONContainer(isObject: false, children: elements.map { ("", $0, false) }))
+                open.append(JSONContainerBuilder(isObject: false, children: elements.map { ("", ($0, false)) }))
                 next = elements[0]
                 continue
             case .object(let members):
-                var children: [RewrittenJSONContainer.Child] = []
+                var children: [(key: String, child: Child)] = []
                 for (key, member) in members {
                     switch rewrite(key) {
-                    case .keep: children.append((key, member, false))
+                    case .keep: children.append((key, (member, false)))
                     case .remove: continue
-                    case .replace(let replacement): children.append((key, replacement, true))
+                    case .replace(let replacement): children.append((key, (replacement, true)))
                     }
                 }
-                guard let first = children.first else {
+                guard let first = children.first?.child else {
                     value = .object([:])
                     break
                 }
-                open.append(RewrittenJSONContainer(isObject: true, children: children))
+                open.append(JSONContainerBuilder(isObject: true, children: children))
                 guard first.isFinal else {
                     next = first.value
                     continue
@@ -111,10 +113,9 @@ extension JSONValue {
                 value = next
             }
             // Hand finished values to their containers until one has a child left to rewrite.
-            // (Added in place at the top of `open`, so no collection is copied.)
             while let top = open.indices.last {
                 open[top].add(value)
-                if let child = open[top].nextChild {
+                if let child = open[top].next?.child {
                     if child.isFinal {
                         value = child.value
                         continue
@@ -129,27 +130,30 @@ extension JSONValue {
     }
 }
 
-/// An array or object being rewritten, and its children so far.
-private struct RewrittenJSONContainer {
-    typealias Child = (key: String, value: JSONValue, isFinal: Bool)
-
+/// An array or object built one child at a time, by the walks that don't recurse (the member
+/// rewrite, the Foundation conversion): the children still to build, and the values so far.
+/// Kept at the top of an array and changed in place there, so no collection is copied.
+struct JSONContainerBuilder<Child> {
     let isObject: Bool
-    let children: [Child]
-    var position = 0
-    var elements: [JSONValue] = []
-    var members: [String: JSONValue] = [:]
+    /// The children in order, with their keys when this is an object.
+    let children: [(key: String, child: Child)]
+    /// How many children were added.
+    private(set) var position = 0
+    private var elements: [JSONValue] = []
+    private var members: [String: JSONValue] = [:]
 
-    init(isObject: Bool, children: [Child]) {
+    init(isObject: Bool, children: [(key: String, child: Child)]) {
         self.isObject = isObject
         self.children = children
     }
 
-    var nextChild: Child? { position < children.count ? children[position] : nil }
+    /// The child to build next; `nil` once every one was added.
+    var next: (key: String, child: Child)? { position < children.count ? children[position] : nil }
 
     var value: JSONValue { isObject ? .object(members) : .array(elements) }
 
-    mutating func add(_ child: JSONValue) {
-        if isObject { members[children[position].key] = child } else { elements.append(child) }
+    mutating func add(_ built: JSONValue) {
+        if isObject { members[children[position].key] = built } else { elements.append(built) }
         position += 1
     }
 }
