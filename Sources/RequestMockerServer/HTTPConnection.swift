@@ -185,12 +185,13 @@ struct HTTPConnection {
 
     private func report(
         _ request: MockRequest?, _ entry: JournalEntry?, _ outcome: ServedRequest.Outcome,
-        since arrival: ContinuousClock.Instant
+        since arrival: ContinuousClock.Instant, refusal: String? = nil
     ) {
         guard let onRequest = server.onRequest else { return }
         onRequest(
             ServedRequest(
-                request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now)))
+                request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now),
+                hasUpstream: server.configuration.upstream != nil, refusal: refusal))
     }
 
     // MARK: Answering
@@ -288,7 +289,7 @@ struct HTTPConnection {
         since arrival: ContinuousClock.Instant
     ) -> Bool {
         let response = ResponseHead.plainText(status: refusal.status, message: refusal.message)
-        return send(response, head: head, request: request, entry: entry, since: arrival)
+        return send(response, head: head, request: request, entry: entry, since: arrival, refusal: refusal.message)
     }
 
     // MARK: Writing
@@ -299,10 +300,14 @@ struct HTTPConnection {
 
     private func send(
         _ response: ResolvedResponse, head: RequestHead, request: MockRequest, entry: JournalEntry?,
-        since arrival: ContinuousClock.Instant
+        since arrival: ContinuousClock.Instant, refusal: String? = nil
     ) -> Bool {
         let sendsBody = head.method != .head && !response.status.forbidsBody
-        let length = response.body.count
+        if case .stream(let stream) = response.body {
+            return relay(
+                stream, response, sendsBody: sendsBody, head: head, request: request, entry: entry, since: arrival)
+        }
+        let length = response.body.count ?? 0
         let limit = sendsBody ? min(length, response.transfer.truncatedAfter ?? length) : 0
         let cutShort = sendsBody && limit < length
         let closing =
@@ -335,7 +340,7 @@ struct HTTPConnection {
             report(request, entry, .abandoned, since: arrival)
             return false
         }
-        report(request, entry, .responded(status: response.status), since: arrival)
+        report(request, entry, .responded(status: response.status), since: arrival, refusal: refusal)
         return !closing
     }
 
@@ -355,6 +360,8 @@ struct HTTPConnection {
             case .file:
                 guard let read = try? file?.read(upToCount: count), !read.isEmpty else { return false }
                 chunk = read
+            case .stream:
+                return false  // relayed by `relay`, never sent from here
             }
             guard (try? socket.write(chunk)) != nil else { return false }
             sent += chunk.count
@@ -366,6 +373,79 @@ struct HTTPConnection {
             }
         }
         return true
+    }
+
+    /// Relays a body as it arrives, each piece written when it comes: framed by its announced
+    /// `Content-Length`, or else chunked to an HTTP/1.1 client and ended by closing the
+    /// connection to an HTTP/1.0 one. A body that breaks off closes the connection before its
+    /// end, so the client sees it incomplete. Returns whether the connection stays open.
+    private func relay(
+        _ stream: BodyStream, _ response: ResolvedResponse, sendsBody: Bool, head: RequestHead, request: MockRequest,
+        entry: JournalEntry?, since arrival: ContinuousClock.Instant
+    ) -> Bool {
+        let chunked = sendsBody && stream.expectedLength == nil && head.minorVersion > 0
+        let closing =
+            !head.keepAlive || connection.isStopping || (sendsBody && stream.expectedLength == nil && !chunked)
+            || response.headers.values(for: .connection).contains { $0.lowercased().contains("close") }
+        let bytes = ResponseHead.bytes(
+            status: response.status, version: response.httpVersion, headers: response.headers,
+            connection: connectionHeader(closing, head), chunked: chunked)
+        guard (try? socket.write(bytes)) != nil else {
+            stream.cancel()
+            report(request, entry, .abandoned, since: arrival)
+            return false
+        }
+        guard sendsBody else {
+            stream.cancel()
+            report(request, entry, .responded(status: response.status), since: arrival)
+            return !closing
+        }
+        // Each piece is written as it comes, except the one that completes an announced length,
+        // which waits for the end (as the last chunk and a closing connection do): so a client has
+        // the whole body only once the sender has finished, and a recording of it is written.
+        var relayed = 0
+        var held: Data?
+        while true {
+            switch connection.next(of: stream) {
+            case .value(.bytes(let piece)):
+                relayed += piece.count
+                if let length = stream.expectedLength, relayed >= length {
+                    held = (held ?? Data()) + piece
+                } else if !write(piece, chunked: chunked, ending: false) {
+                    stream.cancel()
+                    report(request, entry, .abandoned, since: arrival)
+                    return false
+                }
+            case .value(.end):
+                guard write(held ?? Data(), chunked: chunked, ending: true) else {
+                    report(request, entry, .abandoned, since: arrival)
+                    return false
+                }
+                report(request, entry, .responded(status: response.status), since: arrival)
+                return !closing
+            case .value(.failed(let error)):
+                let reason = (error as? URLError)?.reason ?? "\(error)"
+                report(request, entry, .brokeOff(status: response.status, reason: reason), since: arrival)
+                return false
+            case .value(.pending), .stopped, .clientLeft, .timedOut, .overloaded:
+                report(request, entry, .abandoned, since: arrival)
+                return false
+            }
+        }
+    }
+
+    /// Writes a relayed piece, as a chunk when `chunked`, with the last chunk when `ending`.
+    private func write(_ piece: Data, chunked: Bool, ending: Bool) -> Bool {
+        guard chunked else { return piece.isEmpty || (try? socket.write(piece)) != nil }
+        var out = Data()
+        out.reserveCapacity(piece.count + 17)
+        if !piece.isEmpty {
+            out.append(contentsOf: Array(String(piece.count, radix: 16).utf8) + [.cr, .lf])
+            out.append(piece)
+            out.append(contentsOf: [.cr, .lf])
+        }
+        if ending { out.append(contentsOf: Array("0\r\n\r\n".utf8)) }
+        return out.isEmpty || (try? socket.write(out)) != nil
     }
 
     // MARK: Faults

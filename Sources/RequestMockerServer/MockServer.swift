@@ -80,6 +80,20 @@ public final class MockServer: Sendable {
         public var maximumConnections = 1024
         /// The timeout for pass-through and recording requests to the real server.
         public var forwardingTimeout: TimeInterval = 60
+        /// Where requests the registry passes through or records go: `nil` sends each to its
+        /// own URL (the `Host` it names, or an absolute target, as to a proxy); a URL sends it
+        /// there instead, with its path and query appended to the URL's path and `Host`
+        /// rewritten. The body is relayed as it arrives. Set it with the registry's
+        /// ``UnmatchedRequestPolicy/passThrough`` to stand in front of a development server:
+        ///
+        /// ```swift
+        /// let registry = MockRegistry(unmatchedPolicy: .passThrough)
+        /// registry.register(.get("/users/<id>"), respond: .json(["id": 7]))
+        /// var configuration = MockServer.Configuration()
+        /// configuration.upstream = URL(string: "http://localhost:3000/api")
+        /// let server = MockServer(registry: registry, configuration: configuration)
+        /// ```
+        public var upstream: URL?
 
         /// The defaults: loopback, any free port.
         public init() {}
@@ -234,6 +248,8 @@ public final class MockServer: Sendable {
             loopsBack: { [weak self] url in self?.isSelf(url) ?? false }
         )
         forwarding.runsBlocksOnTheirOwnThread = true
+        forwarding.streamsBodies = true
+        forwarding.upstream = configuration.upstream
         return forwarding
     }
 

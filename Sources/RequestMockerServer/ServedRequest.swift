@@ -22,6 +22,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         case refused(status: HTTPStatus, reason: String)
         /// The client went away, or the server stopped, before the response was complete.
         case abandoned
+        /// A relayed response began with this status, and its body broke off before its end
+        /// (the upstream failed): the connection was closed, so the client saw it incomplete.
+        case brokeOff(status: HTTPStatus, reason: String)
     }
 
     /// The request, or `nil` when it was refused before it could be read.
@@ -32,6 +35,24 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
     public let outcome: Outcome
     /// From the request's arrival to the end of the response.
     public let duration: Duration
+    /// Whether the server has an upstream (``MockServer/Configuration/upstream``), where what it
+    /// passes through or records goes.
+    let hasUpstream: Bool
+    /// Why the server answered with a refusal of its own (a failed forward, a mistake in the
+    /// mocks), when it did.
+    let refusal: String?
+
+    init(
+        request: MockRequest?, journalEntry: JournalEntry?, outcome: Outcome, duration: Duration,
+        hasUpstream: Bool = false, refusal: String? = nil
+    ) {
+        self.request = request
+        self.journalEntry = journalEntry
+        self.outcome = outcome
+        self.duration = duration
+        self.hasUpstream = hasUpstream
+        self.refusal = refusal
+    }
 
     /// One line: `GET /users/7 -> 200 from file users/7-GET.http (0.3 ms)`; for an unmatched
     /// request the names the mock-data folders looked for follow.
@@ -43,8 +64,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         case .reset(let reason): line += " -> reset: \(reason)"
         case .refused(let status, let reason): line += " -> \(status.code) refused: \(reason)"
         case .abandoned: line += " -> abandoned before the response was complete"
+        case .brokeOff(let status, let reason): line += " -> \(status.code), body broke off: \(reason)"
         }
-        if let source = journalEntry.flatMap(Self.source) { line += " \(source)" }
+        if let source = journalEntry.flatMap(source) { line += " \(source)" }
         line += " (\(Self.milliseconds(duration)) ms)"
         if case .unmatched(let report) = journalEntry?.disposition {
             for note in report.notes { line += "\n    \(note)" }
@@ -60,7 +82,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         return (path.isEmpty ? "/" : path) + query
     }
 
-    private static func source(of entry: JournalEntry) -> String? {
+    private func source(of entry: JournalEntry) -> String? {
+        let network = hasUpstream ? "upstream" : "the network"
+        let failure = refusal.map { ": \($0)" } ?? ""
         switch entry.disposition {
         case .answered:
             if let file = entry.file, let index = entry.entryIndex {
@@ -68,8 +92,11 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
             }
             if let file = entry.file { return "from file \(file.path)" }
             return entry.filter.map { "from filter \($0)" }
-        case .recorded: return entry.file.map { "recorded into \($0.path)" }
-        case .passedThrough: return "passed through to the network"
+        case .recorded:
+            guard refusal == nil, let file = entry.file else { return "from \(network), not recorded\(failure)" }
+            let shown = file.pathExtension == "http" ? file.lastPathComponent : "into \(file.path)"
+            return "from \(network), recorded \(shown)"
+        case .passedThrough: return (hasUpstream ? "from upstream" : "passed through to the network") + failure
         case .unmatched: return "unmatched"
         case .answeredByPolicy: return "from the unmatched-request policy"
         case .failed(let reason): return "failed: \(reason)"

@@ -13,8 +13,15 @@ struct CommandLineOptions: Equatable {
         /// Mock-data folders, in lookup order: the first that has a file answers.
         var folders: [String] = []
         var cassette: String?
+        /// `--upstream URL`: where requests nothing else answers go.
+        var upstream: URL?
+        /// `--record`: write what comes back from the upstream.
+        var record = false
         var host = "127.0.0.1"
         var port: UInt16 = 8080
+
+        /// Whether any source was named; without one, the example folder is served.
+        var namesASource: Bool { !folders.isEmpty || cassette != nil || upstream != nil }
     }
 
     /// `request-mocker name METHOD URL …`: the request whose mock-data file names are printed.
@@ -38,7 +45,8 @@ struct CommandLineOptions: Equatable {
     }
 
     static let usage = """
-        USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--host ADDRESS] [--port PORT]
+        USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--upstream URL [--record]]
+                                   [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
                                   [--header-in-name NAME]... [--create FOLDER]
 
@@ -48,15 +56,25 @@ struct CommandLineOptions: Equatable {
         ARGUMENTS:
           FOLDER...            Mock-data folders of .http and .json files named as in
                                MockDataNaming.md, layered: the first that has a file for a
-                               request answers it. Without FOLDER and --cassette, the
-                               Examples/MockData folder of the current directory.
+                               request answers it. Without FOLDER, --cassette and
+                               --upstream, the Examples/MockData folder of the current
+                               directory.
 
         OPTIONS:
           --cassette FILE.har  Also answer from a HAR cassette (after FOLDER, when both are
                                given). Requests match on method, path and query, so a cassette
                                recorded against another host still answers; each recording
                                answers once, and the last one keeps answering after that.
-                               The file is never written.
+                               The file is written only with --record.
+          --upstream URL       Forward every request nothing else answers to this server:
+                               URL gives the scheme, host, port and base path, to which the
+                               request's path and query are appended. Method, headers and body
+                               go on with Host rewritten; the answer is relayed as it arrives.
+                               An upstream that can't be reached or fails gives 502 and why.
+          --record             Write each forwarded exchange, secrets redacted: into the first
+                               FOLDER as a .http file under its mock-data name (created if
+                               missing), or into --cassette when given (saved after each one).
+                               A later run without --upstream answers the same requests.
           --host ADDRESS       The address to listen on (default: 127.0.0.1). Use 0.0.0.0 or ::
                                only to be reachable from other machines.
           --port PORT          The port (default: 8080); 0 picks any free port.
@@ -99,7 +117,9 @@ struct CommandLineOptions: Equatable {
             switch argument {
             case "-h", "--help":
                 return CommandLineOptions(command: .help)
-            case "--cassette", "--host", "--port":
+            case "--record":
+                options.record = true
+            case "--cassette", "--host", "--port", "--upstream":
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else {
                     throw UsageError(description: "\(argument) needs a value, for example \(example(for: argument))")
                 }
@@ -108,17 +128,27 @@ struct CommandLineOptions: Equatable {
                 if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                     let name = String(argument[..<equals])
                     let value = String(argument[argument.index(after: equals)...])
-                    guard ["--cassette", "--host", "--port"].contains(name) else {
-                        throw UsageError(
-                            description: "unknown option \(name); the options are --cassette, --host and --port")
+                    guard ["--cassette", "--host", "--port", "--upstream"].contains(name) else {
+                        throw UsageError(description: "unknown option \(name); \(serveOptions)")
                     }
                     try apply(name, value, to: &options)
                 } else if argument.hasPrefix("-") {
-                    throw UsageError(
-                        description: "unknown option \(argument); the options are --cassette, --host and --port")
+                    throw UsageError(description: "unknown option \(argument); \(serveOptions)")
                 } else {
                     options.folders.append(argument)
                 }
+            }
+        }
+        if options.record {
+            guard options.upstream != nil else {
+                throw UsageError(
+                    description: "--record records what the upstream answers, so it needs --upstream URL, "
+                        + "for example --upstream http://localhost:3000 --record")
+            }
+            guard !options.folders.isEmpty || options.cassette != nil else {
+                throw UsageError(
+                    description:
+                        "--record needs somewhere to record into: a FOLDER (the first one) or --cassette FILE.har")
             }
         }
         return CommandLineOptions(command: .serve(options))
@@ -176,10 +206,21 @@ struct CommandLineOptions: Equatable {
         }
     }
 
+    private static let serveOptions = "the options are --cassette, --upstream, --record, --host and --port"
+
     private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {
         switch name {
         case "--cassette":
             options.cassette = value
+        case "--upstream":
+            guard let url = URL(string: value), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", url.host?.isEmpty == false
+            else {
+                throw UsageError(
+                    description: "--upstream \(value.debugDescription) is not an http or https URL; "
+                        + "give one with a host, for example --upstream http://localhost:3000/api")
+            }
+            options.upstream = url
         case "--host":
             guard !value.isEmpty else {
                 throw UsageError(description: "--host needs an address, for example --host 127.0.0.1")
@@ -196,6 +237,7 @@ struct CommandLineOptions: Equatable {
     private static func example(for option: String) -> String {
         switch option {
         case "--cassette": "--cassette Tests/Cassettes/api.har"
+        case "--upstream": "--upstream http://localhost:3000/api"
         case "--host": "--host 127.0.0.1"
         default: "--port 8080"
         }

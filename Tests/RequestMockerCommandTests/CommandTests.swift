@@ -22,7 +22,7 @@ import Testing
         (["serve", "--port"], "request-mocker: --port needs a value, for example --port 8080\n"),
         (
             ["serve", "--verbose"],
-            "request-mocker: unknown option --verbose; the options are --cassette, --host and --port\n"
+            "request-mocker: unknown option --verbose; the options are --cassette, --upstream, --record, --host and --port\n"
         ),
         (["serve", "Examples/MockData", "nowhere"], "request-mocker: no folder at nowhere\n"),
         (

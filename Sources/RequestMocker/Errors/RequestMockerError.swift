@@ -59,6 +59,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case forwardLoop(request: String, target: String)
     /// ``MockResponse/forward(to:)`` was given a base that isn't an absolute http(s) URL.
     case invalidForward(base: String, request: String)
+    /// A forwarded response's body broke off before its end: the real server failed, or the
+    /// client read far slower than it sent.
+    case bodyBrokeOff(reason: String)
 
     public var description: String {
         switch self {
@@ -95,6 +98,8 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
         case .forwardLoop(let request, let target):
             return "forwarding \(request) to \(target) would send it back to this server; "
                 + "point forward(to:) at the real server"
+        case .bodyBrokeOff(let reason):
+            return "the forwarded response's body broke off before its end: \(reason)"
         case .invalidForward(let base, let request):
             return "cannot forward \(request) to \(base): forward(to:) needs an absolute http or https URL"
         case .passThroughLoop(let request):

@@ -105,7 +105,9 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
             redaction: redaction, hosts: hosts, environment: ProcessInfo.processInfo.environment)
     }
 
-    convenience init(
+    /// As the public initializer, with `environment` read for `REQUEST_MOCKER_RECORD_MODE`
+    /// (the command passes none: its `--record` is explicit).
+    package convenience init(
         _ folder: URL, allowsWildcards: Bool, headersInName: [String], record: RecordMode,
         redaction: Redaction, hosts: HostFilter, environment: [String: String]
     ) throws {

@@ -158,7 +158,9 @@ public final class Cassette: Sendable, CustomStringConvertible {
         )
     }
 
-    init(
+    /// As the public initializer, with `environment` read for `REQUEST_MOCKER_RECORD_MODE`
+    /// (the command passes none: its `--record` is explicit).
+    package init(
         contentsOf url: URL, record: RecordMode, playback: PlaybackMode, matchers: [CassetteMatcher],
         redaction: Redaction, hosts: HostFilter, repeatsLastResponse: Bool, environment: [String: String]
     ) throws {

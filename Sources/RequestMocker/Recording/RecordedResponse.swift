@@ -31,10 +31,18 @@ extension RecordedResponse {
     /// The header fields as delivered: the body is held decoded, so the fields that described its
     /// bytes on the wire go, and `Content-Length` is the body's (where the old one stood, if there
     /// was one).
-    var playableHeaders: HTTPHeaders {
-        var delivered = headers
-        delivered.replace(.contentLength, with: String(body.count))
-        return delivered.removing(HTTPHeaders.Name.framingAndCoding.filter { $0 != .contentLength })
+    var playableHeaders: HTTPHeaders { headers.delivered(bodyLength: body.count) }
+}
+
+extension HTTPHeaders {
+    /// The fields of a response whose body is delivered decoded: the fields that described its
+    /// bytes on the wire go, and `Content-Length` is `bodyLength` (where the old one stood, if
+    /// there was one) when it is known.
+    func delivered(bodyLength: Int?) -> HTTPHeaders {
+        guard let bodyLength else { return removing(Name.framingAndCoding) }
+        var delivered = self
+        delivered.replace(.contentLength, with: String(bodyLength))
+        return delivered.removing(Name.framingAndCoding.filter { $0 != .contentLength })
     }
 }
 

@@ -11,6 +11,12 @@ package struct Forwarding: Sendable {
     /// up on one that never returns (the server: its connection thread must stay free to see the
     /// client leave). The URL protocol runs them in place, to answer within `startLoading`.
     package var runsBlocksOnTheirOwnThread = false
+    /// Whether forwarded bodies are handed on as they arrive (the server relays each piece) or
+    /// whole (the URL protocol delivers them at once).
+    package var streamsBodies = false
+    /// Where requests the registry passes through or records go, when not to their own URL: a
+    /// server's upstream, under whose base path their path and query are appended.
+    package var upstream: URL?
 
     package init(
         timeout: TimeInterval, mark: HTTPHeaders.Field? = nil,
@@ -27,5 +33,20 @@ package struct Forwarding: Sendable {
         var headers = request.headers
         headers.add(mark.name, mark.value)
         return MockRequest(method: request.method, url: request.url, headers: headers, body: request.body)
+    }
+
+    /// `request` sent to another server: to `base` with its path and query appended, and without
+    /// its `Host` (the session sets the new one). `nil` when `base` isn't an absolute http(s) URL.
+    static func rebased(_ request: MockRequest, under base: URL) -> MockRequest? {
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https", components.host != nil
+        else { return nil }
+        var basePath = components.percentEncodedPath
+        if basePath.hasSuffix("/") { basePath.removeLast() }
+        components.percentEncodedPath = basePath + request.path
+        components.percentEncodedQuery = request.url.query(percentEncoded: true)
+        guard let target = components.url else { return nil }
+        return MockRequest(
+            method: request.method, url: target, headers: request.headers.removing([.host]), body: request.body)
     }
 }

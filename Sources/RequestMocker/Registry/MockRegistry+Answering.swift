@@ -58,21 +58,33 @@ extension MockRegistry {
         }
     }
 
-    /// Forwards `request` to the real network (recording it, with a ticket), unless it would
-    /// come back to the transport itself.
+    /// Forwards `request` to the real network, or to the transport's upstream when it has one
+    /// (recording it, with a ticket), unless it would come back to the transport itself.
     private func forwarded(
         _ request: MockRequest, recording ticket: RecordingTicket?, _ forwarding: Forwarding
     ) -> PendingOutcome {
-        if forwarding.loopsBack(request.url) {
+        var sent = request
+        var ticket = ticket
+        if let upstream = forwarding.upstream {
+            guard let rebased = Forwarding.rebased(request, under: upstream) else {
+                let error = RequestMockerError.invalidForward(
+                    base: upstream.absoluteString, request: request.description)
+                return .ready(Outcome(.refusal(Refusal(error))))
+            }
+            sent = rebased
+            // Recorded under the upstream's URL, where the response really came from.
+            ticket = ticket.map { $0.rebased(under: upstream) }
+        }
+        if forwarding.loopsBack(sent.url) {
             return .ready(Outcome(.refusal(.loop(request))))
         }
-        let outgoing = forwarding.marked(request)
-        let timeout = forwarding.timeout
-        return .pending {
+        let outgoing = forwarding.marked(sent)
+        let (timeout, streams) = (forwarding.timeout, forwarding.streamsBodies)
+        return .pending { [ticket] in
             guard let ticket else {
-                return Outcome(forwarded: await Forwarder.forward(outgoing, timeout: timeout), for: request)
+                return await Forwarder.outcome(for: outgoing, timeout: timeout, streams: streams)
             }
-            return await ticket.forwardAndRecord(outgoing, timeout: timeout)
+            return await ticket.forwardAndRecord(outgoing, timeout: timeout, streams: streams)
         }
     }
 

@@ -45,18 +45,4 @@ package struct Outcome: Sendable {
             self.init(.error(error), delay: delay)
         }
     }
-
-    /// What a forwarded request delivers: the relayed response, or `502` with the transport
-    /// error (which the URL protocol delivers as it is).
-    init(forwarded result: Swift.Result<RecordedResponse, URLError>, for request: MockRequest) {
-        switch result {
-        case .success(let response):
-            self.init(.response(response.playable))
-        case .failure(let error):
-            let message =
-                "passing \(request.method.rawValue) \(Redaction.shown(request.url)) through to the network failed: "
-                + error.reason
-            self.init(.refusal(Refusal(status: .badGateway, error: error, message: message)))
-        }
-    }
 }

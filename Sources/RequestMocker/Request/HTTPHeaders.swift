@@ -202,6 +202,20 @@ extension HTTPHeaders {
         /// The framing fields and `Content-Encoding`: what a body loses once it is held
         /// decoded, as a recorded or forwarded body is.
         static let framingAndCoding: [Name] = framing + [.contentEncoding]
+
+        /// The fields that describe one connection and are not forwarded (RFC 9110 §7.6.1), with
+        /// `Proxy-Connection`, which some clients still send.
+        static let hopByHop: [Name] = [
+            .connection, "Keep-Alive", "Proxy-Connection", "TE", "Trailer", .transferEncoding, "Upgrade",
+        ]
+    }
+
+    /// The fields a forwarder sends on: without the hop-by-hop ones, and without those the
+    /// `Connection` field names.
+    func endToEnd() -> HTTPHeaders {
+        let named = values(for: .connection).flatMap { $0.split(separator: ",") }
+            .map { Name($0.trimmingCharacters(in: .whitespaces)) }
+        return removing(Name.hopByHop + named)
     }
 }
 

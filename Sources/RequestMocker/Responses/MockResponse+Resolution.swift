@@ -84,28 +84,19 @@ extension MockResponse {
     /// The request sent on to `base` (see ``forward(to:)``).
     private func forwarded(to base: URL, _ context: ResolutionContext) -> PendingOutcome {
         let request = context.request
-        let invalid = Outcome(
-            .refusal(Refusal(.invalidForward(base: base.absoluteString, request: request.description))),
-            delay: extraDelay)
-        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https", components.host != nil
-        else { return .ready(invalid) }
-        var basePath = components.percentEncodedPath
-        if basePath.hasSuffix("/") { basePath.removeLast() }
-        components.percentEncodedPath = basePath + request.path
-        components.percentEncodedQuery = request.url.query(percentEncoded: true)
-        guard let target = components.url else { return .ready(invalid) }
-        let forwarding = context.forwarding
-        if forwarding.loopsBack(target) {
-            return .ready(Outcome(.refusal(.forwardLoop(request, to: target)), delay: extraDelay))
+        guard let rebased = Forwarding.rebased(request, under: base) else {
+            let error = RequestMockerError.invalidForward(base: base.absoluteString, request: request.description)
+            return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
         }
-        let headers = request.headers.removing([.host])
-        let outgoing = forwarding.marked(
-            MockRequest(method: request.method, url: target, headers: headers, body: request.body))
+        let forwarding = context.forwarding
+        if forwarding.loopsBack(rebased.url) {
+            return .ready(Outcome(.refusal(.forwardLoop(request, to: rebased.url)), delay: extraDelay))
+        }
+        let outgoing = forwarding.marked(rebased)
         let delay = extraDelay
         return .pending {
-            let result = await Forwarder.forward(outgoing, timeout: forwarding.timeout)
-            var outcome = Outcome(forwarded: result, for: outgoing)
+            var outcome = await Forwarder.outcome(
+                for: outgoing, timeout: forwarding.timeout, streams: forwarding.streamsBodies)
             outcome.delay = delay
             return outcome
         }
@@ -165,7 +156,7 @@ extension MockResponse {
             headers.add(.contentType, defaultContentType)
         }
         for field in overlay { headers.add(field.name, field.value) }
-        headers.replace(.contentLength, with: String(body.count))
+        if let length = body.count { headers.replace(.contentLength, with: String(length)) }
         return ResolvedResponse(
             status: status ?? .ok, httpVersion: version ?? "HTTP/1.1", headers: headers, body: body, transfer: transfer
         )

@@ -1,24 +1,36 @@
-/// A response body: bytes in memory, or a file read as it is sent, so the server can stream a
-/// large file in constant memory.
+/// A response body: bytes in memory, a file read as it is sent (so the server can send a large
+/// file in constant memory), or bytes that arrive over time (a forwarded response's).
 package enum ResponseBody: Sendable {
     case bytes(Data)
     /// Part of a file (the whole of it, or a `.http` file's body), read as it is sent.
     case file(FileSlice)
+    /// Relayed as it arrives; its length is known only when the sender announced it.
+    case stream(BodyStream)
 
-    package var count: Int {
+    /// The length in bytes, when it is known before the body is sent.
+    package var count: Int? {
         switch self {
         case .bytes(let data): data.count
         case .file(let slice): slice.length
+        case .stream(let stream): stream.expectedLength
         }
     }
 
     /// The whole body in memory.
     ///
-    /// - Throws: ``RequestMockerError/fileNotReadable(path:reason:)`` when the file can't be read.
+    /// - Throws: ``RequestMockerError/fileNotReadable(path:reason:)`` when the file can't be read,
+    ///   ``RequestMockerError/bodyBrokeOff(reason:)`` when a stream fails.
     package func data() throws(RequestMockerError) -> Data {
         switch self {
         case .bytes(let data):
             return data
+        case .stream(let stream):
+            // Waits for the rest (blocking): only a transport that can't relay pieces asks.
+            do {
+                return try stream.collected()
+            } catch {
+                throw .bodyBrokeOff(reason: (error as? URLError)?.reason ?? "\(error)")
+            }
         case .file(let slice):
             do {
                 let handle = try slice.open()

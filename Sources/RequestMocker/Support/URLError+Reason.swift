@@ -1,7 +1,7 @@
 extension URLError {
     /// What went wrong, in words: FoundationNetworking gives most errors no description of
     /// their own ("The operation could not be completed").
-    var reason: String {
+    package var reason: String {
         let words: String? =
             switch code {
             case .timedOut: "the request timed out"

@@ -138,7 +138,7 @@ extension Outcome {
     /// throttled body takes, since a URL protocol hands the body over in one piece.
     var wait: Duration {
         guard case .response(let response) = result else { return delay }
-        return delay + response.transfer.duration(of: response.body.count)
+        return delay + response.transfer.duration(of: response.body.count ?? 0)
     }
 
     var isStall: Bool {

@@ -12,7 +12,9 @@ enum ResponseHead {
     ///     left out, since the server frames the body with `Content-Length` and decides itself
     ///     whether the connection stays open.
     ///   - connection: the `Connection` value to send, if any.
-    static func bytes(status: HTTPStatus, version: String, headers: HTTPHeaders, connection: String?) -> [UInt8] {
+    static func bytes(
+        status: HTTPStatus, version: String, headers: HTTPHeaders, connection: String?, chunked: Bool = false
+    ) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(128 + headers.fields.count * 32)
         out.append(contentsOf: (version == "HTTP/1.0" ? "HTTP/1.0" : "HTTP/1.1").utf8)
@@ -27,6 +29,7 @@ enum ResponseHead {
             if omitsLength, field.name == .contentLength { continue }
             append(field.name.rawValue, field.value, to: &out)
         }
+        if chunked { append(HTTPHeaders.Name.transferEncoding.rawValue, "chunked", to: &out) }
         if let connection { append(HTTPHeaders.Name.connection.rawValue, connection, to: &out) }
         out.append(contentsOf: crlf)
         return out

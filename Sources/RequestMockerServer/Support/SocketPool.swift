@@ -325,6 +325,29 @@ final class PooledConnection: Sendable {
         return wait(for: rendezvous, until: deadline) {}
     }
 
+    /// The next piece of a relayed body, waiting until it comes, the client leaves, or the server
+    /// stops; in those two cases the stream is cancelled, which stops its sender.
+    func next(of stream: BodyStream) -> Waited<BodyStream.Next> {
+        guard pool.setCancellation(id, { stream.cancel() }) else {
+            stream.cancel()
+            return .stopped
+        }
+        defer { _ = pool.setCancellation(id, nil) }
+        while true {
+            // Wakes at once when a piece comes; otherwise looks at the client every 100 ms.
+            let next = stream.next(waitingAtMost: .milliseconds(100))
+            if isStopping {
+                stream.cancel()
+                return .stopped
+            }
+            guard case .pending = next else { return .value(next) }
+            if socket.peerHasLeft() {
+                stream.cancel()
+                return .clientLeft
+            }
+        }
+    }
+
     private func wait<Value: Sendable>(
         for rendezvous: Rendezvous<Value>, until deadline: ContinuousClock.Instant,
         cancel: @escaping @Sendable () -> Void

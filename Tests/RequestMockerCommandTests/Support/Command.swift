@@ -25,7 +25,8 @@ enum Command {
 func serving(_ arguments: [String]) async throws -> (BackgroundProcess, URL) {
     let process = try await BackgroundProcess(
         Command.executable, ["serve"] + arguments + ["--port", "0"], in: Command.packageRoot,
-        ready: #"http://127\.0\.0\.1:\d+"#
+        // The address served at (an upstream's may come first on the line).
+        ready: #" at http://127\.0\.0\.1:\d+"#
     )
-    return (process, try #require(URL(string: process.announced)))
+    return (process, try #require(URL(string: String(process.announced.dropFirst(" at ".count)))))
 }

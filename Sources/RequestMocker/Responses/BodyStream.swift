@@ -1,0 +1,153 @@
+import Dispatch
+import Foundation
+
+/// A response body that arrives over time: a forwarded response's, relayed as the real server
+/// sends it. One producer appends pieces and then finishes; one consumer takes them in order.
+///
+/// What waits for a slow consumer is bounded by ``maximumBuffered``: FoundationNetworking can't
+/// pause a transfer (suspending a task mid-body restarts it), so there is no back-pressure on
+/// the sender, and past the bound the stream fails instead of growing.
+package final class BodyStream: Sendable {
+    /// What the consumer gets next.
+    package enum Next: Sendable {
+        case bytes(Data)
+        /// The body is complete.
+        case end
+        /// The body broke off: the sender failed, or more than ``maximumBuffered`` bytes waited.
+        case failed(any Error)
+        /// Nothing arrived within the wait.
+        case pending
+    }
+
+    /// The most bytes that wait for the consumer before the stream fails.
+    package static let maximumBuffered = 32 * 1024 * 1024
+
+    /// The body's length, when the sender announced it and the bytes are relayed as announced.
+    package let expectedLength: Int?
+
+    private struct State: Sendable {
+        var pieces: [Data] = []
+        var first = 0
+        var buffered = 0
+        /// Set once, by ``finish(_:)`` or by overflowing: what follows the last piece.
+        var ending: Ending?
+        var cancelled = false
+    }
+
+    private enum Ending: Sendable {
+        case complete
+        case failed(any Error)
+    }
+
+    private let state = LockedState(State())
+    /// Signalled on every change; the consumer re-reads the state, so extra signals are harmless.
+    private let signal = DispatchSemaphore(value: 0)
+    private let onCancel: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - expectedLength: the body's announced length, if it is relayed byte for byte.
+    ///   - onCancel: stops the producer when the consumer gives up (the client left).
+    init(expectedLength: Int?, onCancel: @escaping @Sendable () -> Void) {
+        self.expectedLength = expectedLength
+        self.onCancel = onCancel
+    }
+
+    // MARK: Producing
+
+    /// Adds a piece. Past ``maximumBuffered`` waiting bytes the stream fails and the producer
+    /// is stopped.
+    func append(_ data: Data) {
+        guard !data.isEmpty else { return }
+        let overflowed = state.withLock { state -> Bool in
+            guard state.ending == nil, !state.cancelled else { return false }
+            guard state.buffered + data.count <= Self.maximumBuffered else {
+                state.ending = .failed(Overflow(limit: Self.maximumBuffered))
+                return true
+            }
+            state.pieces.append(data)
+            state.buffered += data.count
+            return false
+        }
+        if overflowed { onCancel() }
+        signal.signal()
+    }
+
+    /// Ends the body: complete when `error` is `nil`. Only the first ending counts.
+    func finish(_ error: (any Error)?) {
+        state.withLock { state in
+            guard state.ending == nil else { return }
+            state.ending = error.map { .failed($0) } ?? .complete
+        }
+        signal.signal()
+    }
+
+    // MARK: Consuming
+
+    /// The next piece, the end, or `pending` when nothing came within `wait`.
+    package func next(waitingAtMost wait: Duration) -> Next {
+        if let next = take() { return next }
+        let (seconds, attoseconds) = wait.components
+        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
+        _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        return take() ?? .pending
+    }
+
+    private func take() -> Next? {
+        state.withLock { state in
+            if state.first < state.pieces.count {
+                let piece = state.pieces[state.first]
+                state.first += 1
+                state.buffered -= piece.count
+                if state.first == state.pieces.count {
+                    state.pieces.removeAll(keepingCapacity: true)
+                    state.first = 0
+                }
+                return .bytes(piece)
+            }
+            switch state.ending {
+            case .complete: return .end
+            case .failed(let error): return .failed(error)
+            case nil: return state.cancelled ? .failed(CancellationError()) : nil
+            }
+        }
+    }
+
+    /// Gives up on the body: the producer is stopped and a waiting ``next(waitingAtMost:)`` returns.
+    package func cancel() {
+        let first = state.withLock { state -> Bool in
+            defer { state.cancelled = true }
+            return !state.cancelled && state.ending == nil
+        }
+        if first { onCancel() }
+        signal.signal()
+    }
+
+    /// Waits for the whole body (at most ``maximumBuffered`` bytes), blocking the calling thread.
+    ///
+    /// - Throws: what the stream failed with.
+    package func collected() throws -> Data {
+        var whole = Data()
+        while true {
+            switch next(waitingAtMost: .seconds(1)) {
+            case .bytes(let piece):
+                guard whole.count + piece.count <= Self.maximumBuffered else {
+                    cancel()
+                    throw Overflow(limit: Self.maximumBuffered)
+                }
+                whole.append(piece)
+            case .end: return whole
+            case .failed(let error): throw error
+            case .pending: continue
+            }
+        }
+    }
+
+    /// More bytes waited for the consumer than the stream holds.
+    struct Overflow: Error, CustomStringConvertible {
+        let limit: Int
+        var description: String {
+            "more than \(limit / (1024 * 1024)) MiB of the body waited for a client that read slower than "
+                + "the server sent"
+        }
+    }
+}

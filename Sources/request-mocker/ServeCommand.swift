@@ -1,0 +1,114 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+
+/// `request-mocker serve`: answers from mock-data folders and a cassette, forwards the rest to an
+/// upstream (recording it with `--record`), and prints one line per request.
+enum ServeCommand {
+    static func run(_ options: CommandLineOptions.ServeOptions) -> Never {
+        // Nothing unanswered goes to the network unless there is an upstream to send it to.
+        let registry = MockRegistry(unmatchedPolicy: options.upstream == nil ? .fail : .passThrough)
+        // Each request is printed; the journal only needs to hold the recent ones.
+        registry.journalCapacity = 1_000
+        var sources: [String] = []
+        let folderPaths = options.namesASource ? options.folders : ["Examples/MockData"]
+        // Layered in order: the first folder that has a file for a request answers it.
+        for folderPath in folderPaths {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: folderPath, isDirectory: &isFolder)
+            if !exists, options.record, options.cassette == nil, sources.isEmpty {
+                // The folder recorded into is created for the recordings.
+                do {
+                    try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
+                } catch {
+                    fail("cannot create \(folderPath) to record into: \(error)", status: ExitCode.cantCreate)
+                }
+            } else if !isFolder.boolValue {
+                let hint =
+                    options.namesASource
+                    ? "" : " (the default when no FOLDER is given; run from the package root, or name a folder)"
+                fail("no folder at \(folderPath)\(hint)", status: ExitCode.usage)
+            }
+            do {
+                registry.register(try MockDataFolder(URL(fileURLWithPath: folderPath), allowsWildcards: true))
+            } catch {
+                fail("\(error)", status: ExitCode.dataError)
+            }
+            sources.append(folderPath)
+        }
+        var recordingCassette: Cassette?
+        if let cassettePath = options.cassette {
+            let recordsHere = options.record
+            guard recordsHere || FileManager.default.fileExists(atPath: cassettePath) else {
+                fail("no cassette at \(cassettePath)", status: ExitCode.usage)
+            }
+            do {
+                // Recordings answer once each, and the last one keeps answering after that.
+                let cassette = try Cassette(
+                    contentsOf: URL(fileURLWithPath: cassettePath), record: recordsHere ? .newEpisodes : .none,
+                    playback: .momentary, matchers: CassetteMatcher.ignoringHost, redaction: .default, hosts: .all,
+                    repeatsLastResponse: true, environment: [:]
+                )
+                registry.register(cassette)
+                if recordsHere { recordingCassette = cassette }
+            } catch {
+                fail("\(error)", status: ExitCode.dataError)
+            }
+            sources.append(cassettePath)
+        }
+        if options.record, recordingCassette == nil, let first = folderPaths.first {
+            // Last: it records only what nothing above answered (mode `all` plays nothing back;
+            // the folder's files already answered through its first registration).
+            do {
+                registry.register(
+                    try MockDataFolder(
+                        URL(fileURLWithPath: first), allowsWildcards: false, headersInName: [], record: .all,
+                        redaction: .default, hosts: .all, environment: [:]))
+            } catch {
+                fail("\(error)", status: ExitCode.dataError)
+            }
+        }
+        var configuration = MockServer.Configuration(host: options.host, port: options.port)
+        configuration.upstream = options.upstream
+        let server = MockServer(registry: registry, configuration: configuration) { [recordingCassette] served in
+            printLine(served.description)
+            if let recordingCassette, case .recorded = served.journalEntry?.disposition {
+                do {
+                    try recordingCassette.save()
+                } catch {
+                    printLine("    \(error)")
+                }
+            }
+        }
+        let url: URL
+        do {
+            url = try server.start()
+        } catch {
+            fail("\(error)", status: ExitCode.unavailable)
+        }
+        if let upstream = options.upstream {
+            sources.append("upstream \(Redaction.hidingSecrets(upstream))")
+        }
+        var line = "Serving \(sources.joined(separator: " and ")) at \(url)"
+        if options.record { line += ", recording into \(options.cassette ?? folderPaths[0])" }
+        printLine(line + " (Ctrl-C to stop)")
+        waitForSignal(server)
+    }
+
+    /// Ctrl-C and `kill` stop the server cleanly: connections close, then the process exits.
+    private static func waitForSignal(_ server: MockServer) -> Never {
+        var signalSources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler {
+                server.stop()
+                printLine("Stopped.")
+                exit(0)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+        withExtendedLifetime(signalSources) { dispatchMain() }
+    }
+}

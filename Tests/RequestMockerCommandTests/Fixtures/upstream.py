@@ -1,0 +1,97 @@
+"""The upstream `request-mocker serve --upstream` forwards to in the command's tests: a small
+JSON API on a free loopback port, which prints its URL once it listens.
+
+GET /users/<n>      {"id": n, "name": "User n"}
+POST /echo          what arrived: method, path, query, headers (lower-cased names), body
+GET /stream         three lines, 500 ms apart, chunked, each with the time it was sent
+GET /status/<code>  that status, with a JSON body
+GET /broken         promises 100 bytes, sends 10, and closes
+POST /login         a token in the body and a session cookie, as a sign-in answers
+"""
+import http.server
+import json
+import os
+import signal
+import sys
+import threading
+import time
+
+# Started from a Swift concurrency thread, this process inherits that thread's blocked signals:
+# unblock them, or SIGTERM never ends it. It also leaves when the test process does.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+parent = os.getppid()
+
+
+def leave_with_parent():
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+threading.Thread(target=leave_with_parent, daemon=True).start()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def send_json(self, status, value, extra=()):
+        body = json.dumps(value, sort_keys=True).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in extra:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def echo(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode() if length else ""
+        path, _, query = self.path.partition("?")
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        self.send_json(200, {"method": self.command, "path": path, "query": query, "headers": headers, "body": body})
+
+    def do_GET(self):
+        parts = self.path.split("?")[0].strip("/").split("/")
+        if parts[0] == "users" and len(parts) == 2:
+            self.send_json(200, {"id": int(parts[1]), "name": f"User {parts[1]}"}, [("X-Upstream", "yes")])
+        elif parts[0] == "stream":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for index in range(3):
+                line = f"line {index} {time.time()}\n".encode()
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+                self.wfile.flush()
+                time.sleep(0.5)
+            self.wfile.write(b"0\r\n\r\n")
+        elif parts[0] == "broken":
+            self.send_response(200)
+            self.send_header("Content-Length", "100")
+            self.end_headers()
+            self.wfile.write(b"0123456789")
+            self.wfile.flush()
+            self.close_connection = True
+        elif parts[0] == "status" and len(parts) == 2:
+            self.send_json(int(parts[1]), {"status": int(parts[1])})
+        else:
+            self.echo()
+
+    def do_POST(self):
+        if self.path == "/login":
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_json(200, {"access_token": "tok-s3cret", "user": "ada"}, [("Set-Cookie", "session=s3cret")])
+        else:
+            self.echo()
+
+    do_PUT = do_POST
+    do_DELETE = do_POST
+
+    def log_message(self, *arguments):
+        pass
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(f"upstream at http://127.0.0.1:{server.server_address[1]}", flush=True)
+server.serve_forever()

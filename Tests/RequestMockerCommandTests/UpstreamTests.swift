@@ -1,0 +1,232 @@
+import Foundation
+import RequestMocker
+import RequestMockerTestSupport
+import Testing
+
+/// `request-mocker serve --upstream` (and `--record`), against a Python server standing in for
+/// the real one.
+@Suite struct UpstreamTests {
+    @Test func whatNothingAnswersGoesToTheUpstreamWithItsMethodHeadersAndBody() async throws {
+        let upstream = try await Upstream()
+        let folder = try TemporaryFolder()
+        try folder.write("GET|-users-1.json", #"{"from": "folder"}"#)
+        let (serving, base) = try await serving([folder.url.path, "--upstream", upstream.url.absoluteString + "/"])
+        let mocked = try await ExternalProcess.curl([base.absoluteString + "/users/1"])
+        let forwarded = try await ExternalProcess.curl(["--include", base.absoluteString + "/users/7"])
+        let echo = try await ExternalProcess.curl([
+            "-X", "PUT", "-H", "X-Custom: kept", "-H", "Content-Type: text/plain", "--data-binary", "the body",
+            base.absoluteString + "/echo/here?q=swift&page=2",
+        ])
+        #expect(await serving.interrupt() == 0)
+        #expect(mocked.output == #"{"from": "folder"}"#)
+        #expect(forwarded.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(forwarded.output.contains("\r\nX-Upstream: yes\r\n"))
+        #expect(forwarded.output.contains("\r\nContent-Length: 27\r\n"))
+        #expect(forwarded.output.hasSuffix(#"{"id": 7, "name": "User 7"}"#))
+        let sent = try JSONValue(parsing: Data(echo.output.utf8))
+        #expect(sent["method"] == "PUT")
+        #expect(sent["path"] == "/echo/here")
+        #expect(sent["query"] == "q=swift&page=2")
+        #expect(sent["body"] == "the body")
+        #expect(sent["headers"]?["x-custom"] == "kept")
+        #expect(sent["headers"]?["host"] == .string("127.0.0.1:\(upstream.url.port ?? 0)"))
+        let lines = serving.log.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == "Serving \(folder.url.path) and upstream \(upstream.url.absoluteString)/ at \(base) (Ctrl-C to stop)"
+        )
+        #expect(lines.contains { $0.hasPrefix("GET /users/1 -> 200 from file ") })
+        #expect(lines.contains { $0.hasPrefix("GET /users/7 -> 200 from upstream (") && $0.hasSuffix(" ms)") })
+        #expect(lines.contains { $0.hasPrefix("PUT /echo/here?q=swift&page=2 -> 200 from upstream (") }, "\(lines)")
+    }
+
+    @Test func theBodyIsRelayedAsItArrives() async throws {
+        let upstream = try await Upstream()
+        let (serving, base) = try await serving(["--upstream", upstream.url.absoluteString])
+        // How long each line took from the upstream to the client: the upstream sends one every
+        // 500 ms, so a relay that held a piece back for the next would show 500 ms or more.
+        let timing = try await ExternalProcess.python(
+            """
+            import http.client, json, sys, time
+            connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+            connection.request("GET", "/stream")
+            response = connection.getresponse()
+            lines = []
+            while True:
+                line = response.readline()
+                if not line:
+                    break
+                name, number, sent = line.decode().split()
+                lines.append([name + " " + number, time.time() - float(sent)])
+            print(json.dumps({"encoding": response.getheader("Transfer-Encoding"), "lines": lines}))
+            """, [String(base.port ?? 0)])
+        #expect(await serving.interrupt() == 0)
+        let result = try JSONValue(parsing: Data(timing.output.utf8))
+        #expect(result["encoding"] == "chunked")
+        guard case .array(let lines)? = result["lines"], lines.count == 3 else {
+            Issue.record("unexpected output: \(timing.output) \(timing.error)")
+            return
+        }
+        #expect(lines.map { $0[0] } == ["line 0", "line 1", "line 2"])
+        for line in lines {
+            guard case .double(let delay)? = line[1] else {
+                Issue.record("no delay in \(line)")
+                continue
+            }
+            #expect(delay < 0.4, "\(line)")
+        }
+    }
+
+    @Test func aBodyThatBreaksOffReachesTheClientIncomplete() async throws {
+        let upstream = try await Upstream()
+        let (serving, base) = try await serving(["--upstream", upstream.url.absoluteString])
+        let broken = try await ExternalProcess.curl(["--include", base.absoluteString + "/broken"])
+        #expect(await serving.interrupt() == 0)
+        // curl: "Transferred a partial file".
+        #expect(broken.status == 18)
+        #expect(broken.output.hasPrefix("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n"))
+        #expect(broken.output.hasSuffix("\r\n\r\n0123456789"))
+        #expect(serving.log.contains("GET /broken -> 200, body broke off: "))
+    }
+
+    @Test func anUpstreamThatCantBeReachedIs502WithTheReason() async throws {
+        // A port nothing listens on: bound, then closed.
+        let closed = try await Upstream()
+        let url = closed.url
+        await closed.stop()
+        let (serving, base) = try await serving(["--upstream", url.absoluteString])
+        let answer = try await ExternalProcess.curl(["--include", base.absoluteString + "/users/7"])
+        #expect(await serving.interrupt() == 0)
+        #expect(answer.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+        let reason =
+            "passing GET \(url.absoluteString)/users/7 through to the network failed: could not connect to the server "
+            + "(URLError -1004)"
+        #expect(answer.output.hasSuffix("\r\n\r\n" + reason + "\n"))
+        #expect(serving.log.contains("GET /users/7 -> 502 from upstream: \(reason) ("))
+    }
+
+    @Test func recordedExchangesAnswerTheSameOffline() async throws {
+        let upstream = try await Upstream()
+        let folder = try TemporaryFolder()
+        let recordInto = folder.url.appendingPathComponent("recorded").path
+        let (recording, base) = try await serving([recordInto, "--upstream", upstream.url.absoluteString, "--record"])
+        let live = try await ExternalProcess.curl(["--include", base.absoluteString + "/users/7"])
+        let secret = try await ExternalProcess.curl([
+            "--include", "-H", "Authorization: Bearer s3cret", "-d", "user=ada&password=s3cret",
+            base.absoluteString + "/login",
+        ])
+        let missing = try await ExternalProcess.curl(["--include", base.absoluteString + "/status/404"])
+        #expect(await recording.interrupt() == 0)
+        await upstream.stop()
+        #expect(secret.output.contains("s3cret"), "the client gets the real answer")
+        let lines = recording.log.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasSuffix(", recording into \(recordInto) (Ctrl-C to stop)") == true)
+        #expect(lines.contains { $0.hasPrefix("GET /users/7 -> 200 from upstream, recorded GET|-users-7.http (") })
+        // The password in the body is named by its hash.
+        #expect(
+            lines.contains {
+                $0.range(
+                    of: #"^POST /login -> 200 from upstream, recorded POST\|-login\|[0-9a-f]{64}\.http \("#,
+                    options: .regularExpression) != nil
+            })
+        #expect(
+            lines.contains { $0.hasPrefix("GET /status/404 -> 404 from upstream, recorded GET|-status-404.http (") })
+        let files = try FileManager.default.contentsOfDirectory(atPath: recordInto).sorted()
+        #expect(files.count == 3)
+        for file in files {
+            let text = try String(contentsOfFile: recordInto + "/" + file, encoding: .utf8)
+            #expect(!text.contains("s3cret"), "\(file) keeps the secret")
+            #expect(!text.lowercased().contains("connection:"), "\(file) keeps a hop-by-hop field")
+        }
+
+        let (offline, offlineBase) = try await serving([recordInto])
+        let replayed = try await ExternalProcess.curl(["--include", offlineBase.absoluteString + "/users/7"])
+        let replayedMissing = try await ExternalProcess.curl(["--include", offlineBase.absoluteString + "/status/404"])
+        #expect(await offline.interrupt() == 0)
+        #expect(Self.normalized(replayed.output) == Self.normalized(live.output))
+        #expect(Self.normalized(replayedMissing.output) == Self.normalized(missing.output))
+    }
+
+    @Test func recordingIntoACassetteSavesEachExchange() async throws {
+        let upstream = try await Upstream()
+        let folder = try TemporaryFolder()
+        let cassette = folder.url.appendingPathComponent("api.har").path
+        let (recording, base) = try await serving([
+            "--cassette", cassette, "--upstream", upstream.url.absoluteString, "--record",
+        ])
+        let live = try await ExternalProcess.curl([base.absoluteString + "/users/3?expand=1"])
+        // Saved once the exchange is complete (just after the client has it), not when the
+        // server stops.
+        let saved = try await withDeadline(5) {
+            while !FileManager.default.fileExists(atPath: cassette) { try await Task.sleep(for: .milliseconds(20)) }
+            return true
+        }
+        #expect(await recording.interrupt() == 0)
+        await upstream.stop()
+        #expect(saved)
+        #expect(recording.log.contains("GET /users/3?expand=1 -> 200 from upstream, recorded into \(cassette) ("))
+        let har = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: cassette)))
+        #expect(
+            har["log"]?["entries"]?[0]?["request"]?["url"] == .string(upstream.url.absoluteString + "/users/3?expand=1")
+        )
+
+        let (offline, offlineBase) = try await serving(["--cassette", cassette])
+        let replayed = try await ExternalProcess.curl([offlineBase.absoluteString + "/users/3?expand=1"])
+        #expect(await offline.interrupt() == 0)
+        #expect(replayed.output == live.output)
+    }
+
+    @Test(arguments: [
+        (
+            ["serve", "Examples/MockData", "--record"],
+            "request-mocker: --record records what the upstream answers, so it needs --upstream URL, "
+                + "for example --upstream http://localhost:3000 --record\n"
+        ),
+        (
+            ["serve", "--upstream", "http://localhost:3000", "--record"],
+            "request-mocker: --record needs somewhere to record into: a FOLDER (the first one) or --cassette FILE.har\n"
+        ),
+        (
+            ["serve", "--upstream", "ftp://files.test"],
+            "request-mocker: --upstream \"ftp://files.test\" is not an http or https URL; give one with a host, "
+                + "for example --upstream http://localhost:3000/api\n"
+        ),
+        (
+            ["serve", "--upstream"],
+            "request-mocker: --upstream needs a value, for example --upstream http://localhost:3000/api\n"
+        ),
+    ])
+    func badUpstreamFlagsExit64(arguments: [String], message: String) async throws {
+        let result = try await Command.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.error == message)
+    }
+
+    /// A response as it compares between runs: the status line, the header lines but `Date` in
+    /// name order (the order of different fields carries no meaning, RFC 9110 §5.3), and the body.
+    static func normalized(_ response: String) -> String {
+        guard let end = response.range(of: "\r\n\r\n") else { return response }
+        var lines = response[..<end.lowerBound].components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let fields = lines.filter { !$0.hasPrefix("Date: ") }.sorted()
+        return ([statusLine] + fields).joined(separator: "\r\n") + String(response[end.lowerBound...])
+    }
+}
+
+/// Fixtures/upstream.py, running on a free port.
+struct Upstream {
+    let process: BackgroundProcess
+    let url: URL
+
+    init() async throws {
+        let script = try #require(
+            Bundle.module.url(forResource: "upstream", withExtension: "py", subdirectory: "Fixtures"))
+        process = try await BackgroundProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], ready: #"http://127\.0\.0\.1:\d+"#)
+        url = try #require(URL(string: process.announced))
+    }
+
+    func stop() async {
+        await process.stop()
+    }
+}
