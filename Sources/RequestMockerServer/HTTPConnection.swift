@@ -205,6 +205,10 @@ struct HTTPConnection {
             refuse(rejection, since: arrival)
             return false
         }
+        if let admin = server.configuration.admin, AdminAPI.handles(request) {
+            let response = AdminAPI.answer(request, server: server, admin: admin)
+            return send(response, head: head, request: request, entry: nil, since: arrival)
+        }
         if request.headers.values(for: MockServer.forwardedByHeader).contains(server.identity) {
             // This server forwarded it to itself under a name `isSelf` didn't recognise. The
             // journal already has it, as the request that was passed through.

@@ -94,6 +94,9 @@ public final class MockServer: Sendable {
         /// let server = MockServer(registry: registry, configuration: configuration)
         /// ```
         public var upstream: URL?
+        /// The admin API under `/__admin/` (see ``MockServer/Admin``): `nil`, the default, turns it
+        /// off, and `/__admin/` paths go to the registry like any other.
+        public var admin: Admin?
 
         /// The defaults: loopback, any free port.
         public init() {}
@@ -105,8 +108,32 @@ public final class MockServer: Sendable {
         }
     }
 
+    /// The admin API's settings: a test in another process (an XCUITest, through
+    /// `MockServerClient`) adds and removes stubs and reads the journal over HTTP.
+    ///
+    /// ```swift
+    /// var configuration = MockServer.Configuration()
+    /// configuration.admin = MockServer.Admin()   // loopback: no token needed
+    /// let server = MockServer(registry: registry, configuration: configuration)
+    /// let client = MockServerClient(baseURL: try server.start())
+    /// ```
+    ///
+    /// On an address other than loopback the API needs a token, sent by clients as
+    /// `Authorization: Bearer TOKEN`; without one, ``start()`` throws
+    /// ``MockServerError/adminNeedsToken(host:)``.
+    public struct Admin: Sendable {
+        /// The bearer token every admin call must carry, or `nil` for none (loopback only).
+        public var token: String?
+
+        public init(token: String? = nil) {
+            self.token = token
+        }
+    }
+
     /// The registry every request is answered from.
     public let registry: MockRegistry
+    /// The stubs added through the admin API, and a stubs file's.
+    package let stubStore: StubStore
     /// The settings this server was created with.
     public let configuration: Configuration
     let onRequest: (@Sendable (ServedRequest) -> Void)?
@@ -139,6 +166,7 @@ public final class MockServer: Sendable {
         self.registry = registry
         self.configuration = configuration
         self.onRequest = onRequest
+        stubStore = StubStore(registry: registry)
     }
 
     /// Binds and starts listening; returns once connections are accepted.
@@ -148,6 +176,9 @@ public final class MockServer: Sendable {
     ///   bound, ``MockServerError/alreadyStarted`` on a second call.
     @discardableResult
     public func start() throws(MockServerError) -> URL {
+        if let admin = configuration.admin, admin.token?.isEmpty ?? true, !Self.isLoopback(configuration.host) {
+            throw .adminNeedsToken(host: configuration.host)
+        }
         let pool: SocketPool
         do {
             pool = try SocketPool(name: "MockServer")
@@ -251,6 +282,12 @@ public final class MockServer: Sendable {
         forwarding.streamsBodies = true
         forwarding.upstream = configuration.upstream
         return forwarding
+    }
+
+    /// Whether `host` is an address only this machine reaches.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
     }
 
     /// Whether `url` points at this server itself (a pass-through there would loop).

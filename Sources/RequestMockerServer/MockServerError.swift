@@ -13,6 +13,8 @@ public enum MockServerError: Error, Sendable, CustomStringConvertible, Localized
     case invalidScript(path: String, location: String, reason: String)
     /// A script file could not be read.
     case scriptNotReadable(path: String, reason: String)
+    /// The admin API was turned on for an address other machines can reach, without a token.
+    case adminNeedsToken(host: String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,9 @@ public enum MockServerError: Error, Sendable, CustomStringConvertible, Localized
             "\(path): \(location): \(reason)"
         case .scriptNotReadable(let path, let reason):
             "can't read the script \(path): \(reason)"
+        case .adminNeedsToken(let host):
+            "the admin API on \(host), which other machines can reach, needs a token: set Admin(token:) "
+                + "(--admin-token TOKEN), or listen on 127.0.0.1"
         }
     }
 

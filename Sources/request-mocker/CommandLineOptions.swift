@@ -17,11 +17,17 @@ struct CommandLineOptions: Equatable {
         var upstream: URL?
         /// `--record`: write what comes back from the upstream.
         var record = false
+        /// `--stubs FILE.json`: stubs tried before the folders, reloaded when the file changes.
+        var stubs: String?
+        /// `--admin`: the admin API under `/__admin/`.
+        var admin = false
+        /// `--admin-token TOKEN`: the bearer token admin calls must carry.
+        var adminToken: String?
         var host = "127.0.0.1"
         var port: UInt16 = 8080
 
         /// Whether any source was named; without one, the example folder is served.
-        var namesASource: Bool { !folders.isEmpty || cassette != nil || upstream != nil }
+        var namesASource: Bool { !folders.isEmpty || cassette != nil || upstream != nil || stubs != nil || admin }
     }
 
     /// `request-mocker name METHOD URL …`: the request whose mock-data file names are printed.
@@ -45,7 +51,8 @@ struct CommandLineOptions: Equatable {
     }
 
     static let usage = """
-        USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--upstream URL [--record]]
+        USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
+                                   [--upstream URL [--record]] [--admin [--admin-token TOKEN]]
                                    [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
                                   [--header-in-name NAME]... [--create FOLDER]
@@ -56,9 +63,8 @@ struct CommandLineOptions: Equatable {
         ARGUMENTS:
           FOLDER...            Mock-data folders of .http and .json files named as in
                                MockDataNaming.md, layered: the first that has a file for a
-                               request answers it. Without FOLDER, --cassette and
-                               --upstream, the Examples/MockData folder of the current
-                               directory.
+                               request answers it. Without FOLDER or another source, the
+                               Examples/MockData folder of the current directory.
 
         OPTIONS:
           --cassette FILE.har  Also answer from a HAR cassette (after FOLDER, when both are
@@ -66,6 +72,13 @@ struct CommandLineOptions: Equatable {
                                recorded against another host still answers; each recording
                                answers once, and the last one keeps answering after that.
                                The file is written only with --record.
+          --stubs FILE.json    Stubs (filters written as JSON; see stubs.schema.json), tried
+                               before the folders. Reloaded when the file changes; a broken
+                               edit is reported and the last good stubs stay.
+          --admin              The admin API under /__admin/: add and remove stubs, read the
+                               requests (GET /__admin/requests). Off by default.
+          --admin-token TOKEN  The bearer token admin calls must carry (also read from
+                               REQUEST_MOCKER_ADMIN_TOKEN); needed when --host isn't loopback.
           --upstream URL       Forward every request nothing else answers to this server:
                                URL gives the scheme, host, port and base path, to which the
                                request's path and query are appended. Method, headers and body
@@ -91,11 +104,14 @@ struct CommandLineOptions: Equatable {
           --create FOLDER      Write a skeleton .http file under the first name in FOLDER.
 
         Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
-        Exit status: 0 after Ctrl-C, 64 for bad arguments, 65 for an invalid cassette or
-        mock-data folder, 69 when the address can't be bound, 73 when --create can't write.
+        Exit status: 0 after Ctrl-C, 64 for bad arguments, 65 for an invalid cassette, stubs
+        file or mock-data folder, 69 when the address can't be bound, 73 when --create or
+        --record can't write.
         """
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+    static func parse(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(UsageError) -> CommandLineOptions {
         guard let first = arguments.first else {
             throw UsageError(
                 description: "missing command; try `request-mocker serve Examples/MockData` or `request-mocker --help`")
@@ -119,7 +135,9 @@ struct CommandLineOptions: Equatable {
                 return CommandLineOptions(command: .help)
             case "--record":
                 options.record = true
-            case "--cassette", "--host", "--port", "--upstream":
+            case "--admin":
+                options.admin = true
+            case "--cassette", "--host", "--port", "--upstream", "--stubs", "--admin-token":
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else {
                     throw UsageError(description: "\(argument) needs a value, for example \(example(for: argument))")
                 }
@@ -128,7 +146,8 @@ struct CommandLineOptions: Equatable {
                 if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                     let name = String(argument[..<equals])
                     let value = String(argument[argument.index(after: equals)...])
-                    guard ["--cassette", "--host", "--port", "--upstream"].contains(name) else {
+                    guard ["--cassette", "--host", "--port", "--upstream", "--stubs", "--admin-token"].contains(name)
+                    else {
                         throw UsageError(description: "unknown option \(name); \(serveOptions)")
                     }
                     try apply(name, value, to: &options)
@@ -150,6 +169,19 @@ struct CommandLineOptions: Equatable {
                     description:
                         "--record needs somewhere to record into: a FOLDER (the first one) or --cassette FILE.har")
             }
+        }
+        if options.adminToken == nil, options.admin,
+            let token = environment["REQUEST_MOCKER_ADMIN_TOKEN"], !token.isEmpty
+        {
+            options.adminToken = token
+        }
+        if options.adminToken != nil, !options.admin {
+            throw UsageError(description: "--admin-token goes with --admin, which turns the admin API on")
+        }
+        if options.admin, options.adminToken == nil, !isLoopback(options.host) {
+            throw UsageError(
+                description: "--admin on \(options.host), which other machines can reach, needs --admin-token TOKEN "
+                    + "(or REQUEST_MOCKER_ADMIN_TOKEN); or serve on 127.0.0.1")
         }
         return CommandLineOptions(command: .serve(options))
     }
@@ -206,12 +238,23 @@ struct CommandLineOptions: Equatable {
         }
     }
 
-    private static let serveOptions = "the options are --cassette, --upstream, --record, --host and --port"
+    private static let serveOptions =
+        "the options are --cassette, --stubs, --upstream, --record, --admin, --admin-token, --host and --port"
+
+    private static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
 
     private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {
         switch name {
         case "--cassette":
             options.cassette = value
+        case "--stubs":
+            options.stubs = value
+        case "--admin-token":
+            guard !value.isEmpty else { throw UsageError(description: "--admin-token needs a token") }
+            options.adminToken = value
         case "--upstream":
             guard let url = URL(string: value), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", url.host?.isEmpty == false
@@ -238,6 +281,8 @@ struct CommandLineOptions: Equatable {
         switch option {
         case "--cassette": "--cassette Tests/Cassettes/api.har"
         case "--upstream": "--upstream http://localhost:3000/api"
+        case "--stubs": "--stubs stubs.json"
+        case "--admin-token": "--admin-token s3cret"
         case "--host": "--host 127.0.0.1"
         default: "--port 8080"
         }

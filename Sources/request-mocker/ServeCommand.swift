@@ -70,6 +70,7 @@ enum ServeCommand {
         }
         var configuration = MockServer.Configuration(host: options.host, port: options.port)
         configuration.upstream = options.upstream
+        if options.admin { configuration.admin = MockServer.Admin(token: options.adminToken) }
         let server = MockServer(registry: registry, configuration: configuration) { [recordingCassette] served in
             printLine(served.description)
             if let recordingCassette, case .recorded = served.journalEntry?.disposition {
@@ -79,6 +80,20 @@ enum ServeCommand {
                     printLine("    \(error)")
                 }
             }
+        }
+        // The stubs go in front of the folders (behind the admin API's), read before listening.
+        var watcher: StubsFileWatcher?
+        if let stubsPath = options.stubs {
+            guard FileManager.default.fileExists(atPath: stubsPath) else {
+                fail("no stubs file at \(stubsPath)", status: ExitCode.usage)
+            }
+            let store = server.stubStore
+            do {
+                watcher = try StubsFileWatcher(URL(fileURLWithPath: stubsPath)) { store.replaceFileStubs(with: $0) }
+            } catch {
+                fail("\(error)", status: ExitCode.dataError)
+            }
+            sources.insert(stubsPath, at: 0)
         }
         let url: URL
         do {
@@ -91,8 +106,9 @@ enum ServeCommand {
         }
         var line = "Serving \(sources.joined(separator: " and ")) at \(url)"
         if options.record { line += ", recording into \(options.cassette ?? folderPaths[0])" }
+        if options.admin { line += ", admin API at \(url)/__admin/" }
         printLine(line + " (Ctrl-C to stop)")
-        waitForSignal(server)
+        withExtendedLifetime(watcher) { waitForSignal(server) }
     }
 
     /// Ctrl-C and `kill` stop the server cleanly: connections close, then the process exits.

@@ -59,6 +59,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case forwardLoop(request: String, target: String)
     /// ``MockResponse/forward(to:)`` was given a base that isn't an absolute http(s) URL.
     case invalidForward(base: String, request: String)
+    /// A stubs file isn't valid: the file, where (line and column when known, and the JSON
+    /// path), and why.
+    case invalidStubs(path: String, line: Int?, column: Int?, jsonPath: String, reason: String)
     /// A forwarded response's body broke off before its end: the real server failed, or the
     /// client read far slower than it sent.
     case bodyBrokeOff(reason: String)
@@ -98,6 +101,11 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
         case .forwardLoop(let request, let target):
             return "forwarding \(request) to \(target) would send it back to this server; "
                 + "point forward(to:) at the real server"
+        case .invalidStubs(let path, let line, let column, let jsonPath, let reason):
+            let position = line.map { ":\($0)" + (column.map { ":\($0)" } ?? "") } ?? ""
+            return
+                "stubs file \(path)\(position): at \(jsonPath): \(reason); "
+                + "fix the file (its schema is stubs.schema.json)"
         case .bodyBrokeOff(let reason):
             return "the forwarded response's body broke off before its end: \(reason)"
         case .invalidForward(let base, let request):

@@ -36,8 +36,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     public var path: PathPattern?
     /// The response this filter answers with; an empty `200` unless set.
     public var response: MockResponse
-    /// Where the filter was written: `File.swift:12`.
-    let location: String
+    /// Where the filter was written: `File.swift:12`, or `stubs.json:4`.
+    package let location: String
     /// Where ``expected(fileID:filePath:line:column:)`` marked the filter, or `nil` when it isn't
     /// expected.
     package private(set) var expectedAt: CodeLocation?
@@ -69,6 +69,16 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
         self.method = method
         self.response = response
         location = "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
+    }
+
+    /// A filter written somewhere other than Swift source: diagnostics name `location` (a stubs
+    /// file's `stubs.json:12`).
+    package init(host: String?, path: PathPattern?, method: HTTPMethod?, location: String) {
+        hostPattern = host.map(HostPattern.init)
+        self.path = path
+        self.method = method
+        response = MockResponse()
+        self.location = location
     }
 
     /// A filter for `method` and a path pattern, or a whole URL pattern such as
@@ -192,7 +202,7 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
         return copy
     }
 
-    private func adding(_ condition: Condition) -> RequestFilter {
+    func adding(_ condition: Condition) -> RequestFilter {
         var copy = self
         copy.conditions.append(condition)
         return copy

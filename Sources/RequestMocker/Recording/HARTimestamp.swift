@@ -1,8 +1,8 @@
 /// HAR's `startedDateTime`: ISO 8601 with milliseconds, read and written without a date
 /// formatter, because a large cassette has one per entry and formatters are slow to run.
-enum HARTimestamp {
+package enum HARTimestamp {
     /// `2026-11-22T10:04:05.123Z`, always in UTC.
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         // To the nearest microsecond first, so 10:04:05.123 (held as .12299999…) stays .123.
         let totalMicroseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         var totalMilliseconds = totalMicroseconds / 1000
@@ -31,7 +31,7 @@ enum HARTimestamp {
 
     /// Reads `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or `±HH:MM`
     /// (browsers write both). `nil` for anything else.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ width: Int) -> Int64? {

@@ -122,7 +122,15 @@ struct FilterIndex: Sendable {
     /// Moves the entries with ids above `id` in front of all others, keeping their order and
     /// ids (so their handles and journal entries still refer to them).
     mutating func moveToFront(idsAbove id: Int) {
-        let moved = ordered.filter { $0.id > id }
+        moveToFront(ordered.filter { $0.id > id })
+    }
+
+    /// Moves the entries with these ids in front of all others, as ``moveToFront(idsAbove:)``.
+    mutating func moveToFront(ids: Set<Int>) {
+        moveToFront(ordered.filter { ids.contains($0.id) })
+    }
+
+    private mutating func moveToFront(_ moved: [Entry]) {
         for entry in moved.reversed() {
             remove(id: entry.id)
             insert(entry.source, id: entry.id, at: .front)

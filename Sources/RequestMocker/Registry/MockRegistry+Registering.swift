@@ -151,6 +151,29 @@ extension MockRegistry {
         state.withLock { $0.index.moveToFront(idsAbove: mark) }
     }
 
+    /// Replaces the filters behind `old` with `filters` in one step, so no request sees neither:
+    /// the new filters go in front of everything, keeping their order, and then the ones behind
+    /// `keptInFront` move in front of them again. A stubs file reloads this way, behind the
+    /// stubs the admin API added.
+    ///
+    /// - Returns: the new filters' handles, in order.
+    package func replace(
+        _ old: [FilterHandle], with filters: [RequestFilter], keepingInFront kept: [FilterHandle]
+    ) -> [FilterHandle] {
+        let ids = state.withLock { state -> [Int] in
+            for handle in old where handle.registry === self { state.index.remove(id: handle.id) }
+            var ids: [Int] = []
+            for filter in filters.reversed() {
+                state.nextID += 1
+                state.index.insert(filter, id: state.nextID, at: .front)
+                ids.append(state.nextID)
+            }
+            state.index.moveToFront(ids: Set(kept.filter { $0.registry === self }.map(\.id)))
+            return ids.reversed()
+        }
+        return ids.map { FilterHandle(id: $0, registry: self) }
+    }
+
     private func insert(_ source: any AnswerSource, at position: FilterIndex.Position) -> FilterHandle {
         let id = state.withLock { state in
             state.nextID += 1

@@ -69,6 +69,8 @@ extension MockResponse {
             } catch {
                 return .ready(Outcome(error: Self.wrap(error, context), delay: extraDelay))
             }
+        case .handler(.inline(let compute)):
+            return resolveInner(compute(context.request, context.captures), context, nesting: nesting)
         case .handler(.async(let block)):
             return .pending {
                 do {

@@ -36,6 +36,15 @@ public struct MockResponse: Sendable {
     enum Handler: Sendable {
         case sync(@Sendable (MockRequest, Captures) throws -> MockResponse)
         case async(@Sendable (MockRequest, Captures) async throws -> MockResponse)
+        /// The package's own quick computation (a stub's template): it can't block or throw,
+        /// so both transports run it in place, where a user's block gets a thread of its own on
+        /// the server.
+        case inline(@Sendable (MockRequest, Captures) -> MockResponse)
+    }
+
+    /// A response the package computes from the request in place (see ``Handler/inline(_:)``).
+    static func inline(_ compute: @escaping @Sendable (MockRequest, Captures) -> MockResponse) -> MockResponse {
+        MockResponse(content: .handler(.inline(compute)))
     }
 
     /// What a response is, apart from its delay.

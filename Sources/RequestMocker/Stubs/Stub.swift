@@ -1,0 +1,122 @@
+import Foundation
+
+/// A filter and its response written as JSON: the entries of a stubs file
+/// (`request-mocker serve --stubs FILE.json`), what the loopback server's admin API takes, and
+/// what `MockServerClient` sends. The schema is in the README and in `stubs.schema.json`.
+///
+/// ```swift
+/// let stub = try Stub(json: [
+///     "request": ["method": "GET", "path": "/users/<id>"],
+///     "response": ["status": 200, "json": ["id": "{{id}}"], "template": true],
+/// ])
+/// registry.register(stub.filter)
+/// ```
+///
+/// A request has `method`, `host`, `path` (a ``PathPattern``), `query` and `headers` (objects
+/// whose `null` values ask only for the name), and `jsonBody`; each is optional. A response has
+/// `status`, `headers`, and at most one of `json`, `body` (text), `base64Body`, `bodyFile`
+/// (relative to the stubs file), `fault` or `sequence` (a list of responses, with `afterLast`:
+/// `repeatLast` or `stopMatching`); and `delay` in seconds. With `"template": true`, `{{id}}`
+/// (a path variable), `{{query.q}}` and `{{header.X-Name}}` in the body's text and in header
+/// values are filled from the request.
+public struct Stub: Sendable {
+    /// The stub as written.
+    public let json: JSONValue
+    /// The filter it describes, answering with its response.
+    public let filter: RequestFilter
+
+    /// A stub that isn't valid: where in its JSON, and why.
+    public struct Invalid: Error, Sendable, CustomStringConvertible {
+        /// The JSON path of the value that is wrong: `response.status`, or `(root)`.
+        public var jsonPath: String { JSONLocation.Step.path(steps) }
+        public let reason: String
+        let steps: [JSONLocation.Step]
+
+        public var description: String { "at \(jsonPath): \(reason)" }
+    }
+
+    /// Reads one stub.
+    ///
+    /// - Parameters:
+    ///   - json: the stub.
+    ///   - location: how diagnostics name it: a stubs file's name and line (`stubs.json:12`).
+    ///   - folder: where `bodyFile` paths start; `nil` refuses `bodyFile` (a stub sent over
+    ///     the network may not read the server's files).
+    /// - Throws: ``Invalid`` naming the first value that is wrong.
+    public init(json: JSONValue, location: String = "stub", folder: URL? = nil) throws(Invalid) {
+        var reader = StubReader(folder: folder)
+        self.json = json
+        filter = try reader.filter(json, location: location)
+    }
+
+    /// The most stubs one file holds.
+    public static let maximumCount = 10_000
+    /// The largest stubs file read.
+    public static let maximumFileSize = 64 * 1024 * 1024
+
+    /// Reads a stubs file: a JSON object whose `stubs` member lists the stubs, in the order they
+    /// are tried.
+    ///
+    /// ```json
+    /// {"stubs": [{"request": {"method": "GET", "path": "/health"}, "response": {"status": 204}}]}
+    /// ```
+    ///
+    /// - Throws: ``RequestMockerError/invalidStubs(path:line:column:jsonPath:reason:)`` naming
+    ///   the file, the line and column, and the JSON path of the first mistake;
+    ///   ``RequestMockerError/fileNotReadable(path:reason:)`` when it can't be read.
+    public static func stubs(contentsOf file: URL) throws(RequestMockerError) -> [Stub] {
+        let data: Data
+        do {
+            data = try FileSystem.read(file.path, upTo: maximumFileSize + 1).data
+        } catch {
+            throw .fileNotReadable(path: file.path, reason: error.reason)
+        }
+        guard data.count <= maximumFileSize else {
+            throw .fileNotReadable(path: file.path, reason: "it is over \(maximumFileSize / (1024 * 1024)) MiB")
+        }
+        return try stubs(in: data, file: file)
+    }
+
+    static func stubs(in data: Data, file: URL) throws(RequestMockerError) -> [Stub] {
+        func invalid(_ steps: [JSONLocation.Step], _ reason: String) -> RequestMockerError {
+            let position = JSONLocation.position(of: steps, in: data)
+            return .invalidStubs(
+                path: file.path, line: position?.line, column: position?.column,
+                jsonPath: JSONLocation.Step.path(steps), reason: reason)
+        }
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: data)
+        } catch {
+            let location = JSONLocation(offset: error.offset, in: data)
+            throw .invalidStubs(
+                path: file.path, line: location.line, column: location.column, jsonPath: location.path,
+                reason: error.reason)
+        }
+        guard case .object(let members) = document else {
+            throw invalid([], "a stubs file is an object with a \"stubs\" list: {\"stubs\": [...]}")
+        }
+        if let unknown = members.keys.sorted().first(where: { $0 != "stubs" && $0 != "$schema" }) {
+            throw invalid([.key(unknown)], "unknown key \"\(unknown)\"; a stubs file has \"stubs\" (and \"$schema\")")
+        }
+        guard case .array(let entries)? = members["stubs"] else {
+            throw invalid(members["stubs"] == nil ? [] : [.key("stubs")], "\"stubs\" must be a list of stubs")
+        }
+        guard entries.count <= maximumCount else {
+            throw invalid([.key("stubs")], "more than \(maximumCount) stubs")
+        }
+        let name = file.lastPathComponent
+        let folder = file.deletingLastPathComponent()
+        var stubs: [Stub] = []
+        for (index, entry) in entries.enumerated() {
+            let steps: [JSONLocation.Step] = [.key("stubs"), .index(index)]
+            let line = JSONLocation.position(of: steps, in: data)?.line ?? 1
+            do {
+                stubs.append(try Stub(json: entry, location: "\(name):\(line)", folder: folder))
+            } catch {
+                throw invalid(steps + error.steps, error.reason)
+            }
+        }
+        return stubs
+    }
+}

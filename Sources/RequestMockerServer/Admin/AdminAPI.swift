@@ -1,0 +1,139 @@
+import Foundation
+import RequestMocker
+
+/// The admin API a ``MockServer`` answers under `/__admin/` when
+/// ``MockServer/Configuration/admin`` is set: stubs added and removed at run time, and the
+/// journal as JSON, for a test in another process (an XCUITest) that can't reach the registry.
+///
+/// | Call | Does |
+/// |---|---|
+/// | `GET /__admin/stubs` | `{"stubs": [...]}`: the added stubs (newest first, with `id`), then a stubs file's |
+/// | `POST /__admin/stubs` | adds one stub (``Stub``'s schema), tried before all others; `201 {"id": …}` |
+/// | `DELETE /__admin/stubs/{id}` | removes an added stub |
+/// | `POST /__admin/reset` | removes the added stubs and clears the journal |
+/// | `GET /__admin/requests` | `{"requests": [...]}`: the journal, oldest first |
+/// | `GET /__admin/requests/unmatched` | the unmatched requests, each with its near-miss report |
+///
+/// Errors are `{"error": "…"}` with a 4xx status. Admin calls are not journaled.
+enum AdminAPI {
+    static let prefix = "/__admin"
+
+    static func handles(_ request: MockRequest) -> Bool {
+        request.path == prefix || request.path.hasPrefix(prefix + "/")
+    }
+
+    static func answer(_ request: MockRequest, server: MockServer, admin: MockServer.Admin) -> ResolvedResponse {
+        if let token = admin.token, !authorized(request, token: token) {
+            return error(
+                .unauthorized, "the admin API needs the header Authorization: Bearer <the server's admin token>",
+                headers: [("WWW-Authenticate", "Bearer")])
+        }
+        let route = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true)
+            .map(String.init)
+        let store = server.stubStore
+        if request.method == .delete, route.count == 2, route[0] == "stubs" {
+            let id = route[1].removingPercentEncoding ?? route[1]
+            guard store.remove(id) else {
+                return error(
+                    .notFound, "no added stub has the id \(id.debugDescription); GET /__admin/stubs lists them")
+            }
+            return json(.ok, ["removed": .string(id)])
+        }
+        switch (request.method, route) {
+        case (.get, ["stubs"]):
+            let (added, file) = store.stubs
+            let listed =
+                added.map { Self.object($0.stub.json, adding: ["id": .string($0.id), "source": "admin"]) }
+                + file.map { Self.object($0.json, adding: ["source": .string($0.filter.location)]) }
+            return json(.ok, ["stubs": .array(listed)])
+        case (.post, ["stubs"]):
+            return add(request, to: store)
+        case (.post, ["reset"]):
+            store.removeAdded()
+            server.registry.clearJournal()
+            return json(.ok, [:])
+        case (.get, ["requests"]):
+            return json(.ok, ["requests": .array(server.registry.journal.map { AdminJSON.json($0) })])
+        case (.get, ["requests", "unmatched"]):
+            let unmatched = server.registry.journal.filter(\.isUnmatched)
+            return json(.ok, ["requests": .array(unmatched.map { AdminJSON.json($0) })])
+        default:
+            let known: [(HTTPMethod, [String])] = [
+                (.get, ["stubs"]), (.post, ["stubs"]), (.delete, ["stubs", "<id>"]), (.post, ["reset"]),
+                (.get, ["requests"]), (.get, ["requests", "unmatched"]),
+            ]
+            let sameRoute = known.filter {
+                $0.1.count == route.count && zip($0.1, route).allSatisfy { $0 == "<id>" || $0 == $1 }
+            }
+            let list = known.map { "\($0.0.rawValue) \(prefix)/\($0.1.joined(separator: "/"))" }.joined(separator: ", ")
+            if !sameRoute.isEmpty {
+                let allowed = sameRoute.map(\.0.rawValue).joined(separator: ", ")
+                return error(
+                    .methodNotAllowed, "\(request.method.rawValue) is not allowed here; use \(allowed)",
+                    headers: [("Allow", allowed)])
+            }
+            return error(.notFound, "no admin call \(request.method.rawValue) \(request.path); the calls are \(list)")
+        }
+    }
+
+    private static func add(_ request: MockRequest, to store: StubStore) -> ResolvedResponse {
+        guard let body = request.body, !body.isEmpty else {
+            return error(.badRequest, "send one stub as the JSON body: {\"request\": {...}, \"response\": {...}}")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            return Self.error(.badRequest, "the body is not JSON: \(error)")
+        }
+        let stub: Stub
+        do {
+            stub = try Stub(json: json, location: "admin stub")
+        } catch {
+            return Self.error(.badRequest, "the stub is not valid: \(error)")
+        }
+        do {
+            let id = try store.add(stub)
+            return Self.json(.created, ["id": .string(id)])
+        } catch .idTaken(let id) {
+            return error(
+                .conflict, "a stub with the id \(id.debugDescription) exists; DELETE it first, or leave out \"id\"")
+        } catch {
+            return Self.error(.conflict, "\(StubStore.maximumAdded) stubs were added already; reset, or remove some")
+        }
+    }
+
+    /// Whether the request carries the token, compared in time that doesn't depend on where
+    /// they differ.
+    private static func authorized(_ request: MockRequest, token: String) -> Bool {
+        let expected = Array("Bearer \(token)".utf8)
+        return request.headers.values(for: .authorization).contains { value in
+            let given = Array(value.utf8)
+            guard given.count == expected.count else { return false }
+            return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        }
+    }
+
+    private static func object(_ value: JSONValue, adding extra: [String: JSONValue]) -> JSONValue {
+        guard case .object(var members) = value else { return value }
+        members.merge(extra) { _, new in new }
+        return .object(members)
+    }
+
+    static func json(
+        _ status: HTTPStatus, _ value: JSONValue, headers extra: [(HTTPHeaders.Name, String)] = []
+    ) -> ResolvedResponse {
+        let body = (try? value.serialized(pretty: true)) ?? Data("{}".utf8)
+        var headers = HTTPHeaders()
+        headers.add(.contentType, "application/json")
+        headers.add(.contentLength, String(body.count))
+        for (name, value) in extra { headers.add(name, value) }
+        return ResolvedResponse(status: status, httpVersion: "HTTP/1.1", headers: headers, body: body)
+    }
+
+    static func error(
+        _ status: HTTPStatus, _ message: String, headers: [(HTTPHeaders.Name, String)] = []
+    ) -> ResolvedResponse {
+        json(status, ["error": .string(message)], headers: headers)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import RequestMocker
+
+/// Journal entries as the admin API sends them, and requests read back from that JSON (by
+/// `MockServerClient`).
+enum AdminJSON {
+    /// `{"method", "url", "headers": [{"name", "value"}], "body" or "base64Body", "answeredBy",
+    /// "time"}`, and `"report"` for an unmatched request.
+    static func json(_ entry: JournalEntry) -> JSONValue {
+        let request = entry.request
+        var members: [String: JSONValue] = [
+            "method": .string(request.method.rawValue),
+            "url": .string(request.url.absoluteString),
+            "headers": .array(request.headers.map { ["name": .string($0.name.rawValue), "value": .string($0.value)] }),
+            "answeredBy": .string(answeredBy(entry)),
+            "time": .string(HARTimestamp.format(entry.date)),
+        ]
+        if let body = request.body, !body.isEmpty {
+            if let text = String(data: body, encoding: .utf8) {
+                members["body"] = .string(text)
+            } else {
+                members["base64Body"] = .string(body.base64EncodedString())
+            }
+        }
+        if case .unmatched(let report) = entry.disposition { members["report"] = .string(report.description) }
+        return .object(members)
+    }
+
+    private static func answeredBy(_ entry: JournalEntry) -> String {
+        switch entry.disposition {
+        case .answered:
+            if let file = entry.file, let index = entry.entryIndex { return "cassette \(file.path), entry \(index)" }
+            if let file = entry.file { return "file \(file.path)" }
+            return entry.filter.map { "filter \($0)" } ?? "filter"
+        case .recorded: return "upstream, recorded into \(entry.file?.path ?? "?")"
+        case .passedThrough: return "upstream"
+        case .unmatched: return "unmatched"
+        case .answeredByPolicy: return "the unmatched-request policy"
+        case .failed(let reason): return "failed: \(reason)"
+        }
+    }
+
+    /// The request of an entry of `GET /__admin/requests`, or `nil` when it isn't one.
+    static func request(from json: JSONValue) -> MockRequest? {
+        guard let method = json["method"]?.stringValue, let text = json["url"]?.stringValue,
+            let url = URL(string: text)
+        else { return nil }
+        var headers = HTTPHeaders()
+        if case .array(let fields)? = json["headers"] {
+            for field in fields {
+                guard let name = field["name"]?.stringValue, let value = field["value"]?.stringValue else { continue }
+                headers.add(HTTPHeaders.Name(name), value)
+            }
+        }
+        var body: Data?
+        if let text = json["body"]?.stringValue {
+            body = Data(text.utf8)
+        } else if let encoded = json["base64Body"]?.stringValue {
+            body = Data(base64Encoded: encoded)
+        }
+        return MockRequest(method: HTTPMethod(rawValue: method), url: url, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+
+/// Reloads a stubs file when it changes: every half second it compares the file's
+/// modification time, size and inode with the last ones read. A broken edit is reported and the
+/// last good stubs stay.
+final class StubsFileWatcher {
+    private let timer: any DispatchSourceTimer
+
+    struct Signature: Equatable, Sendable {
+        let modified: Date?
+        let size: Int?
+        let inode: Int?
+
+        init?(_ file: URL) {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return nil }
+            modified = attributes[.modificationDate] as? Date
+            size = (attributes[.size] as? NSNumber)?.intValue
+            inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue
+        }
+    }
+
+    /// Loads `file` once (throwing what is wrong with it), hands its stubs to `apply`, and from
+    /// then on reloads it when it changes.
+    init(_ file: URL, apply: @escaping @Sendable ([Stub]) -> Void) throws(RequestMockerError) {
+        let signature = Signature(file)
+        apply(try Stub.stubs(contentsOf: file))
+        let checker = Checker(file: file, apply: apply, lastSeen: LockedState(signature))
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "request-mocker stubs"))
+        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
+        timer.setEventHandler { checker.check() }
+        timer.resume()
+    }
+
+    deinit {
+        timer.cancel()
+    }
+}
+
+/// One look at the file, from the timer's queue.
+private struct Checker: Sendable {
+    let file: URL
+    let apply: @Sendable ([Stub]) -> Void
+    let lastSeen: LockedState<StubsFileWatcher.Signature?>
+
+    func check() {
+        let signature = StubsFileWatcher.Signature(file)
+        let changed = lastSeen.withLock { last -> Bool in
+            defer { last = signature }
+            return last != signature
+        }
+        guard changed else { return }
+        guard signature != nil else {
+            printLine("\(file.path) is gone; keeping the stubs it had")
+            return
+        }
+        do {
+            let stubs = try Stub.stubs(contentsOf: file)
+            apply(stubs)
+            printLine("reloaded \(file.path): \(stubs.count) stub\(stubs.count == 1 ? "" : "s")")
+        } catch {
+            printLine("\(error); keeping the last good stubs")
+        }
+    }
+}

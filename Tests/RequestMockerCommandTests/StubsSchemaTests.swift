@@ -1,0 +1,83 @@
+import Foundation
+import RequestMocker
+import RequestMockerTestSupport
+import Testing
+
+/// stubs.schema.json and the stubs reader agree: what one accepts the other accepts. The schema
+/// is checked with Python's `jsonschema`.
+@Suite struct StubsSchemaTests {
+    static let schema = Command.packageRoot.appendingPathComponent("stubs.schema.json")
+
+    /// Whether the schema accepts each document, in order.
+    func schemaAccepts(_ documents: [String]) async throws -> [Bool] {
+        let folder = try TemporaryFolder()
+        var paths: [String] = []
+        for (index, document) in documents.enumerated() {
+            paths.append(try folder.write("\(index).json", document).path)
+        }
+        let result = try await ExternalProcess.python(
+            """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validator = jsonschema.Draft202012Validator(schema)
+            print(json.dumps([validator.is_valid(json.load(open(path))) for path in sys.argv[2:]]))
+            """, [Self.schema.path] + paths)
+        #expect(result.status == 0, "\(result.error)")
+        guard case .array(let answers) = try JSONValue(parsing: Data(result.output.utf8)) else { return [] }
+        return answers.compactMap(\.boolValue)
+    }
+
+    @Test func theExampleFileIsValidForBoth() async throws {
+        let example = Command.packageRoot.appendingPathComponent("Examples/stubs.json")
+        #expect(try Stub.stubs(contentsOf: example).count == 6)
+        #expect(try await schemaAccepts([String(contentsOf: example, encoding: .utf8)]) == [true])
+    }
+
+    @Test func theSchemaAndTheReaderAgree() async throws {
+        let stubs = [
+            (#"{"request": {}, "response": {}}"#, true),
+            (
+                #"{"request": {"method": "get", "host": "*.api.test", "path": "/a/<b>/**"}, "#
+                    + #""response": {"status": 204}}"#,
+                true
+            ),
+            (
+                #"{"request": {"query": {"q": null, "page": "2"}, "headers": {"Accept": null}}, "#
+                    + #""response": {"body": "x"}}"#,
+                true
+            ),
+            (#"{"request": {"jsonBody": [1, {"a": null}]}, "response": {"json": null, "delay": 0.5}}"#, true),
+            (
+                #"{"request": {}, "response": {"sequence": [{"status": 503}, {"fault": "stall"}], "#
+                    + #""afterLast": "stopMatching"}}"#,
+                true
+            ),
+            (
+                #"{"id": "login", "request": {}, "response": {"template": true, "headers": {"X-A": "{{query.a}}"}}}"#,
+                true
+            ),
+            (#"{"request": {}, "response": {"status": 99}}"#, false),
+            (#"{"request": {}, "response": {"status": "200"}}"#, false),
+            (#"{"request": {}, "response": {"json": 1, "base64Body": "AA=="}}"#, false),
+            (#"{"request": {}, "response": {"fault": "reset", "headers": {}}}"#, false),
+            (#"{"request": {}, "response": {"fault": "explode"}}"#, false),
+            (#"{"request": {}, "response": {"sequence": [{"sequence": [{}]}]}}"#, false),
+            (#"{"request": {}, "response": {"afterLast": "repeatLast"}}"#, false),
+            (#"{"request": {}, "response": {"delay": 4000}}"#, false),
+            (#"{"request": {}, "response": {"headers": {"Bad Name": "x"}}}"#, false),
+            (#"{"request": {"method": "GE T"}, "response": {}}"#, false),
+            (#"{"request": {"host": "a/b"}, "response": {}}"#, false),
+            (#"{"request": {"query": {"q": 1}}, "response": {}}"#, false),
+            (#"{"request": {}, "response": {}, "extra": 1}"#, false),
+            (#"{"response": {}}"#, false),
+        ]
+        let documents = stubs.map { #"{"stubs": ["# + $0.0 + "]}" }
+        let schemaAnswers = try await schemaAccepts(documents)
+        #expect(schemaAnswers == stubs.map(\.1))
+        for (stub, valid) in stubs {
+            let accepted = (try? Stub(json: JSONValue(parsing: Data(stub.utf8)))) != nil
+            #expect(accepted == valid, "\(stub)")
+        }
+    }
+}
