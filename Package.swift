@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(
             name: "RequestMockerCommandTests",
             // The command's executable is run by its tests, so it must be built first.
-            dependencies: ["request-mocker", "RequestMocker", "RequestMockerTestSupport"],
+            dependencies: ["request-mocker", "RequestMocker", "RequestMockerServer", "RequestMockerTestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

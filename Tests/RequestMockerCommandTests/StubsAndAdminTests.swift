@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
 
@@ -188,5 +189,29 @@ import Testing
         let result = try await Command.run(arguments)
         #expect(result.status == 64)
         #expect(result.error == message)
+    }
+}
+
+/// `MockServerClient` in this process driving `request-mocker serve --admin` in another, as an
+/// XCUITest drives the server its app talks to.
+@Suite struct MockServerClientAgainstTheCommandTests {
+    @Test func theClientChangesTheAnswersAndSeesTheRequests() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("GET|-flags.json", #"{"newCheckout": false}"#)
+        let (serving, base) = try await serving([folder.url.path, "--admin", "--admin-token", "t"])
+        let client = MockServerClient(baseURL: base, token: "t")
+        #expect(try await ExternalProcess.curl([base.absoluteString + "/flags"]).output == #"{"newCheckout": false}"#)
+
+        let id = try await client.register(.get("/flags").respond(with: .json(["newCheckout": true])))
+        #expect(try await ExternalProcess.curl([base.absoluteString + "/flags"]).output == #"{"newCheckout":true}"#)
+        _ = try await ExternalProcess.curl(["-d", "item=7", base.absoluteString + "/cart"])
+        let cart = try await client.waitForRequest(matching: .post("/cart"), timeout: .seconds(10))
+        #expect(cart.bodyText == "item=7")
+        #expect(try await client.requests(matching: .get("/flags")).count == 2)
+
+        try await client.remove(id)
+        #expect(try await ExternalProcess.curl([base.absoluteString + "/flags"]).output == #"{"newCheckout": false}"#)
+        #expect(await serving.interrupt() == 0)
+        #expect(serving.log.contains("GET /flags -> 200 from filter GET /flags (admin stub)"))
     }
 }

@@ -1,0 +1,167 @@
+import Foundation
+import RequestMocker
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A client for the admin API of a ``MockServer`` or of `request-mocker serve --admin`, for a
+/// test in another process: an XCUITest, which can't reach the app's URL protocol, changes the
+/// server's answers and checks what the app sent. It uses a plain `URLSession` and imports
+/// neither XCTest nor Testing.
+///
+/// ```swift
+/// let server = MockServerClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
+/// try await server.reset()
+/// try await server.register(.get("/feature-flags").respond(with: .json(["newCheckout": true])))
+/// app.launch()
+/// let order = try await server.waitForRequest(matching: .post("/orders"), timeout: .seconds(10))
+/// #expect(order.bodyText?.contains("\"items\"") == true)
+/// ```
+public struct MockServerClient: Sendable {
+    /// What went wrong with an admin call.
+    public enum Failure: Error, Sendable, CustomStringConvertible, LocalizedError {
+        /// The filter can't be described in JSON (a block, a predicate, ...): why.
+        case notDescribable(filter: String, reason: String)
+        /// The server answered the call with an error: its status and message.
+        case refused(call: String, status: Int, message: String)
+        /// The server couldn't be reached, or didn't answer as the admin API does.
+        case unreachable(call: String, reason: String)
+        /// No matching request arrived in time.
+        case timedOut(filter: String, timeout: Duration, received: Int)
+
+        public var description: String {
+            switch self {
+            case .notDescribable(let filter, let reason):
+                "\(filter) can't be sent to the server: \(reason)"
+            case .refused(let call, let status, let message):
+                "the server refused \(call) with \(status): \(message)"
+            case .unreachable(let call, let reason):
+                "\(call) failed: \(reason); is the server running, with --admin (or Configuration.admin)?"
+            case .timedOut(let filter, let timeout, let received):
+                "no request matching \(filter) arrived within \(timeout) (\(received) request"
+                    + "\(received == 1 ? "" : "s") arrived in all)"
+            }
+        }
+
+        public var errorDescription: String? { description }
+    }
+
+    /// The server's base URL, such as `http://127.0.0.1:8080`.
+    public let baseURL: URL
+    private let token: String?
+    private let session: URLSession
+
+    /// - Parameters:
+    ///   - baseURL: the server, without `/__admin`.
+    ///   - token: the server's admin token, when it has one (`--admin-token`).
+    public init(baseURL: URL, token: String? = nil) {
+        self.baseURL = baseURL
+        self.token = token
+        session = URLSession(configuration: .ephemeral)
+    }
+
+    /// Adds a stub for `filter`, tried before every other; returns its id.
+    ///
+    /// - Throws: ``Failure/notDescribable(filter:reason:)`` for a filter whose conditions or
+    ///   response JSON can't carry (see ``Stub/init(describing:)``), and what a call can throw.
+    @discardableResult
+    public func register(_ filter: RequestFilter) async throws(Failure) -> String {
+        let stub: Stub
+        do {
+            stub = try Stub(describing: filter)
+        } catch {
+            throw .notDescribable(filter: filter.description, reason: error.description)
+        }
+        return try await register(stub)
+    }
+
+    /// Adds `stub`, tried before every other; returns its id.
+    @discardableResult
+    public func register(_ stub: Stub) async throws(Failure) -> String {
+        let body = (try? stub.json.serialized()) ?? Data()
+        let answer = try await call("POST", "stubs", body: body)
+        guard let id = answer["id"]?.stringValue else {
+            throw .unreachable(call: "POST /__admin/stubs", reason: "the answer has no id: \(answer)")
+        }
+        return id
+    }
+
+    /// Removes the stub `id` that ``register(_:)-(RequestFilter)`` added.
+    public func remove(_ id: String) async throws(Failure) {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+        _ = try await call("DELETE", "stubs/\(escaped)")
+    }
+
+    /// Removes every stub added through the admin API and clears the server's journal.
+    public func reset() async throws(Failure) {
+        _ = try await call("POST", "reset")
+    }
+
+    /// The requests the server received, oldest first (as far back as its journal keeps),
+    /// that `filter` matches; all of them when it is `nil`.
+    public func requests(matching filter: RequestFilter? = nil) async throws(Failure) -> [MockRequest] {
+        let answer = try await call("GET", "requests")
+        guard case .array(let entries)? = answer["requests"] else {
+            throw .unreachable(call: "GET /__admin/requests", reason: "the answer has no requests: \(answer)")
+        }
+        let requests = entries.compactMap(AdminJSON.request(from:))
+        guard let filter else { return requests }
+        return requests.filter { filter.match($0) != nil }
+    }
+
+    /// The first request `filter` matches, waiting until one arrives (one that arrived before
+    /// the call counts).
+    ///
+    /// - Throws: ``Failure/timedOut(filter:timeout:received:)`` when none arrives within
+    ///   `timeout`.
+    public func waitForRequest(
+        matching filter: RequestFilter, timeout: Duration = .seconds(5)
+    ) async throws(Failure) -> MockRequest {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var received = 0
+        while true {
+            let all = try await requests()
+            received = all.count
+            if let found = all.first(where: { filter.match($0) != nil }) { return found }
+            guard clock.now < deadline else {
+                throw .timedOut(filter: filter.description, timeout: timeout, received: received)
+            }
+            try? await Task.sleep(for: min(.milliseconds(100), clock.now.duration(to: deadline)))
+        }
+    }
+
+    /// One admin call: its JSON answer, or the failure.
+    private func call(_ method: String, _ path: String, body: Data? = nil) async throws(Failure) -> JSONValue {
+        let name = "\(method) /__admin/\(path)"
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        guard let url = URL(string: base + "/__admin/" + path) else {
+            throw .unreachable(call: name, reason: "\(baseURL) is not a base URL a path can follow")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw .unreachable(call: name, reason: (error as? URLError)?.reason ?? "\(error)")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = try? JSONValue(parsing: data)
+        guard (200..<300).contains(status) else {
+            let message = json?["error"]?.stringValue ?? String(decoding: data.prefix(500), as: UTF8.self)
+            throw .refused(call: name, status: status, message: message)
+        }
+        guard let json else {
+            throw .unreachable(
+                call: name, reason: "the answer is not JSON: \(String(decoding: data.prefix(200), as: UTF8.self))")
+        }
+        return json
+    }
+}
