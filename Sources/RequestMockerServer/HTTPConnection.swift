@@ -226,6 +226,8 @@ struct HTTPConnection {
                 waited = connection.wait(for: { .ready(await work()) }, until: deadline)
             case .blocking(let work):
                 waited = connection.wait(blocking: work, until: deadline)
+            case .inPlace(let work):
+                waited = .value(work())
             }
             switch waited {
             case .value(let next):
@@ -391,64 +393,84 @@ struct HTTPConnection {
         let closing =
             !head.keepAlive || connection.isStopping || (sendsBody && stream.expectedLength == nil && !chunked)
             || response.headers.values(for: .connection).contains { $0.lowercased().contains("close") }
-        let bytes = ResponseHead.bytes(
+        var pendingHead: [UInt8]? = ResponseHead.bytes(
             status: response.status, version: response.httpVersion, headers: response.headers,
             connection: connectionHeader(closing, head), chunked: chunked)
-        guard (try? socket.write(bytes)) != nil else {
-            stream.cancel()
-            report(request, entry, .abandoned, since: arrival)
-            return false
-        }
         guard sendsBody else {
             stream.cancel()
+            guard write(Data(), chunked: false, ending: false, after: &pendingHead) else {
+                report(request, entry, .abandoned, since: arrival)
+                return false
+            }
             report(request, entry, .responded(status: response.status), since: arrival)
             return !closing
         }
         // Each piece is written as it comes, except the one that completes an announced length,
         // which waits for the end (as the last chunk and a closing connection do): so a client has
-        // the whole body only once the sender has finished, and a recording of it is written.
+        // the whole body only once the sender has finished, and a recording of it is written. The
+        // head goes out with the first piece when that is already there (one write, one packet),
+        // and at once when it isn't.
         var relayed = 0
         var held: Data?
+        var first: BodyStream.Next? = stream.next(waitingAtMost: .zero)
         while true {
-            switch connection.next(of: stream) {
-            case .value(.bytes(let piece)):
-                relayed += piece.count
-                if let length = stream.expectedLength, relayed >= length {
-                    held = (held ?? Data()) + piece
-                } else if !write(piece, chunked: chunked, ending: false) {
+            let next: PooledConnection.Waited<BodyStream.Next>
+            if let taken = first {
+                first = nil
+                next = .value(taken)
+            } else {
+                if pendingHead != nil, held == nil, !write(Data(), chunked: false, ending: false, after: &pendingHead) {
                     stream.cancel()
                     report(request, entry, .abandoned, since: arrival)
                     return false
                 }
+                next = connection.next(of: stream)
+            }
+            switch next {
+            case .value(.bytes(let piece)):
+                relayed += piece.count
+                if let length = stream.expectedLength, relayed >= length {
+                    held = (held ?? Data()) + piece
+                } else if !write(piece, chunked: chunked, ending: false, after: &pendingHead) {
+                    stream.cancel()
+                    report(request, entry, .abandoned, since: arrival)
+                    return false
+                }
+            case .value(.pending):
+                continue
             case .value(.end):
-                guard write(held ?? Data(), chunked: chunked, ending: true) else {
+                guard write(held ?? Data(), chunked: chunked, ending: true, after: &pendingHead) else {
                     report(request, entry, .abandoned, since: arrival)
                     return false
                 }
                 report(request, entry, .responded(status: response.status), since: arrival)
                 return !closing
             case .value(.failed(let error)):
+                _ = write(Data(), chunked: false, ending: false, after: &pendingHead)
                 let reason = (error as? URLError)?.reason ?? "\(error)"
                 report(request, entry, .brokeOff(status: response.status, reason: reason), since: arrival)
                 return false
-            case .value(.pending), .stopped, .clientLeft, .timedOut, .overloaded:
+            case .stopped, .clientLeft, .timedOut, .overloaded:
                 report(request, entry, .abandoned, since: arrival)
                 return false
             }
         }
     }
 
-    /// Writes a relayed piece, as a chunk when `chunked`, with the last chunk when `ending`.
-    private func write(_ piece: Data, chunked: Bool, ending: Bool) -> Bool {
-        guard chunked else { return piece.isEmpty || (try? socket.write(piece)) != nil }
-        var out = Data()
-        out.reserveCapacity(piece.count + 17)
-        if !piece.isEmpty {
+    /// Writes what is still to go of the head, then a relayed piece (as a chunk when `chunked`,
+    /// with the last chunk when `ending`), in one write.
+    private func write(_ piece: Data, chunked: Bool, ending: Bool, after head: inout [UInt8]?) -> Bool {
+        var out = head ?? []
+        head = nil
+        out.reserveCapacity(out.count + piece.count + 17)
+        if chunked, !piece.isEmpty {
             out.append(contentsOf: Array(String(piece.count, radix: 16).utf8) + [.cr, .lf])
-            out.append(piece)
+            out.append(contentsOf: piece)
             out.append(contentsOf: [.cr, .lf])
+        } else {
+            out.append(contentsOf: piece)
         }
-        if ending { out.append(contentsOf: Array("0\r\n\r\n".utf8)) }
+        if chunked, ending { out.append(contentsOf: Array("0\r\n\r\n".utf8)) }
         return out.isEmpty || (try? socket.write(out)) != nil
     }
 

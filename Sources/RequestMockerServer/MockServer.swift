@@ -134,6 +134,8 @@ public final class MockServer: Sendable {
     public let registry: MockRegistry
     /// The stubs added through the admin API, and a stubs file's.
     package let stubStore: StubStore
+    /// Carries what is forwarded to a plain-HTTP upstream, over kept connections.
+    private let relay: PlainHTTPRelay?
     /// The settings this server was created with.
     public let configuration: Configuration
     let onRequest: (@Sendable (ServedRequest) -> Void)?
@@ -167,6 +169,7 @@ public final class MockServer: Sendable {
         self.configuration = configuration
         self.onRequest = onRequest
         stubStore = StubStore(registry: registry)
+        relay = configuration.upstream.flatMap(PlainHTTPRelay.init(upstream:))
     }
 
     /// Binds and starts listening; returns once connections are accepted.
@@ -260,6 +263,7 @@ public final class MockServer: Sendable {
             return nil
         }
         pool?.stop()
+        relay?.closeIdle()
     }
 
     /// The most synchronous blocks (`register(_:respond:)` with a throwing, non-`async` block) a
@@ -281,6 +285,7 @@ public final class MockServer: Sendable {
         forwarding.runsBlocksOnTheirOwnThread = true
         forwarding.streamsBodies = true
         forwarding.upstream = configuration.upstream
+        forwarding.relay = relay
         return forwarding
     }
 

@@ -84,7 +84,8 @@ import Testing
         #expect(await serving.interrupt() == 0)
         // curl: "Transferred a partial file".
         #expect(broken.status == 18)
-        #expect(broken.output.hasPrefix("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n"))
+        #expect(broken.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(broken.output.contains("\r\nContent-Length: 100\r\n"))
         #expect(broken.output.hasSuffix("\r\n\r\n0123456789"))
         #expect(serving.log.contains("GET /broken -> 200, body broke off: "))
     }
@@ -99,8 +100,8 @@ import Testing
         #expect(await serving.interrupt() == 0)
         #expect(answer.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
         let reason =
-            "passing GET \(url.absoluteString)/users/7 through to the network failed: could not connect to the server "
-            + "(URLError -1004)"
+            "passing GET \(url.absoluteString)/users/7 through to the network failed: could not connect to "
+            + "127.0.0.1:\(url.port ?? 0): connection refused"
         #expect(answer.output.hasSuffix("\r\n\r\n" + reason + "\n"))
         #expect(serving.log.contains("GET /users/7 -> 502 from upstream: \(reason) ("))
     }

@@ -17,6 +17,9 @@ package struct Forwarding: Sendable {
     /// Where requests the registry passes through or records go, when not to their own URL: a
     /// server's upstream, under whose base path their path and query are appended.
     package var upstream: URL?
+    /// Carries forwarded requests itself where it can (the server's relay to a plain-HTTP
+    /// upstream); what it declines goes through the pass-through session.
+    package var relay: (any UpstreamRelay)?
 
     package init(
         timeout: TimeInterval, mark: HTTPHeaders.Field? = nil,
@@ -49,4 +52,12 @@ package struct Forwarding: Sendable {
         return MockRequest(
             method: request.method, url: target, headers: request.headers.removing([.host]), body: request.body)
     }
+}
+
+/// A transport's own way to send a forwarded request (see ``Forwarding/relay``).
+package protocol UpstreamRelay: Sendable {
+    /// The outcome of sending `request` (already addressed, marked and without its `Host`), or
+    /// `nil` to leave it to the pass-through session: a request this relay can't reach, or one
+    /// to record (recordings hold bodies decoded, which the session does).
+    func relay(_ request: MockRequest, timeout: TimeInterval, recording: Bool) -> PendingOutcome?
 }

@@ -79,6 +79,9 @@ extension MockRegistry {
             return .ready(Outcome(.refusal(.loop(request))))
         }
         let outgoing = forwarding.marked(sent)
+        if let relayed = forwarding.relay?.relay(outgoing, timeout: forwarding.timeout, recording: ticket != nil) {
+            return relayed
+        }
         let (timeout, streams) = (forwarding.timeout, forwarding.streamsBodies)
         return .pending { [ticket] in
             guard let ticket else {

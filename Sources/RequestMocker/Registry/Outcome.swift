@@ -31,7 +31,7 @@ package struct Outcome: Sendable {
     package var result: Result
     package var delay: Duration
 
-    init(_ result: Result, delay: Duration = .zero) {
+    package init(_ result: Result, delay: Duration = .zero) {
         self.result = result
         self.delay = delay
     }

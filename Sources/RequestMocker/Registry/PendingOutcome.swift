@@ -7,6 +7,9 @@ package enum PendingOutcome: Sendable {
     /// Work that blocks the thread it runs on (a synchronous block, for a transport that must
     /// not run one in place): run it on a thread of its own; what it returns may wait further.
     case blocking(@Sendable () -> PendingOutcome)
+    /// Work for the transport's own thread, which it blocks for a bounded time: the server's
+    /// relay to a plain-HTTP upstream waits on the upstream's socket as it would on its client's.
+    case inPlace(@Sendable () -> PendingOutcome)
 
     /// The outcome, waiting for it if it is pending.
     package var value: Outcome {
@@ -14,8 +17,28 @@ package enum PendingOutcome: Sendable {
             switch self {
             case .ready(let outcome): outcome
             case .pending(let work): await work()
-            case .blocking(let work): await OwnThread.run(work).value
+            case .blocking(let work), .inPlace(let work): await OwnThread.run(work).value
             }
+        }
+    }
+
+    /// The same work, its outcome delayed by `delay` more.
+    func delayed(by delay: Duration) -> PendingOutcome {
+        guard delay > .zero else { return self }
+        switch self {
+        case .ready(var outcome):
+            outcome.delay += delay
+            return .ready(outcome)
+        case .pending(let work):
+            return .pending {
+                var outcome = await work()
+                outcome.delay += delay
+                return outcome
+            }
+        case .blocking(let work):
+            return .blocking { work().delayed(by: delay) }
+        case .inPlace(let work):
+            return .inPlace { work().delayed(by: delay) }
         }
     }
 }

@@ -5,7 +5,7 @@ package struct Refusal: Sendable {
     package let error: any Error
     package let message: String
 
-    init(status: HTTPStatus, error: any Error, message: String) {
+    package init(status: HTTPStatus, error: any Error, message: String) {
         self.status = status
         self.error = error
         self.message = message

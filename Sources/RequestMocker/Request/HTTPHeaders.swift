@@ -108,7 +108,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
     }
 
     /// A copy without the fields named in `names`.
-    func removing(_ names: [Name]) -> HTTPHeaders {
+    package func removing(_ names: [Name]) -> HTTPHeaders {
         HTTPHeaders(fields.filter { !names.contains($0.name) })
     }
 
@@ -212,10 +212,18 @@ extension HTTPHeaders {
 
     /// The fields a forwarder sends on: without the hop-by-hop ones, and without those the
     /// `Connection` field names.
-    func endToEnd() -> HTTPHeaders {
-        let named = values(for: .connection).flatMap { $0.split(separator: ",") }
-            .map { Name($0.trimmingCharacters(in: .whitespaces)) }
+    package func endToEnd() -> HTTPHeaders {
+        let named = values(for: .connection).flatMap(Self.listElements).map { Name($0) }
         return removing(Name.hopByHop + named)
+    }
+
+    /// The elements of a comma-separated field value (RFC 9110 §5.6.1), without the spaces and
+    /// tabs around them; empty elements are left out.
+    package static func listElements(_ value: String) -> [String] {
+        value.split(separator: ",").compactMap { element in
+            let bytes = element.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+            return bytes.isEmpty ? nil : String(decoding: bytes.reversed(), as: UTF8.self)
+        }
     }
 }
 

@@ -43,13 +43,32 @@ package final class BodyStream: Sendable {
     /// Signalled on every change; the consumer re-reads the state, so extra signals are harmless.
     private let signal = DispatchSemaphore(value: 0)
     private let onCancel: @Sendable () -> Void
+    /// For a pulled body: reads the next piece, waiting at most the given time.
+    private let pull: (@Sendable (Duration) -> Next)?
 
+    /// A body that a producer pushes with ``append(_:)`` and ``finish(_:)``.
+    ///
     /// - Parameters:
     ///   - expectedLength: the body's announced length, if it is relayed byte for byte.
     ///   - onCancel: stops the producer when the consumer gives up (the client left).
     init(expectedLength: Int?, onCancel: @escaping @Sendable () -> Void) {
         self.expectedLength = expectedLength
         self.onCancel = onCancel
+        pull = nil
+    }
+
+    /// A body the consumer pulls from its source (an upstream's socket), so the source is read
+    /// only as fast as the consumer sends: nothing waits in memory.
+    ///
+    /// - Parameters:
+    ///   - pull: reads the next piece, waiting at most the given time; called by the consumer.
+    ///   - onCancel: wakes a `pull` that is waiting, from another thread (the server stopping).
+    package init(
+        expectedLength: Int?, pull: @escaping @Sendable (Duration) -> Next, onCancel: @escaping @Sendable () -> Void
+    ) {
+        self.expectedLength = expectedLength
+        self.onCancel = onCancel
+        self.pull = pull
     }
 
     // MARK: Producing
@@ -85,11 +104,29 @@ package final class BodyStream: Sendable {
 
     /// The next piece, the end, or `pending` when nothing came within `wait`.
     package func next(waitingAtMost wait: Duration) -> Next {
+        if let pull { return pulled(pull, wait) }
         if let next = take() { return next }
         let (seconds, attoseconds) = wait.components
         let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
         _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
         return take() ?? .pending
+    }
+
+    /// The next piece of a pulled body; after its end or a failure, that again.
+    private func pulled(_ pull: @Sendable (Duration) -> Next, _ wait: Duration) -> Next {
+        let (ending, cancelled) = state.withLock { ($0.ending, $0.cancelled) }
+        switch ending {
+        case .complete: return .end
+        case .failed(let error): return .failed(error)
+        case nil: if cancelled { return .failed(CancellationError()) }
+        }
+        let next = pull(wait)
+        switch next {
+        case .end: finish(nil)
+        case .failed(let error): finish(error)
+        case .bytes, .pending: break
+        }
+        return next
     }
 
     private func take() -> Next? {

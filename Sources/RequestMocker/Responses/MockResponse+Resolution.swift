@@ -96,6 +96,9 @@ extension MockResponse {
         }
         let outgoing = forwarding.marked(rebased)
         let delay = extraDelay
+        if let relayed = forwarding.relay?.relay(outgoing, timeout: forwarding.timeout, recording: false) {
+            return relayed.delayed(by: delay)
+        }
         return .pending {
             var outcome = await Forwarder.outcome(
                 for: outgoing, timeout: forwarding.timeout, streams: forwarding.streamsBodies)

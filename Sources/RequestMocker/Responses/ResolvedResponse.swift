@@ -17,7 +17,7 @@ package final class ResolvedResponse: Sendable {
     /// mock write headers, or a second response, of its own).
     let wireProblem: String?
 
-    init(
+    package init(
         status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: ResponseBody,
         transfer: BodyTransfer = .whole
     ) {

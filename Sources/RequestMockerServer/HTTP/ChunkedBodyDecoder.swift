@@ -24,6 +24,13 @@ struct ChunkedBodyDecoder {
         self.maximumBody = maximumBody
     }
 
+    /// The bytes decoded so far, handed over and forgotten (a relayed body is passed on piece by
+    /// piece; `maximumBody` then bounds each piece).
+    mutating func takeBody() -> [UInt8] {
+        defer { body = [] }
+        return body
+    }
+
     var isComplete: Bool {
         if case .done = phase { true } else { false }
     }

@@ -18,8 +18,7 @@ struct RequestHead: Sendable {
 
     /// Whether the client wants the connection kept open after this exchange.
     var keepAlive: Bool {
-        let tokens = headers.values(for: .connection).flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let tokens = headers.values(for: .connection).flatMap(HTTPHeaders.listElements).map { $0.lowercased() }
         if tokens.contains("close") { return false }
         return minorVersion >= 1 || tokens.contains("keep-alive")
     }

@@ -155,8 +155,8 @@ struct RequestHeadParser {
         let lengths = head.headers.values(for: .contentLength)
             .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        let codings = head.headers.values(for: .transferEncoding).flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let codings = head.headers.values(for: .transferEncoding).flatMap(HTTPHeaders.listElements)
+            .map { $0.lowercased() }
         if !codings.isEmpty {
             guard lengths.isEmpty else {
                 throw Rejection(

@@ -14,6 +14,10 @@ extension UInt8 {
         (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
     }
 
+    var isDecimalDigit: Bool {
+        (48...57).contains(self)
+    }
+
     var digitValue: Int? {
         (48...57).contains(self) ? Int(self - 48) : nil
     }

@@ -8,6 +8,7 @@
         static let streamType = SOCK_STREAM
         static let sendFlags: Int32 = 0
         static let readable = Int16(POLLIN)
+        static let writable = Int16(POLLOUT)
         static let hangUp = Int16(POLLHUP | POLLERR | POLLNVAL)
         static let shutdownBoth = SHUT_RDWR
         static let shutdownWrite = SHUT_WR
@@ -21,6 +22,10 @@
 
         static func systemClose(_ descriptor: Int32) { _ = Darwin.close(descriptor) }
         static func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { Darwin.listen(descriptor, backlog) }
+        static func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
+        {
+            Darwin.connect(descriptor, address, length)
+        }
         static func systemAccept(_ descriptor: Int32) -> Int32 { Darwin.accept(descriptor, nil, nil) }
         static func systemShutdown(_ descriptor: Int32, _ how: Int32) { _ = Darwin.shutdown(descriptor, how) }
         static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {

@@ -8,6 +8,7 @@
         /// Linux reports a closed peer as `EPIPE` instead of raising `SIGPIPE` when asked per call.
         static let sendFlags = Int32(MSG_NOSIGNAL)
         static let readable = Int16(POLLIN)
+        static let writable = Int16(POLLOUT)
         static let hangUp = Int16(POLLHUP | POLLERR | POLLNVAL)
         static let shutdownBoth = Int32(SHUT_RDWR)
         static let shutdownWrite = Int32(SHUT_WR)
@@ -18,6 +19,10 @@
 
         static func systemClose(_ descriptor: Int32) { _ = Glibc.close(descriptor) }
         static func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { Glibc.listen(descriptor, backlog) }
+        static func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
+        {
+            Glibc.connect(descriptor, address, length)
+        }
         static func systemAccept(_ descriptor: Int32) -> Int32 { Glibc.accept(descriptor, nil, nil) }
         static func systemShutdown(_ descriptor: Int32, _ how: Int32) { _ = Glibc.shutdown(descriptor, how) }
         static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {

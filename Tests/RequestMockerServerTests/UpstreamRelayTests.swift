@@ -1,0 +1,79 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import RequestMockerTestSupport
+import Testing
+
+/// A `MockServer` in front of another (`Configuration.upstream`): what it passes through goes
+/// over its own relay, on kept connections, and comes back as the upstream sent it.
+@Suite struct UpstreamRelayTests {
+    /// The front server passes everything through to `upstream`.
+    func front(of upstream: URL) throws -> (MockServer, URL) {
+        var configuration = MockServer.Configuration()
+        configuration.upstream = upstream
+        let server = MockServer(registry: MockRegistry(unmatchedPolicy: .passThrough), configuration: configuration)
+        return (server, try server.start())
+    }
+
+    @Test func responsesComeBackAsTheUpstreamSentThemOverKeptConnections() async throws {
+        let registry = MockRegistry()
+        registry.register(
+            .any("/gzip"), respond: .data(Data([0x1f, 0x8b, 1, 2]), headers: ["Content-Encoding": "gzip"]))
+        registry.register(.any("/echo")) { request, _ in
+            .string("\(request.method.rawValue) \(request.bodyText ?? "-")")
+        }
+        registry.register(.get("/close"), respond: .string("bye", headers: ["Connection": "close"]))
+        var upstreamConfiguration = MockServer.Configuration()
+        upstreamConfiguration.idleTimeout = .milliseconds(300)
+        let upstream = MockServer(registry: registry, configuration: upstreamConfiguration)
+        let upstreamURL = try upstream.start()
+        defer { upstream.stop() }
+        let (server, base) = try front(of: upstreamURL)
+        defer { server.stop() }
+
+        // The encoded body is relayed as it came, with its Content-Encoding.
+        let folder = try TemporaryFolder()
+        let bodyFile = folder.url.appendingPathComponent("body")
+        let gzip = try await ExternalProcess.curl([
+            "--dump-header", "-", "--output", bodyFile.path, base.absoluteString + "/gzip",
+        ])
+        #expect(gzip.output.contains("\r\nContent-Encoding: gzip\r\n"))
+        #expect(gzip.output.contains("\r\nContent-Length: 4\r\n"))
+        #expect(try Data(contentsOf: bodyFile) == Data([0x1f, 0x8b, 1, 2]))
+        let head = try await ExternalProcess.curl(["--head", base.absoluteString + "/gzip"])
+        #expect(head.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(head.output.contains("\r\nContent-Length: 4\r\n"))
+        // One curl, several requests on one connection to the front: each is relayed whole,
+        // including after the upstream closed its side of a kept connection.
+        let sequence = try await ExternalProcess.curl([
+            base.absoluteString + "/echo", "-d", "one", "--next", base.absoluteString + "/close", "--next",
+            base.absoluteString + "/echo",
+        ])
+        #expect(sequence.output == "POST onebyeGET -")
+        try await Task.sleep(for: .milliseconds(600))  // past the upstream's idle timeout
+        #expect(try await ExternalProcess.curl([base.absoluteString + "/echo"]).output == "GET -")
+        // Each relayed request reached the upstream once.
+        #expect(
+            upstream.registry.journal.map(\.request.path) == ["/gzip", "/gzip", "/echo", "/close", "/echo", "/echo"])
+    }
+
+    @Test func anUpstreamThatIsNotHTTPIs502WithTheReason() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/garbled"), respond: .fault(.malformedStatusLine))
+        registry.register(.get("/silent"), respond: .fault(.closeBeforeResponding))
+        let upstream = MockServer(registry: registry)
+        let upstreamURL = try upstream.start()
+        defer { upstream.stop() }
+        let (server, base) = try front(of: upstreamURL)
+        defer { server.stop() }
+        let garbled = try await ExternalProcess.curl(["--include", base.absoluteString + "/garbled"])
+        #expect(garbled.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+        #expect(
+            garbled.output.hasSuffix(
+                "passing GET \(upstreamURL.absoluteString)/garbled through to the network failed: the server's "
+                    + "response was not HTTP: its status line \"HTTP/1.1 TWO-HUNDRED OK\" is not HTTP/1.x\n"))
+        let silent = try await ExternalProcess.curl(["--include", base.absoluteString + "/silent"])
+        #expect(silent.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+        #expect(silent.output.hasSuffix("the server closed the connection before it answered\n"))
+    }
+}
