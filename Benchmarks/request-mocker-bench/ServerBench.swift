@@ -95,6 +95,48 @@ var commandExecutable: String {
         .appendingPathComponent("request-mocker").path
 }
 
+/// nginx serving `folder`/www on one port and, on another, proxying to that one over kept
+/// connections (as a reverse proxy in front of a development server would).
+struct Nginx {
+    let port: Int
+    let proxyPort: Int
+    private let configurationFile: URL
+    private let folder: URL
+
+    init?(folder: URL) throws {
+        self.folder = folder
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        port = try freePort()
+        proxyPort = try freePort()
+        let configuration = """
+            worker_processes auto;
+            daemon on;
+            pid \(folder.path)/nginx.pid;
+            error_log \(folder.path)/logs/error.log;
+            events { worker_connections 1024; }
+            http {
+              access_log off;
+              default_type text/plain;
+              keepalive_requests 1000000;
+              upstream origin { server 127.0.0.1:\(port); keepalive 32; }
+              server { listen 127.0.0.1:\(port); root \(folder.path)/www; }
+              server {
+                listen 127.0.0.1:\(proxyPort);
+                location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; }
+              }
+            }
+            """
+        configurationFile = folder.appendingPathComponent("nginx.conf")
+        try Data(configuration.utf8).write(to: configurationFile)
+        guard runToEnd("nginx", ["-c", configurationFile.path, "-p", folder.path]).status == 0 else { return nil }
+    }
+
+    func stop() {
+        _ = runToEnd("nginx", ["-c", configurationFile.path, "-p", folder.path, "-s", "stop"])
+    }
+}
+
 /// Starts `request-mocker serve ARGUMENTS --port 0` with its output in `log`, and returns its
 /// process and base URL once it announced it.
 func startCommand(_ arguments: [String], log: URL) -> (pid: pid_t, base: String)? {
@@ -103,8 +145,9 @@ func startCommand(_ arguments: [String], log: URL) -> (pid: pid_t, base: String)
     }
     for _ in 0..<1_000 {
         let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
-        if let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) {
-            return (child, String(text[range]))
+        // The address served at (an upstream's may come first on the line).
+        if let range = text.range(of: #" at http://127\.0\.0\.1:\d+"#, options: .regularExpression) {
+            return (child, String(text[range].dropFirst(" at ".count)))
         }
         Thread.sleep(forTimeInterval: 0.01)
     }
@@ -123,24 +166,9 @@ func serverThroughput(rounds: Int, seconds: Int) throws -> ThroughputResult? {
     defer { try? FileManager.default.removeItem(at: folder) }
     let body = "Hello, world!"
     try Data(body.utf8).write(to: folder.appendingPathComponent("www/hello"))
-    let port = try freePort()
-    let configuration = """
-        worker_processes auto;
-        daemon on;
-        pid \(folder.path)/nginx.pid;
-        error_log \(folder.path)/logs/error.log;
-        events { worker_connections 1024; }
-        http {
-          access_log off;
-          default_type text/plain;
-          keepalive_requests 1000000;
-          server { listen 127.0.0.1:\(port); root \(folder.path)/www; }
-        }
-        """
-    let configurationFile = folder.appendingPathComponent("nginx.conf")
-    try Data(configuration.utf8).write(to: configurationFile)
-    guard runToEnd("nginx", ["-c", configurationFile.path, "-p", folder.path]).status == 0 else { return nil }
-    defer { _ = runToEnd("nginx", ["-c", configurationFile.path, "-p", folder.path, "-s", "stop"]) }
+    guard let nginx = try Nginx(folder: folder) else { return nil }
+    defer { nginx.stop() }
+    let port = nginx.port
 
     let registry = MockRegistry()
     registry.journalCapacity = 1_000
@@ -298,4 +326,5 @@ func printServerRows(rounds: Int) throws {
     } else {
         print("  1 GiB .http file through request-mocker serve: skipped (needs curl, /proc and the command)")
     }
+    try printDevServerRows(rounds: rounds)
 }

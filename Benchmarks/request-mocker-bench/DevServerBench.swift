@@ -1,0 +1,118 @@
+import Foundation
+import RequestMocker
+
+// The development-server rows: `request-mocker serve --upstream` against going to nginx
+// directly (and against nginx's own reverse proxy, for scale), and `serve --stubs` with 1,000
+// stubs against nginx.
+
+/// `wrk`'s median latency, in microseconds, for one connection sending requests back to back.
+func wrkMedianLatency(_ url: String, seconds: Int) -> Double? {
+    let result = runToEnd("wrk", ["-t1", "-c1", "-d\(seconds)s", "--latency", url])
+    guard
+        let line = result.output.split(separator: "\n").first(where: {
+            $0.trimmingCharacters(in: .whitespaces).hasPrefix("50%")
+        })
+    else { return nil }
+    let value = line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+    for (unit, scale) in [("us", 1.0), ("ms", 1_000.0), ("s", 1_000_000.0)] where value.hasSuffix(unit) {
+        return Double(value.dropLast(unit.count)).map { $0 * scale }
+    }
+    return nil
+}
+
+struct DevServerResult {
+    /// Median latencies in µs: straight to nginx, through nginx's proxy, through `serve --upstream`.
+    let direct: Double
+    let nginxProxy: Double
+    let forwarded: Double?
+    /// Requests a second: nginx, and `serve --stubs` with 1,000 stubs.
+    let nginx: Double
+    let stubs: Double?
+}
+
+func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult? {
+    guard installed("wrk"), installed("nginx") else { return nil }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-dev-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("www"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let body = "Hello, world!"
+    try Data(body.utf8).write(to: folder.appendingPathComponent("www/hello"))
+    guard let nginx = try Nginx(folder: folder) else { return nil }
+    defer { nginx.stop() }
+
+    // 1,000 stubs, each for its own path; the requests go to the last.
+    let stubs: [JSONValue] = (0..<1_000).map { index in
+        ["request": ["method": "GET", "path": .string("/items/\(index)/detail")], "response": ["body": .string(body)]]
+    }
+    let stubsFile = folder.appendingPathComponent("stubs.json")
+    try JSONValue.object(["stubs": .array(stubs)]).serialized().write(to: stubsFile)
+    var commands: [pid_t] = []
+    defer {
+        for pid in commands {
+            kill(pid, SIGTERM)
+            _ = reap(pid)
+        }
+    }
+    let forwarding = startCommand(
+        ["--upstream", "http://127.0.0.1:\(nginx.port)"], log: folder.appendingPathComponent("logs/upstream.log"))
+    let stubbed = startCommand(["--stubs", stubsFile.path], log: folder.appendingPathComponent("logs/stubs.log"))
+    commands = [forwarding?.pid, stubbed?.pid].compactMap(\.self)
+
+    let latencyURLs = [
+        "http://127.0.0.1:\(nginx.port)/hello", "http://127.0.0.1:\(nginx.proxyPort)/hello",
+        forwarding.map { $0.base + "/hello" },
+    ]
+    let throughputURLs = ["http://127.0.0.1:\(nginx.port)/hello", stubbed.map { $0.base + "/items/999/detail" }]
+    for url in (latencyURLs + throughputURLs).compactMap(\.self) { _ = wrk(url, seconds: 1) }
+    var latencies: [[Double]] = [[], [], []]
+    var throughputs: [[Double]] = [[], []]
+    for _ in 0..<rounds {
+        for (index, url) in latencyURLs.enumerated() {
+            if let url, let value = wrkMedianLatency(url, seconds: seconds) { latencies[index].append(value) }
+        }
+        for (index, url) in throughputURLs.enumerated() {
+            if let url, let value = wrk(url, seconds: seconds) { throughputs[index].append(value) }
+        }
+    }
+    func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.sorted()[values.count / 2] }
+    guard let direct = median(latencies[0]), let proxy = median(latencies[1]), let nginxRate = median(throughputs[0])
+    else { return nil }
+    return DevServerResult(
+        direct: direct, nginxProxy: proxy, forwarded: median(latencies[2]), nginx: nginxRate,
+        stubs: median(throughputs[1]))
+}
+
+/// Prints the development server's rows of the table.
+func printDevServerRows(rounds: Int) throws {
+    print("")
+    print("development server (nginx serves 13 bytes; \(rounds) interleaved rounds of 5 s, median):")
+    guard let result = try devServerMeasurements(rounds: rounds, seconds: 5) else {
+        print("  skipped: needs wrk and nginx (apt-get install wrk nginx)")
+        return
+    }
+    if let forwarded = result.forwarded {
+        let ratio = forwarded / result.direct
+        print(
+            String(
+                format:
+                    "  serve --upstream nginx, one connection: %.0f µs a request against %.0f µs straight to nginx: "
+                    + "%.2f×  ", forwarded, result.direct, ratio)
+                + (ratio <= 1.5 ? "ok (budget ≤ 1.5×)" : "OVER BUDGET (≤ 1.5×)"))
+    } else {
+        print("  serve --upstream: skipped (the command did not start)")
+    }
+    print(
+        String(
+            format: "  (nginx's own proxy_pass to it, for scale: %.0f µs, %.2f×)", result.nginxProxy,
+            result.nginxProxy / result.direct))
+    if let stubs = result.stubs {
+        let share = stubs / result.nginx
+        print(
+            String(
+                format: "  serve --stubs with 1,000 stubs, log on (wrk -t2 -c16): %.0f req/s against nginx %.0f: "
+                    + "%.2f of nginx  ", stubs, result.nginx, share)
+                + (share >= 0.5 ? "ok (budget ≥ 0.5)" : "UNDER BUDGET (≥ 0.5)"))
+    } else {
+        print("  serve --stubs: skipped (the command did not start)")
+    }
+}
