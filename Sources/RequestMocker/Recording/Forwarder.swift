@@ -57,10 +57,7 @@ enum Forwarder {
 
     /// `502` with the transport error.
     private static func failed(_ request: MockRequest, _ error: URLError) -> Outcome {
-        let message =
-            "passing \(request.method.rawValue) \(Redaction.shown(request.url)) through to the network failed: "
-            + error.reason
-        return Outcome(.refusal(Refusal(status: .badGateway, error: error, message: message)))
+        Outcome(.refusal(.forwardFailed(request, error: error, reason: error.reason)))
     }
 
     private static func urlRequest(for request: MockRequest, timeout: TimeInterval) -> URLRequest {

@@ -37,6 +37,14 @@ package struct Refusal: Sendable {
                 + "a block that never returns keeps its place (make slow blocks async)")
     }
 
+    /// `502`: sending `request` on failed, for `reason` (the transport's error: `error`).
+    package static func forwardFailed(_ request: MockRequest, error: URLError, reason: String) -> Refusal {
+        let message =
+            "passing \(request.method.rawValue) \(Redaction.shown(request.url)) through to the network failed: "
+            + reason
+        return Refusal(status: .badGateway, error: error, message: message)
+    }
+
     /// `502`: ``MockResponse/forward(to:)`` would send the request back to this server.
     static func forwardLoop(_ request: MockRequest, to target: URL) -> Refusal {
         let loop = RequestMockerError.forwardLoop(request: request.description, target: Redaction.shown(target))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a byte offset of a JSON document is: line and column (from 1), and the path of the
 /// value being read there (`log.entries[3].request`), found by re-reading the text before it.
 struct JSONLocation {
@@ -6,63 +8,23 @@ struct JSONLocation {
     let path: String
 
     init(offset: Int, in data: Data) {
-        enum Frame {
-            case object(key: String?, expectingKey: Bool)
-            case array(index: Int)
-        }
-        let bytes = [UInt8](data.prefix(max(0, offset)))
-        var stack: [Frame] = []
-        var line = 1
-        var lineStart = 0
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\n"):
-                line += 1
-                lineStart = index + 1
-            case UInt8(ascii: "{"):
-                stack.append(.object(key: nil, expectingKey: true))
-            case UInt8(ascii: "["):
-                stack.append(.array(index: 0))
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                _ = stack.popLast()
-            case UInt8(ascii: ","):
-                switch stack.last {
-                case .object(let key, _)?: stack[stack.count - 1] = .object(key: key, expectingKey: true)
-                case .array(let position)?: stack[stack.count - 1] = .array(index: position + 1)
-                case nil: break
-                }
-            case UInt8(ascii: "\""):
-                var end = index + 1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                    end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                if case .object(_, true)? = stack.last {
-                    let key = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
-                    stack[stack.count - 1] = .object(key: key, expectingKey: false)
-                }
-                index = end
-            default:
-                break
-            }
-            index += 1
-        }
-        self.line = line
-        column = bytes.count - lineStart + 1
-        var path = ""
-        for frame in stack {
-            switch frame {
-            case .object(let key?, false): path += path.isEmpty ? key : ".\(key)"
-            case .array(let position): path += "[\(position)]"
-            default: continue
-            }
-        }
-        self.path = path.isEmpty ? "(root)" : path
+        var scanner = Scanner(bytes: [UInt8](data.prefix(max(0, offset))))
+        while scanner.step() != nil {}
+        line = scanner.line
+        column = scanner.column
+        path = Step.path(scanner.path)
     }
-}
 
-extension JSONLocation {
+    /// Where the value at `steps` starts in `data` (line and column from 1); `nil` when the
+    /// document has no such value. Reads without recursion.
+    static func position(of steps: [Step], in data: Data) -> (line: Int, column: Int)? {
+        var scanner = Scanner(bytes: [UInt8](data))
+        while let valueStarts = scanner.step() {
+            if valueStarts, scanner.path == steps { return (scanner.line, scanner.column) }
+        }
+        return nil
+    }
+
     /// One step of a path into a JSON document.
     enum Step: Hashable, Sendable, CustomStringConvertible {
         case key(String)
@@ -88,48 +50,61 @@ extension JSONLocation {
         }
     }
 
-    /// Where the value at `steps` starts in `data` (line and column from 1), found by reading
-    /// the text up to it; `nil` when the document has no such value. Reads without recursion.
-    static func position(of steps: [Step], in data: Data) -> (line: Int, column: Int)? {
-        enum Frame {
+    /// Reads JSON text byte by byte, keeping the line, the column and the path of the value
+    /// being read (without checking the text: the parser does that).
+    private struct Scanner {
+        private enum Frame {
             case object(key: String?, expectingKey: Bool)
             case array(index: Int)
         }
-        let bytes = [UInt8](data)
-        var stack: [Frame] = []
-        var expectingValue = true
-        var line = 1
-        var lineStart = 0
-        var index = 0
-        func atTarget() -> Bool {
-            guard stack.count == steps.count else { return false }
-            for (frame, step) in zip(stack, steps) {
-                switch (frame, step) {
-                case (.object(let key?, false), .key(let wanted)) where key == wanted: continue
-                case (.array(let position), .index(let wanted)) where position == wanted: continue
-                default: return false
+
+        private let bytes: [UInt8]
+        private var index = 0
+        private var stack: [Frame] = []
+        private var expectingValue = true
+        private(set) var line = 1
+        private var lineStart = 0
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        /// The column of the byte `step()` last stopped at, or of the end.
+        var column: Int { min(index, bytes.count) - lineStart + 1 }
+
+        /// The path of the value being read: the keys and indexes of the open containers.
+        var path: [Step] {
+            stack.compactMap { frame in
+                switch frame {
+                case .object(let key?, false): .key(key)
+                case .array(let position): .index(position)
+                default: nil
                 }
             }
-            return true
         }
-        while index < bytes.count {
+
+        /// Reads one byte (a whole string at once); returns whether a value starts at it, or `nil`
+        /// at the end. When a value starts, `line`, `column` and `path` describe where it is, and
+        /// the byte is read by the next call.
+        mutating func step() -> Bool? {
+            guard index < bytes.count else { return nil }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\n"):
                 line += 1
                 lineStart = index + 1
                 index += 1
-                continue
+                return false
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 index += 1
-                continue
-            default:
+                return false
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 break
-            }
-            let closes = byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
-            if expectingValue, !closes {
-                if atTarget() { return (line, index - lineStart + 1) }
-                expectingValue = false
+            default:
+                if expectingValue {
+                    expectingValue = false
+                    return true
+                }
             }
             switch byte {
             case UInt8(ascii: "{"):
@@ -157,7 +132,9 @@ extension JSONLocation {
                 }
                 if case .object(_, true)? = stack.last {
                     let quoted = Data(bytes[index..<min(end + 1, bytes.count)])
-                    let key = (try? JSONValue(parsing: quoted))?.stringValue ?? ""
+                    let key =
+                        (try? JSONValue(parsing: quoted))?.stringValue
+                        ?? String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
                     stack[stack.count - 1] = .object(key: key, expectingKey: false)
                 }
                 index = end
@@ -165,7 +142,7 @@ extension JSONLocation {
                 break
             }
             index += 1
+            return false
         }
-        return nil
     }
 }

@@ -183,10 +183,7 @@ final class PlainHTTPRelay: UpstreamRelay {
     }
 
     private func failure(_ request: MockRequest, _ failed: Failed) -> Outcome {
-        let message =
-            "passing \(request.method.rawValue) \(Redaction.shown(request.url)) through to the network failed: "
-            + failed.reason
-        return Outcome(.refusal(Refusal(status: .badGateway, error: URLError(failed.code), message: message)))
+        Outcome(.refusal(.forwardFailed(request, error: URLError(failed.code), reason: failed.reason)))
     }
 
     /// The request line and fields: the target in origin form, `Host` rewritten, the body framed
