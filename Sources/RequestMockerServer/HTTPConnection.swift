@@ -397,7 +397,10 @@ struct HTTPConnection {
             status: response.status, version: response.httpVersion, headers: response.headers,
             connection: connectionHeader(closing, head), chunked: chunked)
         guard sendsBody else {
-            stream.cancel()
+            // Nothing of it goes to the client, but the sender's exchange is let finish (a
+            // recording of a 204 is written, a kept upstream connection goes back): bodies that
+            // aren't sent are empty, so this is quick.
+            drain(stream)
             guard write(Data(), chunked: false, ending: false, after: &pendingHead) else {
                 report(request, entry, .abandoned, since: arrival)
                 return false
@@ -439,6 +442,13 @@ struct HTTPConnection {
             case .value(.pending):
                 continue
             case .value(.end):
+                if let length = stream.expectedLength, relayed != length {
+                    // Fewer or more bytes than announced: the client must not take it as whole.
+                    _ = write(Data(), chunked: false, ending: false, after: &pendingHead)
+                    let reason = "the upstream announced \(length) bytes and sent \(relayed)"
+                    report(request, entry, .brokeOff(status: response.status, reason: reason), since: arrival)
+                    return false
+                }
                 guard write(held ?? Data(), chunked: chunked, ending: true, after: &pendingHead) else {
                     report(request, entry, .abandoned, since: arrival)
                     return false
@@ -455,6 +465,18 @@ struct HTTPConnection {
                 return false
             }
         }
+    }
+
+    /// Reads a relayed body to its end without sending it, for at most a second.
+    private func drain(_ stream: BodyStream) {
+        let deadline = clock.now + .seconds(1)
+        while clock.now < deadline {
+            switch stream.next(waitingAtMost: .milliseconds(100)) {
+            case .bytes, .pending: continue
+            case .end, .failed: return
+            }
+        }
+        stream.cancel()
     }
 
     /// Writes what is still to go of the head, then a relayed piece (as a chunk when `chunked`,

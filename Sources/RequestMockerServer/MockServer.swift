@@ -262,6 +262,7 @@ public final class MockServer: Sendable {
             if case .running(let pool, _) = phase { return pool }
             return nil
         }
+        relay?.stop()
         pool?.stop()
         relay?.closeIdle()
     }
@@ -289,10 +290,15 @@ public final class MockServer: Sendable {
         return forwarding
     }
 
-    /// Whether `host` is an address only this machine reaches.
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    /// Whether `host` (a name or an address, IPv6 in brackets or not) is one only this machine
+    /// reaches: `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8.
+    package static func isLoopback(_ host: String) -> Bool {
+        var bare = Substring(host.lowercased())
+        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
+        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.first == "127"
+            && octets.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
     }
 
     /// Whether `url` points at this server itself (a pass-through there would loop).

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMockerServer
 
 /// The parsed command line of `request-mocker`.
 struct CommandLineOptions: Equatable {
@@ -178,7 +179,7 @@ struct CommandLineOptions: Equatable {
         if options.adminToken != nil, !options.admin {
             throw UsageError(description: "--admin-token goes with --admin, which turns the admin API on")
         }
-        if options.admin, options.adminToken == nil, !isLoopback(options.host) {
+        if options.admin, options.adminToken == nil, !MockServer.isLoopback(options.host) {
             throw UsageError(
                 description: "--admin on \(options.host), which other machines can reach, needs --admin-token TOKEN "
                     + "(or REQUEST_MOCKER_ADMIN_TOKEN); or serve on 127.0.0.1")
@@ -241,11 +242,6 @@ struct CommandLineOptions: Equatable {
     private static let serveOptions =
         "the options are --cassette, --stubs, --upstream, --record, --admin, --admin-token, --host and --port"
 
-    private static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
-    }
-
     private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {
         switch name {
         case "--cassette":
@@ -262,6 +258,11 @@ struct CommandLineOptions: Equatable {
                 throw UsageError(
                     description: "--upstream \(value.debugDescription) is not an http or https URL; "
                         + "give one with a host, for example --upstream http://localhost:3000/api")
+            }
+            guard url.query == nil, url.fragment == nil else {
+                throw UsageError(
+                    description: "--upstream \(value.debugDescription) has a query or fragment, which requests "
+                        + "can't be appended to; give the scheme, host, port and base path only")
             }
             options.upstream = url
         case "--host":

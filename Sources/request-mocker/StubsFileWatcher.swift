@@ -14,7 +14,9 @@ final class StubsFileWatcher {
         let inode: Int?
 
         init?(_ file: URL) {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return nil }
+            // The file a link points at (a generated file, a mounted ConfigMap), whose edits count.
+            let path = file.resolvingSymlinksInPath().path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
             modified = attributes[.modificationDate] as? Date
             size = (attributes[.size] as? NSNumber)?.intValue
             inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue

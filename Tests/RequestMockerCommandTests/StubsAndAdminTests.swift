@@ -74,7 +74,8 @@ import Testing
         let base = baseURL.absoluteString
         let admin = base + "/__admin"
         let added = try await ExternalProcess.curl([
-            "--include", "-d", #"{"request": {"method": "GET", "path": "/hello"}, "response": {"body": "hi"}}"#,
+            "--include", "-H", "Content-Type: application/json", "-d",
+            #"{"request": {"method": "GET", "path": "/hello"}, "response": {"body": "hi"}}"#,
             admin + "/stubs",
         ])
         #expect(added.output.hasPrefix("HTTP/1.1 201 Created\r\n"))
@@ -125,11 +126,27 @@ import Testing
 
     @Test(arguments: [
         (
-            ["-d", "not json", "/stubs"], "400 Bad Request",
+            ["-H", "Content-Type: application/json", "-d", "not json", "/stubs"], "400 Bad Request",
             #""error": "the body is not JSON: invalid JSON at byte 0: expected null""#
         ),
         (
-            ["-d", #"{"request": {}, "response": {"bodyFile": "/etc/passwd"}}"#, "/stubs"], "400 Bad Request",
+            ["-d", #"{"request": {}, "response": {}}"#, "/stubs"], "415 Unsupported Media Type",
+            #""error": "send the stub as JSON, with Content-Type: application/json""#
+        ),
+        (
+            ["-H", "Origin: https://evil.test", "-X", "POST", "/reset"], "403 Forbidden",
+            #""error": "the admin API takes no requests from web pages (this one has an Origin header)""#
+        ),
+        (
+            ["-H", "Host: rebound.evil.test", "/requests"], "403 Forbidden",
+            #""error": "without a token the admin API answers only requests to a loopback host "#
+                + #"(localhost, 127.0.0.1); this one is to rebound.evil.test""#
+        ),
+        (
+            [
+                "-H", "Content-Type: application/json", "-d",
+                #"{"request": {}, "response": {"bodyFile": "/etc/passwd"}}"#, "/stubs",
+            ], "400 Bad Request",
             #""error": "the stub is not valid: at response.bodyFile: \"bodyFile\" is for stubs files; "#
                 + #"send the body as \"body\" or \"base64Body\"""#
         ),

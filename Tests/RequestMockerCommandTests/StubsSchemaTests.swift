@@ -58,6 +58,7 @@ import Testing
                 true
             ),
             (#"{"request": {}, "response": {"status": 99}}"#, false),
+            (#"{"request": {}, "response": {"status": 101}}"#, false),
             (#"{"request": {}, "response": {"status": "200"}}"#, false),
             (#"{"request": {}, "response": {"json": 1, "base64Body": "AA=="}}"#, false),
             (#"{"request": {}, "response": {"fault": "reset", "headers": {}}}"#, false),

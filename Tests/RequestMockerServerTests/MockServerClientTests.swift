@@ -88,6 +88,15 @@ import Testing
         #expect(gone?.description.hasPrefix("POST /__admin/reset failed: could not connect to the server") == true)
     }
 
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.1.2.3", true), ("localhost", true), ("LOCALHOST", true), ("::1", true),
+        ("[::1]", true), ("127.example.com", false), ("127.0.0.1.nip.io", false), ("0.0.0.0", false),
+        ("10.0.0.1", false), ("::", false), ("127.0.0.256", false),
+    ])
+    func loopbackHosts(_ host: String, _ isLoopback: Bool) {
+        #expect(MockServer.isLoopback(host) == isLoopback)
+    }
+
     @Test func theAdminAPIIsOffUnlessAskedForAndNeedsATokenOffLoopback() async throws {
         let registry = MockRegistry()
         registry.register(.get("/__admin/stubs"), respond: .string("a filter of the app's own"))

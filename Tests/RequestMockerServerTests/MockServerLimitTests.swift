@@ -326,10 +326,12 @@ import Testing
                 s = socket.create_connection(("127.0.0.1", port))
                 s.sendall(request)
                 holders.append(s)
-            time.sleep(0.5)
+            # Time for every held request to reach its block, however loaded the machine is
+            # (the whole suite runs in parallel).
+            time.sleep(2)
             extra = socket.create_connection(("127.0.0.1", port))
             extra.sendall(request)
-            extra.settimeout(5)
+            extra.settimeout(10)
             print(extra.recv(200).decode("latin-1").split("\\r\\n")[0])
             """
         try await withServer(registry) { _, base in

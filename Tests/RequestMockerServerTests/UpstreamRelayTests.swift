@@ -40,9 +40,13 @@ import Testing
         #expect(gzip.output.contains("\r\nContent-Encoding: gzip\r\n"))
         #expect(gzip.output.contains("\r\nContent-Length: 4\r\n"))
         #expect(try Data(contentsOf: bodyFile) == Data([0x1f, 0x8b, 1, 2]))
-        let head = try await ExternalProcess.curl(["--head", base.absoluteString + "/gzip"])
+        // A HEAD's kept connection serves the next request, a POST, which isn't retried.
+        let head = try await ExternalProcess.curl([
+            "--head", base.absoluteString + "/gzip", "--next", "-d", "after", base.absoluteString + "/echo",
+        ])
         #expect(head.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(head.output.contains("\r\nContent-Length: 4\r\n"))
+        #expect(head.output.hasSuffix("POST after"))
         // One curl, several requests on one connection to the front: each is relayed whole,
         // including after the upstream closed its side of a kept connection.
         let sequence = try await ExternalProcess.curl([
@@ -54,7 +58,9 @@ import Testing
         #expect(try await ExternalProcess.curl([base.absoluteString + "/echo"]).output == "GET -")
         // Each relayed request reached the upstream once.
         #expect(
-            upstream.registry.journal.map(\.request.path) == ["/gzip", "/gzip", "/echo", "/close", "/echo", "/echo"])
+            upstream.registry.journal.map(\.request.path) == [
+                "/gzip", "/gzip", "/echo", "/echo", "/close", "/echo", "/echo",
+            ])
     }
 
     @Test func anUpstreamThatIsNotHTTPIs502WithTheReason() async throws {
@@ -75,5 +81,28 @@ import Testing
         let silent = try await ExternalProcess.curl(["--include", base.absoluteString + "/silent"])
         #expect(silent.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
         #expect(silent.output.hasSuffix("the server closed the connection before it answered\n"))
+    }
+
+    @Test func aRedirectForwardedThroughTheSessionArrivesWhole() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/old"), respond: .redirect(to: "/new").withHeader("Content-Type", "text/plain"))
+        let upstream = MockServer(registry: registry)
+        let upstreamURL = try upstream.start()
+        defer { upstream.stop() }
+        // Another host name for the same server: forward(to:) goes through URLSession, which
+        // refuses the redirect and (on Linux) drops its body.
+        let other = try #require(URL(string: "http://localhost:\(upstreamURL.port ?? 0)"))
+        let front = MockRegistry()
+        front.register(.any("**"), respond: .forward(to: other))
+        let server = MockServer(registry: front)
+        let base = try server.start()
+        defer { server.stop() }
+        let answer = try await ExternalProcess.curl([
+            "--include", base.absoluteString + "/old", "--next", "--include", base.absoluteString + "/old",
+        ])
+        let responses = answer.output.components(separatedBy: "HTTP/1.1 302 Found\r\n")
+        #expect(responses.count == 3, "\(answer.output)")
+        #expect(answer.output.contains("\r\nLocation: /new\r\n"))
+        #expect(answer.status == 0)
     }
 }

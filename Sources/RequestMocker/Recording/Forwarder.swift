@@ -16,6 +16,10 @@ enum Forwarder {
     private static let transfers = Transfers()
     private static let session = URLSession(configuration: .ephemeral, delegate: transfers, delegateQueue: nil)
 
+    /// The largest body a streamed exchange keeps for its recording (a whole body is held by
+    /// whoever receives it anyway).
+    static let maximumRecordedBody = 64 * 1024 * 1024
+
     /// Keeps a forwarded exchange (a recording), once its body is complete or with the transport
     /// error; what it throws fails the request. A cancelled request is not kept.
     typealias Keeper = @Sendable (Result<RecordedResponse, URLError>) throws -> Void
@@ -136,6 +140,8 @@ private final class Transfer: Sendable {
         var kept = Data()
         /// The caller gave up (FoundationNetworking may still complete the task normally).
         var cancelled = false
+        /// A streamed body to record grew past ``Forwarder/maximumRecordedBody``.
+        var tooLargeToKeep = false
     }
 
     private let streams: Bool
@@ -163,7 +169,9 @@ private final class Transfer: Sendable {
         }
     }
 
-    func received(_ response: URLResponse) {
+    /// - Parameter announcesLength: whether the body's announced length can be trusted (not for
+    ///   a refused redirect, whose body FoundationNetworking drops).
+    func received(_ response: URLResponse, announcesLength: Bool = true) {
         guard let http = response as? HTTPURLResponse else { return }
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
@@ -179,7 +187,7 @@ private final class Transfer: Sendable {
         }
         // The announced length holds only when no content coding is undone on the way.
         let length =
-            headers.contains(.contentEncoding) || http.expectedContentLength < 0
+            !announcesLength || headers.contains(.contentEncoding) || http.expectedContentLength < 0
             ? nil : Int(exactly: http.expectedContentLength)
         let stream = BodyStream(expectedLength: length) { [weak self] in self?.cancel() }
         let waiter = state.withLock { state in
@@ -196,7 +204,13 @@ private final class Transfer: Sendable {
 
     func received(_ data: Data) {
         let stream = state.withLock { state in
-            if keepsBody { state.kept.append(data) }
+            if streams, state.kept.count + data.count > Forwarder.maximumRecordedBody {
+                // Relayed on, but no longer kept: memory stays bounded.
+                state.tooLargeToKeep = true
+                state.kept = Data()
+            } else if keepsBody, !state.tooLargeToKeep {
+                state.kept.append(data)
+            }
             return state.stream
         }
         stream?.append(data)
@@ -211,10 +225,16 @@ private final class Transfer: Sendable {
 
     func completed(response: URLResponse?, error: (any Error)?) {
         // A refused redirect ends without a `didReceive` of its response.
-        if error == nil, state.withLock({ $0.head == nil }), let response { received(response) }
-        let (waiter, head, stream, kept, cancelled) = state.withLock { state in
+        if error == nil, state.withLock({ $0.head == nil }), let response { received(response, announcesLength: false) }
+        let (waiter, head, stream, kept, cancelled, tooLarge) = state.withLock { state in
             defer { state.waiter = nil }
-            return (state.waiter, state.head, state.stream, state.kept, state.cancelled)
+            return (state.waiter, state.head, state.stream, state.kept, state.cancelled, state.tooLargeToKeep)
+        }
+        if tooLarge {
+            let limit = Forwarder.maximumRecordedBody / (1024 * 1024)
+            stream?.finish(
+                RequestMockerError.bodyBrokeOff(reason: "the body is over \(limit) MiB, too large to record"))
+            return
         }
         let failure = error.map {
             $0 as? URLError ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\($0)"])

@@ -3,12 +3,6 @@ struct RecordingTicket: Sendable {
     let request: MockRequest
     let target: any RecordingTarget
 
-    /// The ticket of a request sent to `upstream` instead of its own URL: written down with the
-    /// upstream's URL, where the response came from.
-    func rebased(under upstream: URL) -> RecordingTicket {
-        RecordingTicket(request: Forwarding.rebased(request, under: upstream) ?? request, target: target)
-    }
-
     /// Sends `original` (not the redacted copy: the server needs the real credentials), and
     /// records what came back once it is complete; a recording that can't be written fails the
     /// request.

@@ -64,16 +64,15 @@ extension MockRegistry {
         _ request: MockRequest, recording ticket: RecordingTicket?, _ forwarding: Forwarding
     ) -> PendingOutcome {
         var sent = request
-        var ticket = ticket
         if let upstream = forwarding.upstream {
             guard let rebased = Forwarding.rebased(request, under: upstream) else {
                 let error = RequestMockerError.invalidForward(
                     base: upstream.absoluteString, request: request.description)
                 return .ready(Outcome(.refusal(Refusal(error))))
             }
+            // Recorded as the client asked (a cassette matches the next run's requests by path,
+            // which the upstream's base path would change).
             sent = rebased
-            // Recorded under the upstream's URL, where the response really came from.
-            ticket = ticket.map { $0.rebased(under: upstream) }
         }
         if forwarding.loopsBack(sent.url) {
             return .ready(Outcome(.refusal(.loop(request))))

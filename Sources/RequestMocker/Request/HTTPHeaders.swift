@@ -190,6 +190,7 @@ extension HTTPHeaders {
         public static let expect: Name = "Expect"
         public static let host: Name = "Host"
         public static let location: Name = "Location"
+        public static let origin: Name = "Origin"
         public static let setCookie: Name = "Set-Cookie"
         public static let transferEncoding: Name = "Transfer-Encoding"
         public static let userAgent: Name = "User-Agent"

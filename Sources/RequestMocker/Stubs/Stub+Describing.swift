@@ -28,10 +28,18 @@ extension Stub {
         for condition in filter.conditions {
             switch condition {
             case .query(let items, exact: false):
-                for item in items { query[item.name] = item.value.map(JSONValue.string) ?? .null }
+                for item in items {
+                    guard query[item.name] == nil else {
+                        throw refuse("query", "the query item \(item.name) is asked for twice, which a stub can't hold")
+                    }
+                    query[item.name] = item.value.map(JSONValue.string) ?? .null
+                }
             case .query(_, exact: true):
                 throw refuse("query", "an exact query can't be sent; use query(_:), which allows other items")
             case .header(let name, let value):
+                guard !headers.keys.contains(where: { HTTPHeaders.Name($0) == name }) else {
+                    throw refuse("headers", "the header \(name) is asked for twice, which a stub can't hold")
+                }
                 headers[name.rawValue] = value.map(JSONValue.string) ?? .null
             case .jsonBody(let value):
                 request["jsonBody"] = value

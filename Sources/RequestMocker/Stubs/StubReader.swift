@@ -223,8 +223,9 @@ struct StubReader {
     {
         var status = HTTPStatus.ok
         if let value = members["status"] {
-            guard let code = value.intValue, (100...999).contains(code) else {
-                throw invalid(steps + [.key("status")], "expected a status code from 100 to 999")
+            // Not 1xx: an interim response followed by a body would garble the connection.
+            guard let code = value.intValue, (200...999).contains(code) else {
+                throw invalid(steps + [.key("status")], "expected a status code from 200 to 999")
             }
             status = HTTPStatus(code)
         }

@@ -23,6 +23,17 @@ enum AdminAPI {
     }
 
     static func answer(_ request: MockRequest, server: MockServer, admin: MockServer.Admin) -> ResolvedResponse {
+        // A web page can send requests to loopback: browsers mark them with `Origin`, and a page
+        // that rebinds its own name to 127.0.0.1 shows in `Host`.
+        if request.headers.contains(.origin) {
+            return error(.forbidden, "the admin API takes no requests from web pages (this one has an Origin header)")
+        }
+        if admin.token == nil, let host = request.url.host, !MockServer.isLoopback(host) {
+            return error(
+                .forbidden,
+                "without a token the admin API answers only requests to a loopback host (localhost, 127.0.0.1); "
+                    + "this one is to \(host)")
+        }
         if let token = admin.token, !authorized(request, token: token) {
             return error(
                 .unauthorized, "the admin API needs the header Authorization: Bearer <the server's admin token>",
@@ -77,6 +88,9 @@ enum AdminAPI {
     }
 
     private static func add(_ request: MockRequest, to store: StubStore) -> ResolvedResponse {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            return error(.unsupportedMediaType, "send the stub as JSON, with Content-Type: application/json")
+        }
         guard let body = request.body, !body.isEmpty else {
             return error(.badRequest, "send one stub as the JSON body: {\"request\": {...}, \"response\": {...}}")
         }

@@ -2,8 +2,11 @@ import Foundation
 
 extension Socket {
     /// Connects to `host` (a name or a numeric address) and `port`, trying each address the name
-    /// has, and giving up after `timeout`.
-    static func connect(host: String, port: UInt16, timeout: Duration) throws(Failure) -> Socket {
+    /// has, and giving up after `timeout`, or as soon as `interrupted` says so (it is asked every
+    /// tenth of a second).
+    static func connect(
+        host: String, port: UInt16, timeout: Duration, interrupted: () -> Bool = { false }
+    ) throws(Failure) -> Socket {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = SocketPlatform.streamType
@@ -31,14 +34,16 @@ extension Socket {
             _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
             var result = SocketPlatform.systemConnect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen)
             if result != 0, SocketPlatform.lastError == EINPROGRESS {
-                var entry = pollfd(fd: descriptor, events: SocketPlatform.writable, revents: 0)
-                let remaining = clock.now.duration(to: deadline)
-                let (seconds, attoseconds) = max(remaining, .zero).components
-                let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-                var polled: Int32
-                repeat {
-                    polled = SocketPlatform.systemPoll(&entry, 1, milliseconds)
-                } while polled < 0 && SocketPlatform.lastError == EINTR
+                var polled: Int32 = 0
+                while polled == 0, clock.now < deadline, !interrupted() {
+                    var entry = pollfd(fd: descriptor, events: SocketPlatform.writable, revents: 0)
+                    let slice = min(clock.now.duration(to: deadline), .milliseconds(100))
+                    let (seconds, attoseconds) = max(slice, .zero).components
+                    let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+                    repeat {
+                        polled = SocketPlatform.systemPoll(&entry, 1, milliseconds)
+                    } while polled < 0 && SocketPlatform.lastError == EINTR
+                }
                 var code: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
                 if polled <= 0 {

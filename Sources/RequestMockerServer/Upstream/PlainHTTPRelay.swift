@@ -40,7 +40,15 @@ final class PlainHTTPRelay: UpstreamRelay {
         return .inPlace { .ready(self.exchange(request, timeout: .milliseconds(Int64(max(timeout, 1) * 1000)))) }
     }
 
-    /// Closes the kept connections (the server is stopping).
+    private let stopping = LockedState(false)
+    private var isStopping: Bool { stopping.withLock { $0 } }
+
+    /// Makes exchanges under way give up within a tenth of a second (the server is stopping).
+    func stop() {
+        stopping.withLock { $0 = true }
+    }
+
+    /// Closes the kept connections (the server has stopped).
     func closeIdle() {
         for socket in idle.withLock({ idle in
             defer { idle = [] }
@@ -72,7 +80,8 @@ final class PlainHTTPRelay: UpstreamRelay {
                 socket = reused
             } else {
                 do {
-                    socket = try Socket.connect(host: host, port: port, timeout: min(timeout, .seconds(10)))
+                    socket = try Socket.connect(
+                        host: host, port: port, timeout: min(timeout, .seconds(10)), interrupted: { self.isStopping })
                 } catch {
                     let code: URLError.Code = error.code == ETIMEDOUT ? .timedOut : .cannotConnectToHost
                     let why = SocketPlatform.errorMessage(error.code).lowercased()
@@ -128,7 +137,12 @@ final class PlainHTTPRelay: UpstreamRelay {
                 if let (parsed, end) = try UpstreamResponseHead.parse(buffer, from: start) {
                     start = end
                     // An interim response (100 Continue) is followed by the real one.
-                    if parsed.status.kind == .informational, parsed.status != .switchingProtocols { continue }
+                    if parsed.status == .switchingProtocols {
+                        throw Failed(
+                            code: .badServerResponse,
+                            reason: "the server switched protocols (101), which can't be relayed")
+                    }
+                    if parsed.status.kind == .informational { continue }
                     return try response(
                         parsed, request: request, socket: socket, buffer: buffer, start: start, timeout: timeout)
                 }
@@ -136,8 +150,11 @@ final class PlainHTTPRelay: UpstreamRelay {
                 throw Failed(code: .badServerResponse, reason: "the server's response was not HTTP: \(invalid.reason)")
             }
             let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero, socket.waitReadable(timeout: remaining) != .timedOut else {
-                throw Failed(code: .timedOut, reason: "the request timed out")
+            guard remaining > .zero else { throw Failed(code: .timedOut, reason: "the request timed out") }
+            // In slices, so a server that stops doesn't wait out a slow upstream.
+            guard socket.waitReadable(timeout: min(remaining, .milliseconds(100))) != .timedOut else {
+                if isStopping { throw Failed(code: .cancelled, reason: "the server is stopping") }
+                continue
             }
             let count: Int
             do {
@@ -225,8 +242,8 @@ final class PlainHTTPRelay: UpstreamRelay {
 /// The body of one relayed response, read from the upstream's socket as the client takes it.
 /// Only the connection's thread reads it; `cancel()` may come from another.
 private final class UpstreamBody: @unchecked Sendable {
-    // @unchecked Sendable: everything but `socket.shutdown()` in `cancel()` happens on the one
-    // thread that pulls the body.
+    // @unchecked Sendable: the reading state is touched only by the one thread that pulls the
+    // body; what `cancel()` (from any thread) needs is in `ownership`, under its lock.
     private let socket: Socket
     private var framing: UpstreamResponseHead.Framing
     private var buffer: [UInt8]
@@ -235,8 +252,15 @@ private final class UpstreamBody: @unchecked Sendable {
     private let timeout: Duration
     private let relay: PlainHTTPRelay
     private var decoder = ChunkedBodyDecoder(maximumBody: Int.max / 4)
-    /// Set once the socket was given back or closed.
-    private var released = false
+    /// Whether the socket was given back or closed (after which it is no longer this body's to
+    /// touch), and whether the body was cancelled.
+    private struct Ownership: Sendable {
+        var released = false
+        var cancelled = false
+    }
+
+    private let ownership = LockedState(Ownership())
+    private var released: Bool { ownership.withLock { $0.released } }
     private let clock = ContinuousClock()
     private var lastProgress: ContinuousClock.Instant
 
@@ -278,7 +302,9 @@ private final class UpstreamBody: @unchecked Sendable {
             }
             lastProgress = clock.now
             if count == 0 {
-                if framing == .close {
+                // The end of a body that runs until the upstream closes, unless the close is
+                // our own `cancel()`.
+                if framing == .close, !ownership.withLock({ $0.cancelled }) {
                     finish(reusable: false)
                     return .end
                 }
@@ -328,25 +354,30 @@ private final class UpstreamBody: @unchecked Sendable {
         }
     }
 
-    /// The body is complete: the connection goes back for the next request when it can.
+    /// The body is complete: the connection goes back for the next request when it can. Under
+    /// the lock, so a `cancel()` can't touch the socket once another request may have it.
     private func finish(reusable: Bool) {
-        guard !released else { return }
-        released = true
-        if reusable, keepsAlive { relay.giveBack(socket) } else { socket.close() }
+        ownership.withLock { ownership in
+            guard !ownership.released else { return }
+            ownership.released = true
+            if reusable, keepsAlive, !ownership.cancelled { relay.giveBack(socket) } else { socket.close() }
+        }
     }
 
     private func fail() {
-        guard !released else { return }
-        released = true
-        socket.close()
+        finish(reusable: false)
     }
 
-    /// Wakes a waiting read; the reading thread then fails and closes the socket.
+    /// Wakes a waiting read, if the socket is still this body's; the reading thread then fails
+    /// and closes it.
     func cancel() {
-        socket.shutdown()
+        ownership.withLock { ownership in
+            ownership.cancelled = true
+            if !ownership.released { socket.shutdown() }
+        }
     }
 
     deinit {
-        if !released { socket.close() }
+        if !ownership.withLock({ $0.released }) { socket.close() }
     }
 }

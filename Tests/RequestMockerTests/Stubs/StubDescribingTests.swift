@@ -96,6 +96,14 @@ struct StubDescribingTests {
             RequestFilter.get("/a").respond(with: .sequence([.status(200), .string("x").times(2)])),
             "at response.sequence[1]: a sequence inside a sequence can't be sent"
         ),
+        (
+            RequestFilter.get("/a").header("X-Team", "a").header("x-team", "b"),
+            "at request.headers: the header x-team is asked for twice, which a stub can't hold"
+        ),
+        (
+            RequestFilter.get("/a").query(["tag": "a", "tag": "b"]),
+            "at request.query: the query item tag is asked for twice, which a stub can't hold"
+        ),
     ])
     func whatJSONCantCarryIsRefused(_ filter: RequestFilter, _ message: String) {
         let error = #expect(throws: Stub.Invalid.self) { try Stub(describing: filter) }

@@ -119,7 +119,7 @@ struct StubTests {
             ),
             (
                 #"{"request": {}, "response": {"status": 1000}}"#,
-                "at response.status: expected a status code from 100 to 999"
+                "at response.status: expected a status code from 200 to 999"
             ),
             (
                 #"{"request": {}, "response": {"headers": {"X-A": "a\nb"}}}"#,
@@ -205,7 +205,7 @@ struct StubTests {
         let error = #expect(throws: RequestMockerError.self) { try Stub.stubs(contentsOf: bad) }
         #expect(
             error?.description
-                == "stubs file \(bad.path):4:27: at stubs[1].response.status: expected a status code from 100 to 999; "
+                == "stubs file \(bad.path):4:27: at stubs[1].response.status: expected a status code from 200 to 999; "
                 + "fix the file (its schema is stubs.schema.json)")
         let missingFile = try folder.write(
             "missing.json", #"{"stubs": [{"request": {}, "response": {"bodyFile": "nope.json"}}]}"#)
