@@ -9,6 +9,10 @@ struct HTTPConnection {
     let server: MockServer
     private let parser: RequestHeadParser
     private let forwarding: Forwarding
+    /// The server's admin API, when it has one, and whether it has an upstream: read once, not
+    /// per request.
+    private let admin: MockServer.Admin?
+    private let hasUpstream: Bool
     let clock = ContinuousClock()
     /// Input received and not yet consumed, from `start` on.
     private var buffer: [UInt8] = []
@@ -24,6 +28,8 @@ struct HTTPConnection {
             maximumBody: configuration.maximumBodySize
         )
         forwarding = server.forwarding
+        admin = configuration.admin
+        hasUpstream = configuration.upstream != nil
         connection.socket.setSendTimeout(configuration.sendTimeout)
     }
 
@@ -191,7 +197,7 @@ struct HTTPConnection {
         onRequest(
             ServedRequest(
                 request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now),
-                hasUpstream: server.configuration.upstream != nil, refusal: refusal))
+                hasUpstream: hasUpstream, refusal: refusal))
     }
 
     // MARK: Answering
@@ -205,7 +211,7 @@ struct HTTPConnection {
             refuse(rejection, since: arrival)
             return false
         }
-        if let admin = server.configuration.admin, AdminAPI.handles(request) {
+        if let admin, AdminAPI.handles(request) {
             let response = AdminAPI.answer(request, server: server, admin: admin)
             return send(response, head: head, request: request, entry: nil, since: arrival)
         }

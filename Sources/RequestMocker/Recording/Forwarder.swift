@@ -204,7 +204,7 @@ private final class Transfer: Sendable {
 
     func received(_ data: Data) {
         let stream = state.withLock { state in
-            if streams, state.kept.count + data.count > Forwarder.maximumRecordedBody {
+            if streams, keeper != nil, state.kept.count + data.count > Forwarder.maximumRecordedBody {
                 // Relayed on, but no longer kept: memory stays bounded.
                 state.tooLargeToKeep = true
                 state.kept = Data()
@@ -239,7 +239,7 @@ private final class Transfer: Sendable {
         let failure = error.map {
             $0 as? URLError ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\($0)"])
         }
-        var result: Swift.Result<RecordedResponse, URLError>
+        let result: Swift.Result<RecordedResponse, URLError>
         if let failure {
             result = .failure(failure)
         } else if let head {
