@@ -3,6 +3,7 @@
 // sides of a ratio alike.
 //
 //     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N] [--server-only]
+//     swift run -c release request-mocker-bench --streaming-only
 //     valgrind --tool=callgrind .build/release/request-mocker-bench --profile filter|floor [--requests N]
 //
 // The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
@@ -70,6 +71,11 @@ func option(_ name: String, default value: Int) -> Int {
 
 if let index = CommandLine.arguments.firstIndex(of: "--serve-file"), index + 1 < CommandLine.arguments.count {
     serveFileAndWait(CommandLine.arguments[index + 1])
+}
+
+if CommandLine.arguments.contains("--streaming-only") {
+    try printStreamingRows()
+    exit(0)
 }
 
 if CommandLine.arguments.contains("--server-only") {

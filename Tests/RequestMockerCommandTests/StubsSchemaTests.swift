@@ -30,7 +30,7 @@ import Testing
 
     @Test func theExampleFileIsValidForBoth() async throws {
         let example = Command.packageRoot.appendingPathComponent("Examples/stubs.json")
-        #expect(try Stub.stubs(contentsOf: example).count == 6)
+        #expect(try Stub.stubs(contentsOf: example).count == 8)
         #expect(try await schemaAccepts([String(contentsOf: example, encoding: .utf8)]) == [true])
     }
 
@@ -57,6 +57,26 @@ import Testing
                 #"{"id": "login", "request": {}, "response": {"template": true, "headers": {"X-A": "{{query.a}}"}}}"#,
                 true
             ),
+            (
+                #"{"request": {}, "response": {"chunks": [{"text": "a"}, {"base64": "AAE=", "pause": 0.1}], "#
+                    + #""headers": {"Content-Type": "text/plain"}}}"#,
+                true
+            ),
+            (
+                #"{"request": {}, "response": {"events": [{"event": "t", "data": "x\ny", "id": "1", "retry": 10}, "#
+                    + #"{"comment": "hi"}], "interval": 0.5}}"#,
+                true
+            ),
+            (#"{"request": {}, "response": {"chunks": [{"text": "a", "base64": "AA=="}]}}"#, false),
+            (#"{"request": {}, "response": {"chunks": [{"pause": 1}]}}"#, false),
+            (#"{"request": {}, "response": {"chunks": [{"text": "a", "pause": -1}]}}"#, false),
+            (#"{"request": {}, "response": {"events": [{"id": "a\nb"}]}}"#, false),
+            (#"{"request": {}, "response": {"events": [{"event": "a\rb"}]}}"#, false),
+            (#"{"request": {}, "response": {"events": [{"retry": -5}]}}"#, false),
+            (#"{"request": {}, "response": {"events": [{"name": "x"}]}}"#, false),
+            (#"{"request": {}, "response": {"body": "x", "interval": 1}}"#, false),
+            (#"{"request": {}, "response": {"template": true, "chunks": []}}"#, false),
+            (#"{"request": {}, "response": {"events": [], "chunks": []}}"#, false),
             (#"{"request": {}, "response": {"status": 99}}"#, false),
             (#"{"request": {}, "response": {"status": 101}}"#, false),
             (#"{"request": {}, "response": {"status": "200"}}"#, false),

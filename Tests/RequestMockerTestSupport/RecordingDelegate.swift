@@ -11,6 +11,7 @@ package final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchec
     private let lock = NSLock()
     private var responses: [URLResponse] = []
     private var chunks: [Data] = []
+    private var arrivals: [ContinuousClock.Instant] = []
     private var continuation: CheckedContinuation<Outcome, Never>?
     private var result: Outcome?
 
@@ -25,7 +26,10 @@ package final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock { chunks.append(data) }
+        lock.withLock {
+            chunks.append(data)
+            arrivals.append(.now)
+        }
     }
 
     package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -51,4 +55,9 @@ package final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     package var responseCount: Int { lock.withLock { responses.count } }
+
+    /// Each `didReceive(data)` call's bytes and when it came, in order.
+    package var receivedPieces: [(data: Data, at: ContinuousClock.Instant)] {
+        lock.withLock { Array(zip(chunks, arrivals)).map { (data: $0.0, at: $0.1) } }
+    }
 }

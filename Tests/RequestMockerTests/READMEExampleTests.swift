@@ -74,3 +74,55 @@ struct Repository: Decodable {
     }
     #expect(names == ["analytical-engine", "notes-g"])
 }
+
+// README: "Streaming responses"
+@Test func streamingResponsesExample() async throws {
+    let registry = MockRegistry()
+    registry.register(
+        .get("/v1/chat"),
+        respond: .events(
+            [  // text/event-stream, no-cache
+                ServerSentEvent(event: "token", data: "Hel", id: "1"),
+                ServerSentEvent(event: "token", data: "lo", id: "2"),
+                ServerSentEvent(data: "first line\nsecond line", retry: 3000),
+                ServerSentEvent(comment: "keep-alive"),
+            ], interval: .milliseconds(50)))  // the first at once, then every 50 ms
+
+    registry.register(
+        .get("/feed"),
+        respond: .stream(
+            [
+                .text("{\"n\":1}\n"),
+                .text("{\"n\":2}\n", after: .milliseconds(200)),  // the pause before this piece
+            ], contentType: "application/x-ndjson"))
+
+    // Computed per request: from any AsyncSequence of StreamChunk, pulled as the client reads...
+    registry.register(
+        .get("/count/<n>"),
+        respond: .stream(contentType: "text/plain") { _, captures in
+            AsyncStream { continuation in
+                for n in 1...max(1, Int(captures["n"] ?? "") ?? 3) {
+                    continuation.yield(StreamChunk.text("\(n)\n", after: .milliseconds(10)))
+                }
+                continuation.finish()
+            }
+        })
+    // ...or fed through a continuation: keep it (in a Mutex or an actor) to yield more pieces when
+    // the test decides, and finish it to end the body.
+    registry.register(
+        .get("/live"),
+        respond: .stream { request, captures, continuation in
+            continuation.yield(.text("connected\n"))
+            continuation.finish()  // (not in the README, which keeps it open)
+        })
+
+    let session = registry.makeSession()
+    let events = String(decoding: try await session.data(from: url("https://api.test/v1/chat")).0, as: UTF8.self)
+    #expect(
+        events
+            == "event: token\nid: 1\ndata: Hel\n\nevent: token\nid: 2\ndata: lo\n\n"
+            + "retry: 3000\ndata: first line\ndata: second line\n\n: keep-alive\n\n")
+    #expect(try await session.data(from: url("https://api.test/feed")).0 == Data("{\"n\":1}\n{\"n\":2}\n".utf8))
+    #expect(try await session.data(from: url("https://api.test/count/3")).0 == Data("1\n2\n3\n".utf8))
+    #expect(try await session.data(from: url("https://api.test/live")).0 == Data("connected\n".utf8))
+}

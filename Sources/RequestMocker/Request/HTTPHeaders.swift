@@ -181,6 +181,7 @@ extension HTTPHeaders {
 
         public static let accept: Name = "Accept"
         public static let authorization: Name = "Authorization"
+        public static let cacheControl: Name = "Cache-Control"
         public static let connection: Name = "Connection"
         public static let contentEncoding: Name = "Content-Encoding"
         public static let contentLength: Name = "Content-Length"

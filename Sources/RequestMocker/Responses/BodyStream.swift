@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 
 /// A response body that arrives over time: a forwarded response's, relayed as the real server
-/// sends it. One producer appends pieces and then finishes; one consumer takes them in order.
+/// sends it, or a mocked stream's, each piece when its pause has passed. One producer appends
+/// pieces and then finishes; one consumer takes them in order.
 ///
 /// What waits for a slow consumer is bounded by ``maximumBuffered``: FoundationNetworking can't
 /// pause a transfer (suspending a task mid-body restarts it), so there is no back-pressure on
@@ -32,6 +33,9 @@ package final class BodyStream: Sendable {
         /// Set once, by ``finish(_:)`` or by overflowing: what follows the last piece.
         var ending: Ending?
         var cancelled = false
+        /// A mocked stream's feeding task, once the consumer asked for the first piece.
+        var feeder: Task<Void, Never>?
+        var fed = false
     }
 
     private enum Ending: Sendable {
@@ -45,6 +49,14 @@ package final class BodyStream: Sendable {
     private let onCancel: @Sendable () -> Void
     /// For a pulled body: reads the next piece, waiting at most the given time.
     private let pull: (@Sendable (Duration) -> Next)?
+    /// For a mocked stream: its pieces as they fall due. `MockURLProtocol` iterates them
+    /// itself; the server's consumer has them fed in when it first asks.
+    let pieces: TimedPieces?
+
+    /// Whether a body the server doesn't send (to a `HEAD`) is still read to its end, so its
+    /// sender's exchange finishes (a recording is written, an upstream connection goes back).
+    /// A mocked stream has no sender waiting, so it is dropped at once.
+    package var needsDraining: Bool { pieces == nil }
 
     /// A body that a producer pushes with ``append(_:)`` and ``finish(_:)``.
     ///
@@ -55,6 +67,15 @@ package final class BodyStream: Sendable {
         self.expectedLength = expectedLength
         self.onCancel = onCancel
         pull = nil
+        pieces = nil
+    }
+
+    /// A mocked stream's body: `pieces` start only when the consumer first asks for one.
+    init(pieces: TimedPieces) {
+        expectedLength = nil
+        onCancel = {}
+        pull = nil
+        self.pieces = pieces
     }
 
     /// A body the consumer pulls from its source (an upstream's socket), so the source is read
@@ -69,6 +90,7 @@ package final class BodyStream: Sendable {
         self.expectedLength = expectedLength
         self.onCancel = onCancel
         self.pull = pull
+        pieces = nil
     }
 
     // MARK: Producing
@@ -87,7 +109,7 @@ package final class BodyStream: Sendable {
             state.buffered += data.count
             return false
         }
-        if overflowed { onCancel() }
+        if overflowed { stopProducer() }
         signal.signal()
     }
 
@@ -105,6 +127,7 @@ package final class BodyStream: Sendable {
     /// The next piece, the end, or `pending` when nothing came within `wait`.
     package func next(waitingAtMost wait: Duration) -> Next {
         if let pull { return pulled(pull, wait) }
+        if let pieces { startFeeding(pieces) }
         if let next = take() { return next }
         let (seconds, attoseconds) = wait.components
         let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
@@ -155,8 +178,36 @@ package final class BodyStream: Sendable {
             defer { state.cancelled = true }
             return !state.cancelled && state.ending == nil
         }
-        if first { onCancel() }
+        if first { stopProducer() }
         signal.signal()
+    }
+
+    private func stopProducer() {
+        onCancel()
+        state.withLock { $0.feeder }?.cancel()
+    }
+
+    /// Starts appending a mocked stream's pieces, once.
+    private func startFeeding(_ pieces: TimedPieces) {
+        let starts = state.withLock { state -> Bool in
+            guard !state.fed, !state.cancelled, state.ending == nil else { return false }
+            state.fed = true
+            return true
+        }
+        guard starts else { return }
+        let feeder = Task {
+            do {
+                for try await piece in pieces { append(piece) }
+                finish(nil)
+            } catch {
+                finish(error)
+            }
+        }
+        let stopped = state.withLock { state -> Bool in
+            state.feeder = feeder
+            return state.cancelled || state.ending != nil
+        }
+        if stopped { feeder.cancel() }
     }
 
     /// Waits for the whole body (at most ``maximumBuffered`` bytes), blocking the calling thread.

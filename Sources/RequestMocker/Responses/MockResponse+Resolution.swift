@@ -39,6 +39,13 @@ extension MockResponse {
             }
         case .slice(let slice, let contentType):
             return .ready(outcome(body: .file(slice), defaultContentType: contentType, context))
+        case .stream(let source, let contentType):
+            let body = ResponseBody.stream(BodyStream(pieces: source.pieces(for: context.request, context.captures)))
+            return .ready(outcome(body: body, defaultContentType: contentType, context))
+        case .unbuildable(let reason):
+            let error = RequestMockerError.invalidResponse(
+                filter: context.filterDescription, request: context.request.description, reason: reason)
+            return .ready(Outcome(.refusal(Refusal(error)), delay: extraDelay))
         case .fault(let fault):
             return .ready(Outcome(.fault(fault), delay: extraDelay))
         case .failure(let error):
@@ -151,7 +158,8 @@ extension MockResponse {
     }
 
     /// Applies the defaults: status 200, `HTTP/1.1`, the default `Content-Type` unless the
-    /// overlay sets one, the overlay's headers, and the real `Content-Length`.
+    /// overlay sets one, the overlay's headers, and the real `Content-Length` (none for a body
+    /// whose length isn't known, whatever the overlay says).
     static func finished(
         body: ResponseBody, defaultContentType: String?, status: HTTPStatus?, version: String?, overlay: HTTPHeaders,
         transfer: BodyTransfer
@@ -161,7 +169,11 @@ extension MockResponse {
             headers.add(.contentType, defaultContentType)
         }
         for field in overlay { headers.add(field.name, field.value) }
-        if let length = body.count { headers.replace(.contentLength, with: String(length)) }
+        if let length = body.count {
+            headers.replace(.contentLength, with: String(length))
+        } else {
+            headers.remove(.contentLength)
+        }
         return ResolvedResponse(
             status: status ?? .ok, httpVersion: version ?? "HTTP/1.1", headers: headers, body: body, transfer: transfer
         )

@@ -31,6 +31,10 @@ public struct MockResponse: Sendable {
         case fault(ConnectionFault)
         case failure(any Error)
         case sequence(ResponseSequence)
+        /// A body sent piece by piece, each piece after its pause.
+        case stream(ChunkSource, defaultContentType: String?)
+        /// A response its factory could not build, and why: every request it answers is refused.
+        case unbuildable(reason: String)
     }
 
     enum Handler: Sendable {
@@ -108,8 +112,8 @@ public struct MockResponse: Sendable {
     public var status: HTTPStatus? {
         if let statusOverride { return statusOverride }
         switch content {
-        case .body, .file, .slice: return .ok
-        case .handler, .fault, .failure, .sequence, .forward: return nil
+        case .body, .file, .slice, .stream: return .ok
+        case .handler, .fault, .failure, .sequence, .forward, .unbuildable: return nil
         }
     }
 

@@ -63,6 +63,18 @@ extension Stub {
         }
     }
 
+    /// A chunk as a stub's `chunks` take it: text when it is UTF-8, else base64, and its pause.
+    private static func describe(_ chunk: StreamChunk) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        if let text = String(data: chunk.data, encoding: .utf8) {
+            members["text"] = .string(text)
+        } else {
+            members["base64"] = .string(chunk.data.base64EncodedString())
+        }
+        if chunk.pause > .zero { members["pause"] = .double(chunk.pause.seconds) }
+        return .object(members)
+    }
+
     private static func describe(_ response: MockResponse, inSequence: Bool) throws(Invalid) -> JSONValue {
         func refuse(_ reason: String) -> Invalid { Invalid(reason: reason, steps: []) }
         guard response.versionOverride == nil else {
@@ -135,6 +147,13 @@ extension Stub {
             throw refuse("an error can't be sent; use .fault(_:) for a broken connection")
         case .forward:
             throw refuse("forward(to:) can't be sent")
+        case .unbuildable(let reason):
+            throw refuse("the response can't be built (\(reason)), so it can't be sent either")
+        case .stream(.computed, _):
+            throw refuse("a computed stream is Swift code, which can't be sent; list its chunks instead")
+        case .stream(.chunks(let chunks), let contentType):
+            if let contentType, !headers.contains(.contentType) { headers.add(.contentType, contentType) }
+            members["chunks"] = .array(chunks.map(Self.describe))
         }
         if let status = response.statusOverride { members["status"] = .int(status.code) }
         if !headers.isEmpty {
@@ -147,10 +166,15 @@ extension Stub {
             }
             members["headers"] = .object(fields)
         }
-        if response.extraDelay > .zero {
-            let (seconds, attoseconds) = response.extraDelay.components
-            members["delay"] = .double(Double(seconds) + Double(attoseconds) / 1e18)
-        }
+        if response.extraDelay > .zero { members["delay"] = .double(response.extraDelay.seconds) }
         return .object(members)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a stub writes it.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

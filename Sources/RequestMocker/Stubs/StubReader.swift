@@ -12,14 +12,14 @@ struct StubReader {
         self.folder = folder
     }
 
-    private typealias Step = JSONLocation.Step
+    typealias Step = JSONLocation.Step
 
-    private func invalid(_ steps: [Step], _ reason: String) -> Stub.Invalid {
+    func invalid(_ steps: [Step], _ reason: String) -> Stub.Invalid {
         Stub.Invalid(reason: reason, steps: steps)
     }
 
     /// The members of an object that may hold only `allowed` keys.
-    private func object(
+    func object(
         _ value: JSONValue, at steps: [Step], allowed: [String]
     ) throws(Stub.Invalid)
         -> [String: JSONValue]
@@ -34,7 +34,7 @@ struct StubReader {
         return members
     }
 
-    private func string(_ value: JSONValue, at steps: [Step]) throws(Stub.Invalid) -> String {
+    func string(_ value: JSONValue, at steps: [Step]) throws(Stub.Invalid) -> String {
         guard case .string(let text) = value else { throw invalid(steps, "expected a string") }
         return text
     }
@@ -59,7 +59,7 @@ struct StubReader {
         return result
     }
 
-    private static func list(_ keys: [String]) -> String {
+    static func list(_ keys: [String]) -> String {
         keys.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
@@ -130,7 +130,7 @@ struct StubReader {
 
     // MARK: Response
 
-    private static let bodyKeys = ["json", "body", "base64Body", "bodyFile", "fault", "sequence"]
+    private static let bodyKeys = ["json", "body", "base64Body", "bodyFile", "fault", "sequence", "chunks", "events"]
 
     private mutating func response(
         _ json: JSONValue, at steps: [Step], inSequence: Bool
@@ -139,7 +139,7 @@ struct StubReader {
     {
         let members = try object(
             json, at: steps,
-            allowed: ["status", "headers", "delay", "template", "afterLast"] + Self.bodyKeys)
+            allowed: ["status", "headers", "delay", "template", "afterLast", "interval"] + Self.bodyKeys)
         let bodies = Self.bodyKeys.filter { members[$0] != nil }
         guard bodies.count <= 1 else {
             throw invalid(steps + [.key(bodies[1])], "a response has at most one of \(Self.list(Self.bodyKeys))")
@@ -172,13 +172,21 @@ struct StubReader {
         if members["afterLast"] != nil, bodies.first != "sequence" {
             throw invalid(steps + [.key("afterLast")], "\"afterLast\" belongs to a \"sequence\"")
         }
+        if members["interval"] != nil, bodies.first != "events" {
+            throw invalid(steps + [.key("interval")], "\"interval\" belongs to \"events\"")
+        }
         if let value = members["delay"] {
-            guard let seconds = value.doubleValue, seconds >= 0, seconds <= 3600 else {
-                throw invalid(steps + [.key("delay")], "expected a number of seconds from 0 to 3600")
-            }
-            response = response.delayed(by: .milliseconds(Int64((seconds * 1000).rounded())))
+            response = response.delayed(by: try duration(value, at: steps + [.key("delay")]))
         }
         return response
+    }
+
+    /// A number of seconds from 0 to an hour (a delay, a pause, an interval).
+    func duration(_ value: JSONValue, at steps: [Step]) throws(Stub.Invalid) -> Duration {
+        guard let seconds = value.doubleValue, seconds >= 0, seconds <= 3600 else {
+            throw invalid(steps, "expected a number of seconds from 0 to 3600")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     private func fault(_ value: JSONValue, at steps: [Step]) throws(Stub.Invalid) -> ConnectionFault {
@@ -275,6 +283,16 @@ struct StubReader {
                 throw invalid(bodySteps, "no readable file at \(url.path)")
             }
             return .file(url, status: status, headers: fixed)
+        case "chunks":
+            return .stream(
+                try chunks(bodyValue, at: bodySteps), contentType: "application/octet-stream", status: status,
+                headers: fixed)
+        case "events":
+            let interval = try members["interval"].map { value throws(Stub.Invalid) in
+                try duration(value, at: steps + [.key("interval")])
+            }
+            return .events(
+                try events(bodyValue, at: bodySteps), interval: interval ?? .zero, status: status, headers: fixed)
         default:
             return .status(status, headers: fixed)
         }

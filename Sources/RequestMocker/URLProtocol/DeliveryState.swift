@@ -10,13 +10,19 @@
 ///   |                v  |                       v                              |
 ///   |              stopped(work)          stopped(answer) --start (resume)-----+
 ///   +--start, answered at once-------------------------------------------------+
+///
+/// finished --beginStreaming--> streaming(g) --append / end, then start--> finished
+///                                   |
+///                                 stop --> stopped (a later start fails: the head went out)
 /// ```
 ///
 /// The registry decides a request once: a task that is suspended and resumed gets the work
 /// (or the answer) it already had, so it is not journaled twice and a response sequence does
 /// not move on. Each run of the work gets a generation `g`; a completion from an older
-/// generation (work that was stopped) is dropped. It is one `LockedState`, so a protocol
-/// instance costs one allocation for it.
+/// generation (work that was stopped) is dropped. A streamed body is delivered piece by piece
+/// after its head: each piece that arrives wakes the task once, and the next start hands over
+/// every piece waiting. It is one `LockedState`, so a protocol instance costs one allocation
+/// for it.
 typealias DeliveryState = LockedState<DeliveryMachine>
 
 /// The deferred part of answering one request: a delay, an `async` block, or pass-through.
@@ -27,8 +33,16 @@ struct DeliveryMachine: Sendable {
         case idle
         case waiting(generation: Int)
         case ready(Delivery)
+        /// The head went out; the body's pieces follow as they arrive.
+        case streaming(generation: Int)
         case stopped
         case finished
+    }
+
+    /// How a streamed body ended.
+    enum StreamEnding: Sendable {
+        case complete
+        case failed(any Error)
     }
 
     var phase: Phase = .idle
@@ -39,6 +53,16 @@ struct DeliveryMachine: Sendable {
     var keptAnswer: Delivery?
     /// The work and timeout tasks of the current generation, cancelled by `stop()` or completion.
     var tasks: [Task<Void, Never>] = []
+    /// A streamed body's pieces that arrived since the last start, and its end once it came.
+    var pieces: [Data] = []
+    var streamEnding: StreamEnding?
+    /// Whether a wake is on its way: the pieces that arrive meanwhile ride along with it.
+    var wakePending = false
+    /// Whether a streamed head went out, so a restart can't deliver a response again.
+    var streamed = false
+    /// When the deferred work last showed progress (its start, or a streamed piece): the
+    /// request's timeout counts from here, as URL loading's does between received bytes.
+    var lastActivity = ContinuousClock.Instant.now
 }
 
 extension LockedState where State == DeliveryMachine {
@@ -54,6 +78,8 @@ extension LockedState where State == DeliveryMachine {
         case rerun(generation: Int, work: DeferredWork)
         /// Deliver this now, on this thread.
         case deliver(Delivery)
+        /// Hand over these pieces of a streamed body, then end it if it ended.
+        case stream([Data], ending: DeliveryMachine.StreamEnding?)
         /// Nothing (a spurious start while waiting, or after the end).
         case none
     }
@@ -64,6 +90,7 @@ extension LockedState where State == DeliveryMachine {
             case .idle:
                 machine.generation += 1
                 machine.phase = .waiting(generation: machine.generation)
+                machine.lastActivity = .now
                 return .begin(generation: machine.generation)
             case .stopped:
                 if let answer = machine.keptAnswer {
@@ -71,25 +98,39 @@ extension LockedState where State == DeliveryMachine {
                     machine.keptAnswer = nil
                     return .deliver(answer)
                 }
+                if machine.streamed {
+                    machine.phase = .finished
+                    return .deliver(.failure(StreamInterrupted.error))
+                }
                 machine.generation += 1
                 machine.phase = .waiting(generation: machine.generation)
+                machine.lastActivity = .now
                 guard let work = machine.work else { return .begin(generation: machine.generation) }
                 return .rerun(generation: machine.generation, work: work)
             case .ready(let delivery):
                 machine.phase = .finished
                 return .deliver(delivery)
+            case .streaming:
+                return machine.takePieces()
             case .waiting, .finished:
                 return .none
             }
         }
     }
 
-    /// The answer, if one is ready (and not stopped): for delivering outside `startLoading`.
-    func takeReady() -> Delivery? {
+    /// What a wake outside `startLoading` should deliver (Apple platforms): a ready answer, or
+    /// the pieces of a streamed body.
+    func takeReady() -> StartAction {
         withLock { machine in
-            guard case .ready(let delivery) = machine.phase else { return nil }
-            machine.phase = .finished
-            return delivery
+            switch machine.phase {
+            case .ready(let delivery):
+                machine.phase = .finished
+                return .deliver(delivery)
+            case .streaming:
+                return machine.takePieces()
+            case .idle, .waiting, .stopped, .finished:
+                return .none
+            }
         }
     }
 
@@ -100,10 +141,14 @@ extension LockedState where State == DeliveryMachine {
 
     /// Remembers the decided work and the tasks that `stop()` must cancel; if the state moved
     /// on meanwhile, cancels them at once.
-    func track(generation: Int, work: @escaping DeferredWork, tasks: [Task<Void, Never>]) {
+    func track(generation: Int, work: DeferredWork?, tasks: [Task<Void, Never>]) {
         let stale = withLock { machine -> Bool in
-            machine.work = work
-            guard case .waiting(generation) = machine.phase else { return true }
+            if let work { machine.work = work }
+            switch machine.phase {
+            case .waiting(generation): break
+            case .streaming(generation) where machine.streamEnding == nil: break
+            default: return true
+            }
             machine.tasks = tasks
             return false
         }
@@ -123,6 +168,79 @@ extension LockedState where State == DeliveryMachine {
         return taken
     }
 
+    /// Moves a delivered answer on to streaming its body: a new generation, whose pieces
+    /// ``append(_:generation:)`` and ``end(_:generation:)`` bring in. `nil` when the task was
+    /// stopped meanwhile.
+    func beginStreaming() -> Int? {
+        withLock { machine in
+            guard case .finished = machine.phase else { return nil }
+            machine.generation += 1
+            machine.phase = .streaming(generation: machine.generation)
+            machine.streamed = true
+            machine.lastActivity = .now
+            return machine.generation
+        }
+    }
+
+    /// Moves a delivered answer back to waiting, for work that finishes it (a streamed body
+    /// collected whole). `nil` when the task was stopped meanwhile.
+    func beginWaiting() -> Int? {
+        withLock { machine in
+            guard case .finished = machine.phase else { return nil }
+            machine.generation += 1
+            machine.phase = .waiting(generation: machine.generation)
+            machine.lastActivity = .now
+            return machine.generation
+        }
+    }
+
+    /// Adds a piece of a streamed body; returns `true` when the caller must wake the task.
+    func append(_ piece: Data, generation: Int) -> Bool {
+        withLock { machine in
+            guard case .streaming(generation) = machine.phase, machine.streamEnding == nil else { return false }
+            machine.pieces.append(piece)
+            machine.lastActivity = .now
+            return machine.needsWake()
+        }
+    }
+
+    /// Ends a streamed body; returns `true` when the caller must wake the task.
+    func end(_ ending: DeliveryMachine.StreamEnding, generation: Int) -> Bool {
+        let (wake, tasks) = withLock { machine -> (Bool, [Task<Void, Never>]) in
+            guard case .streaming(generation) = machine.phase, machine.streamEnding == nil else { return (false, []) }
+            machine.streamEnding = ending
+            defer { machine.tasks = [] }
+            return (machine.needsWake(), machine.tasks)
+        }
+        for task in tasks { task.cancel() }
+        return wake
+    }
+
+    /// Notes progress of the current generation's work: the timeout counts again from now.
+    func noteActivity(generation: Int) {
+        withLock { machine in
+            switch machine.phase {
+            case .waiting(generation), .streaming(generation): machine.lastActivity = .now
+            default: break
+            }
+        }
+    }
+
+    /// How long the current generation may still go without progress before it times out;
+    /// `nil` once it is no longer waiting or streaming.
+    func idleTimeLeft(generation: Int, timeout: Duration) -> Duration? {
+        withLock { machine in
+            switch machine.phase {
+            case .waiting(generation):
+                return timeout - machine.lastActivity.duration(to: .now)
+            case .streaming(generation) where machine.streamEnding == nil:
+                return timeout - machine.lastActivity.duration(to: .now)
+            default:
+                return nil
+            }
+        }
+    }
+
     /// `stopLoading`: nothing may be delivered from now on, until a restart.
     func stop() {
         let tasks = withLock { machine -> [Task<Void, Never>] in
@@ -132,12 +250,44 @@ extension LockedState where State == DeliveryMachine {
             case .ready(let answer):
                 machine.keptAnswer = answer
                 machine.phase = .stopped
-            case .idle, .waiting, .stopped:
+            case .idle, .waiting, .streaming, .stopped:
                 machine.phase = .stopped
+                machine.pieces = []
             }
             defer { machine.tasks = [] }
             return machine.tasks
         }
         for task in tasks { task.cancel() }
+    }
+}
+
+extension DeliveryMachine {
+    /// Hands over the pieces waiting and, once the body ended, the end.
+    fileprivate mutating func takePieces() -> LockedState<DeliveryMachine>.StartAction {
+        wakePending = false
+        let taken = pieces
+        pieces = []
+        guard let ending = streamEnding else { return taken.isEmpty ? .none : .stream(taken, ending: nil) }
+        phase = .finished
+        return .stream(taken, ending: ending)
+    }
+
+    /// Whether a wake must be sent for what just arrived (none is on its way yet).
+    fileprivate mutating func needsWake() -> Bool {
+        defer { wakePending = true }
+        return !wakePending
+    }
+}
+
+/// A streamed response can't be taken up again once its head went out: a task suspended in the
+/// middle of one fails when it is resumed.
+enum StreamInterrupted {
+    static var error: URLError {
+        URLError(
+            .networkConnectionLost,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "the task was suspended in the middle of a streamed response, which RequestMocker can't resume"
+            ])
     }
 }

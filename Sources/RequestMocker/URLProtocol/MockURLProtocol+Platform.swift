@@ -19,6 +19,34 @@ extension MockURLProtocol {
         /// FoundationNetworking force-unwraps a temporary file only its own HTTP protocol can set.
         static let failsDownloadTasks = true
 
+        /// Whether URL loading hands every `didLoad` to the caller. FoundationNetworking does so
+        /// only for a task whose session delegate receives its data (`dataTask(with:)` on a session
+        /// with a delegate); a completion-handler or `async` task keeps the last piece alone
+        /// (`_ProtocolClient.urlProtocol(_:didLoad:)` overwrites the data it holds). A protocol
+        /// can't ask which kind a task is, so this reads the session's task registry, where
+        /// FoundationNetworking files each task's kind, by reflection. Where that finds nothing (a
+        /// FoundationNetworking laid out differently) the body goes whole, which every kind of task
+        /// receives correctly. Called on the task's work queue, the one that registry belongs to.
+        var keepsEveryPiece: Bool {
+            guard let task,
+                let session = Self.storedProperty("session", of: task) as? URLSession,
+                session.delegate is URLSessionDataDelegate,
+                let registry = Self.storedProperty("taskRegistry", of: session),
+                let kinds = Self.storedProperty("behaviours", of: registry) as? [Int: Any],
+                let kind = kinds[task.taskIdentifier]
+            else { return false }
+            return "\(kind)" == "callDelegate"
+        }
+
+        private static func storedProperty(_ name: String, of subject: Any) -> Any? {
+            var mirror: Mirror? = Mirror(reflecting: subject)
+            while let current = mirror {
+                if let child = current.children.first(where: { $0.label == name }) { return child.value }
+                mirror = current.superclassMirror
+            }
+            return nil
+        }
+
         /// A 401 whose `WWW-Authenticate` holds a Basic challenge sends FoundationNetworking (up to
         /// Swift 6.3.1) into its authentication path, which hangs without a credential and goes to
         /// the real network with one. The header is kept under another name.
@@ -42,6 +70,9 @@ extension MockURLProtocol {
         }
 
         static let failsDownloadTasks = false
+
+        /// Apple's URL loading hands every piece to every kind of task.
+        var keepsEveryPiece: Bool { true }
 
         static func platformHeaders(of response: ResolvedResponse) -> [String: String] {
             response.headerDictionary

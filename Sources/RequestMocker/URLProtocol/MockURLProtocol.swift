@@ -36,7 +36,7 @@
 ///   delays, `async` blocks and forwarding; a synchronous block runs inside `startLoading` and
 ///   can't be interrupted, so it answers when it returns, however long it takes.
 public class MockURLProtocol: URLProtocol {
-    private let delivery = DeliveryState()
+    let delivery = DeliveryState()
 
     /// The registry this class answers from (`nil` when it was released), and the session
     /// configuration it was made for, if any.
@@ -67,6 +67,8 @@ public class MockURLProtocol: URLProtocol {
             begin(MockRequest(request, isUploadTask: task is URLSessionUploadTask), generation: generation)
         case .rerun(let generation, let work):
             run(work, generation: generation)
+        case .stream(let pieces, let ending):
+            deliver(pieces, ending: ending)
         }
     }
 
@@ -92,31 +94,56 @@ public class MockURLProtocol: URLProtocol {
 
     /// Runs deferred work off this thread, racing the request's timeout, and brings the answer
     /// back through the platform's wake.
-    private func run(_ work: @escaping DeferredWork, generation: Int) {
+    func run(_ work: @escaping DeferredWork, generation: Int) {
         let delivery = delivery
         let wake = makeWake()
-        let url = request.url
         let worker = Task {
             let answer = await work()
             if delivery.complete(generation: generation, with: answer) { wake() }
         }
-        let timer = Task { [timeout = timeout(in: Self.destination)] in
-            guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return }
-            var info: [String: any Sendable] = [NSLocalizedDescriptionKey: "The request timed out."]
-            if let url { info[NSURLErrorFailingURLErrorKey] = url }
-            if delivery.complete(generation: generation, with: .failure(URLError(.timedOut, userInfo: info))) { wake() }
+        delivery.track(generation: generation, work: work, tasks: [worker, timer(for: generation, wake: wake)])
+    }
+
+    /// Fails the given generation once it goes the request's timeout without progress: the
+    /// whole wait for an answer, and then each gap between a streamed body's pieces.
+    func timer(for generation: Int, wake: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+        let delivery = delivery
+        let url = request.url
+        let timeout = Duration.seconds(timeout(in: Self.destination))
+        return Task {
+            // Counted from when this task first runs, not from when it was made: when the
+            // process's tasks are all busy, the work this times waits for them too.
+            delivery.noteActivity(generation: generation)
+            while let left = delivery.idleTimeLeft(generation: generation, timeout: timeout) {
+                if left > .zero {
+                    guard (try? await Task.sleep(for: left)) != nil else { return }
+                    continue
+                }
+                var info: [String: any Sendable] = [NSLocalizedDescriptionKey: "The request timed out."]
+                if let url { info[NSURLErrorFailingURLErrorKey] = url }
+                let error = URLError(.timedOut, userInfo: info)
+                if delivery.complete(generation: generation, with: .failure(error))
+                    || delivery.end(.failed(error), generation: generation)
+                {
+                    wake()
+                }
+                return
+            }
         }
-        delivery.track(generation: generation, work: work, tasks: [worker, timer])
     }
 
     /// This request's timeout (see ``effectiveTimeout(_:session:)``).
-    private func timeout(in destination: RouteTable.Destination) -> TimeInterval {
+    func timeout(in destination: RouteTable.Destination) -> TimeInterval {
         Self.effectiveTimeout(request.timeoutInterval, session: destination.sessionTimeout)
     }
 
     /// Delivers an answer that became ready, if it still may be (Apple platforms' wake).
     func deliverReady() {
-        if let answer = delivery.takeReady() { deliver(answer) }
+        switch delivery.takeReady() {
+        case .deliver(let answer): deliver(answer)
+        case .stream(let pieces, let ending): deliver(pieces, ending: ending)
+        case .begin, .rerun, .none: break
+        }
     }
 
     private func finishNow(_ answer: Delivery) {
@@ -124,7 +151,7 @@ public class MockURLProtocol: URLProtocol {
         deliver(answer)
     }
 
-    private var isHead: Bool {
+    var isHead: Bool {
         request.httpMethod.map { HTTPMethod(rawValue: $0) } == .head
     }
 
@@ -135,6 +162,9 @@ public class MockURLProtocol: URLProtocol {
         case .failure(let error):
             client.urlProtocol(self, didFailWithError: error)
         case .response(let resolved, let url):
+            if case .stream(let stream) = resolved.body, let pieces = stream.pieces, !isHead {
+                return deliverStreamed(resolved, pieces: pieces, url: url)
+            }
             let body: Data
             do {
                 body = isHead ? Data() : try resolved.body.data()
@@ -142,14 +172,7 @@ public class MockURLProtocol: URLProtocol {
                 client.urlProtocol(self, didFailWithError: error)
                 return
             }
-            guard
-                let response = HTTPURLResponse(
-                    url: url,
-                    statusCode: resolved.status.code,
-                    httpVersion: resolved.httpVersion,
-                    headerFields: Self.platformHeaders(of: resolved)
-                )
-            else {
+            guard let response = Self.urlResponse(resolved, url: url) else {
                 client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
                 return
             }
@@ -171,6 +194,13 @@ public class MockURLProtocol: URLProtocol {
             }
             client.urlProtocolDidFinishLoading(self)
         }
+    }
+
+    /// The response as URL loading hands it over.
+    static func urlResponse(_ resolved: ResolvedResponse, url: URL) -> HTTPURLResponse? {
+        HTTPURLResponse(
+            url: url, statusCode: resolved.status.code, httpVersion: resolved.httpVersion,
+            headerFields: platformHeaders(of: resolved))
     }
 
     /// The timeout the platform's HTTP loader would apply: the request's `timeoutInterval` when

@@ -38,6 +38,10 @@ struct StubDescribingTests {
         RequestFilter.get("/twice").respond(with: .string("ok").times(2)),
         RequestFilter.get("/slow").respond(with: .string("late").delayed(by: .milliseconds(30))),
         RequestFilter.get("/reset").respond(with: .fault(.reset)),
+        RequestFilter.get("/feed").respond(
+            with: .stream([.text("a\n"), .data(Data([0, 255]), after: .milliseconds(20))], contentType: "text/plain")),
+        RequestFilter.get("/events").respond(
+            with: .events([ServerSentEvent(event: "t", data: "x", id: "1"), ServerSentEvent(comment: "c")])),
     ])
     func describedStubsAnswerAsTheFilterDid(_ filter: RequestFilter) async throws {
         let stub = try Stub(describing: filter)
@@ -75,6 +79,10 @@ struct StubDescribingTests {
         (
             RequestFilter.get("/a").exactQuery(["q": "1"]),
             "at request.query: an exact query can't be sent; use query(_:), which allows other items"
+        ),
+        (
+            RequestFilter.get("/a").respond(with: .stream { _, _, continuation in continuation.finish() }),
+            "at response: a computed stream is Swift code, which can't be sent; list its chunks instead"
         ),
         (
             RequestFilter.get("/a").respond(with: .error(URLError(.timedOut))),

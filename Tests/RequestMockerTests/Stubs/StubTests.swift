@@ -94,6 +94,36 @@ struct StubTests {
         #expect(Array(bytes.body.utf8) == [0, 1, 2])
     }
 
+    @Test("chunks and events stream as the same responses written in Swift do")
+    func streams() async throws {
+        let registry = MockRegistry()
+        let events = try Stub(json: [
+            "request": ["path": "/events"],
+            "response": [
+                "events": [["event": "token", "data": "a\nb", "id": "1"], ["comment": "ping", "retry": 500]],
+                "interval": 0.05,
+            ],
+        ])
+        let chunks = try Stub(json: [
+            "request": ["path": "/chunks"],
+            "response": [
+                "headers": ["Content-Type": "text/plain"],
+                "chunks": [["text": "one "], ["base64": "dHdv", "pause": 0.05]],
+            ],
+        ])
+        registry.register(events.filter)
+        registry.register(chunks.filter)
+        let session = registry.makeSession()
+        let (eventData, eventResponse) = try await session.data(from: url("https://api.test/events"))
+        #expect(
+            String(decoding: eventData, as: UTF8.self)
+                == "event: token\nid: 1\ndata: a\ndata: b\n\n: ping\nretry: 500\n\n")
+        #expect((eventResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/event-stream")
+        let (chunkData, chunkResponse) = try await session.data(from: url("https://api.test/chunks"))
+        #expect(chunkData == Data("one two".utf8))
+        #expect((chunkResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/plain")
+    }
+
     @Test(
         "a wrong stub names the JSON path and says what is wrong",
         arguments: [
@@ -128,7 +158,7 @@ struct StubTests {
             (
                 #"{"request": {}, "response": {"json": 1, "body": "x"}}"#,
                 #"at response.body: a response has at most one of "json", "body", "base64Body", "bodyFile", "#
-                    + #""fault", "sequence""#
+                    + #""fault", "sequence", "chunks", "events""#
             ),
             (
                 #"{"request": {}, "response": {"fault": "explode"}}"#,
@@ -166,6 +196,30 @@ struct StubTests {
             ),
             (
                 #"{"request": {}, "response": {"template": true, "base64Body": "AA=="}}"#,
+                #"at response.template: templates fill "json" and "body" text and header values"#
+            ),
+            (
+                #"{"request": {}, "response": {"chunks": [{"text": "a"}, {"pause": 1}]}}"#,
+                #"at response.chunks[1]: a chunk has one of "text" or "base64""#
+            ),
+            (
+                #"{"request": {}, "response": {"chunks": [{"text": "a", "pause": 7200}]}}"#,
+                "at response.chunks[0].pause: expected a number of seconds from 0 to 3600"
+            ),
+            (
+                #"{"request": {}, "response": {"events": [{"data": "a"}, {"id": "1\n2"}]}}"#,
+                "at response.events[1]: its id holds a line break"
+            ),
+            (
+                #"{"request": {}, "response": {"events": [{"retry": 1.5}]}}"#,
+                "at response.events[0].retry: expected a number of milliseconds, 0 or more"
+            ),
+            (
+                #"{"request": {}, "response": {"body": "x", "interval": 1}}"#,
+                #"at response.interval: "interval" belongs to "events""#
+            ),
+            (
+                #"{"request": {}, "response": {"template": true, "events": []}}"#,
                 #"at response.template: templates fill "json" and "body" text and header values"#
             ),
         ])

@@ -1,0 +1,164 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import RequestMockerTestSupport
+import Testing
+
+@Suite("Streamed responses through MockServer")
+struct StreamingServerTests {
+    static let events: MockResponse = .events(
+        [
+            ServerSentEvent(event: "token", data: "Hel", id: "1"),
+            ServerSentEvent(event: "token", data: "lo", id: "2"),
+            ServerSentEvent(event: "done", data: "[DONE]", id: "3"),
+        ], interval: .milliseconds(150))
+
+    @Test("curl -N gets the events in order, chunked, with the event-stream headers")
+    func curlReadsEvents() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/v1/chat"), respond: Self.events)
+        try await withServer(registry) { _, base in
+            let result = try await ExternalProcess.curl([
+                "-N", "--include", base.appendingPathComponent("v1/chat").absoluteString,
+            ])
+            #expect(result.status == 0)
+            let text = result.output.replacingOccurrences(of: "\r\n", with: "\n")
+            let parts = text.components(separatedBy: "\n\n")
+            #expect(
+                parts.first?.components(separatedBy: "\n").sorted() == [
+                    "Cache-Control: no-cache", "Content-Type: text/event-stream", "HTTP/1.1 200 OK",
+                    "Transfer-Encoding: chunked",
+                ])
+            #expect(
+                parts.dropFirst().joined(separator: "\n\n")
+                    == "event: token\nid: 1\ndata: Hel\n\nevent: token\nid: 2\ndata: lo\n\n"
+                    + "event: done\nid: 3\ndata: [DONE]\n\n")
+        }
+    }
+
+    @Test("Python reading line by line sees each event when its time comes, no sooner than the interval")
+    func pythonReadsEventsAsTheyCome() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/v1/chat"), respond: Self.events)
+        try await withServer(registry) { _, base in
+            let script = """
+                import http.client, sys, time
+                connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+                connection.request("GET", "/v1/chat", headers={"Accept": "text/event-stream"})
+                response = connection.getresponse()
+                arrivals = []
+                while True:
+                    line = response.readline()
+                    if not line:
+                        break
+                    if line.startswith(b"data: "):
+                        arrivals.append((line[6:].strip().decode(), time.monotonic()))
+                print(response.status, [name for name, _ in arrivals])
+                gaps = [later - earlier for (_, earlier), (_, later) in zip(arrivals, arrivals[1:])]
+                print(all(gap >= 0.145 for gap in gaps), len(gaps))
+                """
+            let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
+            #expect(result.output == "200 ['Hel', 'lo', '[DONE]']\nTrue 2\n", "\(result.error)")
+        }
+    }
+
+    @Test("an HTTP/1.0 client gets the stream unframed, ended by the connection closing")
+    func http10IsCloseDelimited() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/feed"), respond: .stream([.text("a\n"), .text("b\n", after: .milliseconds(50))]))
+        try await withServer(registry) { _, base in
+            let script = """
+                import socket, sys
+                client = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+                client.sendall(b"GET /feed HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n")
+                received = b""
+                while True:
+                    piece = client.recv(65536)
+                    if not piece:
+                        break
+                    received += piece
+                head, _, body = received.partition(b"\\r\\n\\r\\n")
+                lines = head.decode().split("\\r\\n")
+                print(lines[0], sorted(lines[1:]), repr(body))
+                """
+            let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
+            #expect(
+                result.output
+                    == "HTTP/1.1 200 OK ['Connection: close', 'Content-Type: application/octet-stream'] b'a\\nb\\n'\n",
+                "\(result.error)")
+        }
+    }
+
+    @Test("a client that leaves in the middle stops the stream, and its connection ends")
+    func clientLeavesInTheMiddle() async throws {
+        let registry = MockRegistry()
+        let produced = LockedBox(0)
+        registry.register(
+            .get("/endless"),
+            respond: .stream(contentType: "text/plain") { _, _, continuation in
+                let ticking = Task {
+                    while !Task.isCancelled {
+                        let count = produced.update { value -> Int in
+                            value += 1
+                            return value
+                        }
+                        continuation.yield(.text("tick \(count)\n"))
+                        try? await Task.sleep(for: .milliseconds(20))
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in ticking.cancel() }
+            })
+        try await withServer(registry) { server, base in
+            let script = """
+                import http.client, sys
+                connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+                connection.request("GET", "/endless")
+                response = connection.getresponse()
+                print(response.readline().decode().strip(), response.readline().decode().strip())
+                connection.sock.close()
+                """
+            let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
+            #expect(result.output == "tick 1 tick 2\n", "\(result.error)")
+            let deadline = ContinuousClock.now + .seconds(20)
+            while server.connectionCount > 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.connectionCount == 0)
+            let afterLeaving = produced.update { $0 }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(produced.update { $0 } == afterLeaving)
+        }
+    }
+
+    @Test("a server stopped in the middle of a stream leaves the client an incomplete body")
+    func serverStopsInTheMiddle() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/slow"), respond: .stream([.text("first\n"), .text("never\n", after: .seconds(30))]))
+        let server = MockServer(registry: registry)
+        let base = try server.start()
+        let stopper = Task {
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            server.stop()
+            return started.duration(to: .now)
+        }
+        let result = try await ExternalProcess.curl(["-N", base.appendingPathComponent("slow").absoluteString])
+        // curl: 18 is "transfer closed with outstanding read data remaining".
+        #expect(result.status == 18)
+        #expect(result.output == "first\n")
+        #expect(try await stopper.value < .seconds(2))
+    }
+
+    @Test("a HEAD request gets the stream's head at once, without waiting for its pauses")
+    func head() async throws {
+        let registry = MockRegistry()
+        // Far longer than curl's --max-time of 20 s: curl succeeds only if the head isn't held.
+        registry.register(.head("/feed"), respond: .stream([.text("body", after: .seconds(300))]))
+        try await withServer(registry) { _, base in
+            let result = try await ExternalProcess.curl(["--head", base.appendingPathComponent("feed").absoluteString])
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        }
+    }
+}
