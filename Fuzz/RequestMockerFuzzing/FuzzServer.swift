@@ -21,6 +21,17 @@ final class FuzzServer: Sendable {
         registry.journalCapacity = 100
         registry.register(.get("/users/<id>"), respond: .json(["id": 1]))
         registry.register(.post("/upload"), respond: .status(204))
+        let script = WebSocketScript(
+            onConnect: [.text("hello")],
+            rules: [
+                (try? .text("^say (.+)$", [.text("$1 $0 $$")])) ?? .any([]),
+                .json(["type": "ping"], [.text("pong")]),
+                (try? .binary("^\u{00}", [.binary(Data([1]))])) ?? .any([]),
+                (try? .text("^bye$", [.close(code: 4000, reason: "bye")])) ?? .any([]),
+                .any([.echo]),
+            ],
+            maximumMessageSize: 4096)
+        registry.register(.webSocket("/ws"), respond: .webSocket(script))
         registry.register(.any("**"), respond: .string("anything"))
         var configuration = MockServer.Configuration()
         configuration.maximumBodySize = 64 * 1024

@@ -11,7 +11,7 @@ package struct FuzzTarget: Sendable {
     package let run: @Sendable (Data) -> Void
 
     /// Every target, in the order the smoke run takes them.
-    package static let all: [FuzzTarget] = [json, pattern, httpFile, har, script, requestHead]
+    package static let all: [FuzzTarget] = [json, pattern, httpFile, har, script, requestHead, webSocket]
 
     package static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
@@ -112,4 +112,29 @@ extension FuzzTarget {
         tokens: ["\r\n", "\n", " ", ":", "Host: ", "Content-Length: ", "Transfer-Encoding: chunked\r\n", "%", "#", "@"]
             .map { Data($0.utf8) },
         run: { input in FuzzServer.shared.deliver(input) })
+
+    /// WebSocket frames sent to a running `MockServer` endpoint after a correct handshake.
+    static let webSocket = FuzzTarget(
+        name: "websocket",
+        seeds: [
+            // "say hi" masked, a ping, a fragmented "ab", a binary frame, a close 1000.
+            [0x81, 0x86, 1, 2, 3, 4] + masked("say hi", [1, 2, 3, 4]) + [0x89, 0x80, 0, 0, 0, 0]
+                + [0x01, 0x81, 9, 9, 9, 9] + masked("a", [9, 9, 9, 9]) + [0x80, 0x81, 9, 9, 9, 9]
+                + masked("b", [9, 9, 9, 9])
+                + [0x82, 0x82, 0, 0, 0, 0, 0, 7] + [0x88, 0x82, 0, 0, 0, 0, 0x03, 0xE8],
+            [0x81, 0xFE, 0x00, 0x7E, 0, 0, 0, 0] + [UInt8](repeating: 0x61, count: 126),
+            [0x81, 0xFF, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0] + masked(#"{"type": "ping"}"#, [0, 0, 0, 0]),
+        ].map { Data($0) },
+        tokens: [[0x81], [0x80], [0x88], [0x89], [0x8A], [0x00], [0x7E], [0x7F], [0xFF, 0xFF], [0xC3, 0x28]].map {
+            Data($0)
+        },
+        run: { input in FuzzServer.shared.deliver(webSocketHandshake + input) })
+
+    static let webSocketHandshake = Data(
+        ("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+
+    static func masked(_ text: String, _ mask: [UInt8]) -> [UInt8] {
+        text.utf8.enumerated().map { $0.element ^ mask[$0.offset & 3] }
+    }
 }

@@ -43,7 +43,10 @@ extension HTTPConnection {
         _ stream: BodyStream, _ response: ResolvedResponse, sendsBody: Bool, head: RequestHead, request: MockRequest,
         entry: JournalEntry?, since arrival: ContinuousClock.Instant
     ) -> Bool {
-        let chunked = sendsBody && stream.expectedLength == nil && head.minorVersion > 0
+        // Chunked only in an HTTP/1.1 message to an HTTP/1.1 client: an HTTP/1.0 response with
+        // Transfer-Encoding is faulty framing (RFC 9112 §6.1), so it ends by closing instead.
+        let chunked =
+            sendsBody && stream.expectedLength == nil && head.minorVersion > 0 && response.httpVersion != "HTTP/1.0"
         let closing =
             !head.keepAlive || connection.isStopping || (sendsBody && stream.expectedLength == nil && !chunked)
             || response.headers.values(for: .connection).contains { $0.lowercased().contains("close") }

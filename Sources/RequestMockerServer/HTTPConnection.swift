@@ -227,7 +227,8 @@ struct HTTPConnection {
             let waited: PooledConnection.Waited<PendingOutcome>
             switch pending {
             case .ready(let outcome):
-                return carry(outcome, head: head, request: request, entry: entry, since: arrival)
+                return carry(
+                    outcome, head: head, request: request, entry: entry, since: arrival, leftover: buffer[start...])
             case .pending(let work):
                 waited = connection.wait(for: { .ready(await work()) }, until: deadline)
             case .blocking(let work):
@@ -257,9 +258,10 @@ struct HTTPConnection {
     }
 
     /// Writes a ready outcome, after its delay. Returns whether the connection stays open.
+    /// `leftover` is what the client sent after the request, which a WebSocket reads next.
     private func carry(
         _ outcome: Outcome, head: RequestHead, request: MockRequest, entry: JournalEntry?,
-        since arrival: ContinuousClock.Instant
+        since arrival: ContinuousClock.Instant, leftover: ArraySlice<UInt8>
     ) -> Bool {
         if outcome.delay > .zero, !socket.pause(outcome.delay) {
             report(request, entry, .abandoned, since: arrival)
@@ -279,6 +281,23 @@ struct HTTPConnection {
             return false
         case .refusal(let refusal):
             return refuse(refusal, head: head, request: request, entry: entry, since: arrival)
+        case .webSocket(let upgrade):
+            let switching = ResponseHead.bytes(
+                status: .switchingProtocols, version: "HTTP/1.1", headers: upgrade.response.headers,
+                connection: "Upgrade")
+            guard (try? socket.write(switching)) != nil else {
+                report(request, entry, .abandoned, since: arrival)
+                return false
+            }
+            var session = WebSocketSession(
+                connection: connection, upgrade: upgrade, idleTimeout: server.configuration.idleTimeout,
+                leftover: leftover)
+            let ending = session.run()
+            report(
+                request, entry,
+                .webSocket(closeCode: ending.closeCode, received: ending.received, sent: ending.sent),
+                since: arrival)
+            return false
         }
     }
 

@@ -25,6 +25,10 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         /// A relayed response began with this status, and its body broke off before its end
         /// (the upstream failed): the connection was closed, so the client saw it incomplete.
         case brokeOff(status: HTTPStatus, reason: String)
+        /// The server switched to the WebSocket protocol, and the connection ended: with the
+        /// close code of its closing handshake (`nil` when it ended without one), after so many
+        /// messages each way.
+        case webSocket(closeCode: Int?, received: Int, sent: Int)
     }
 
     /// The request, or `nil` when it was refused before it could be read.
@@ -65,6 +69,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         case .refused(let status, let reason): line += " -> \(status.code) refused: \(reason)"
         case .abandoned: line += " -> abandoned before the response was complete"
         case .brokeOff(let status, let reason): line += " -> \(status.code), body broke off: \(reason)"
+        case .webSocket(let code, let received, let sent):
+            let closing = code.map { "closed \($0)" } ?? "ended without a closing handshake"
+            line += " -> 101 WebSocket, \(received) messages in, \(sent) out, \(closing)"
         }
         if let source = journalEntry.flatMap(source) { line += " \(source)" }
         line += " (\(Self.milliseconds(duration)) ms)"

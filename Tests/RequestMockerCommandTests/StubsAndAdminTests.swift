@@ -232,3 +232,39 @@ import Testing
         #expect(serving.log.contains("GET /flags -> 200 from filter GET /flags (admin stub)"))
     }
 }
+
+/// `request-mocker serve --stubs Examples/stubs.json` serves its events and its WebSocket.
+@Suite struct StreamingStubsThroughTheCommandTests {
+    @Test func theExampleStubsStreamEventsAndPlayTheirWebSocket() async throws {
+        let example = Command.packageRoot.appendingPathComponent("Examples/stubs.json")
+        let (serving, base) = try await serving(["--stubs", example.path])
+        let events = try await ExternalProcess.curl(["-N", base.absoluteString + "/v1/chat"])
+        #expect(
+            events.output
+                == "event: token\nid: 1\ndata: Hel\n\nevent: token\nid: 2\ndata: lo\n\n"
+                + "event: done\nid: 3\ndata: [DONE]\n\n")
+        let chat = try await ExternalProcess.python(
+            """
+            import asyncio, sys
+            import websockets
+            from websockets.exceptions import ConnectionClosed
+            async def main():
+                async with websockets.connect("ws://" + sys.argv[1] + "/chat", open_timeout=25) as ws:
+                    print(await ws.recv())
+                    await ws.send('{"type": "ping"}')
+                    print(await ws.recv())
+                    await ws.send("anything")
+                    print(await ws.recv())
+                    await ws.send("bye")
+                    try:
+                        await ws.recv()
+                    except ConnectionClosed as closed:
+                        print(closed.rcvd.code, closed.rcvd.reason)
+            asyncio.run(main())
+            """, [base.host.map { "\($0):\(base.port ?? 0)" } ?? ""])
+        #expect(
+            chat.output == "{\"type\": \"welcome\"}\n{\"type\": \"pong\"}\nanything\n1000 see you\n", "\(chat.error)")
+        #expect(await serving.interrupt() == 0)
+        #expect(serving.log.contains("GET /chat -> 101 WebSocket, 3 messages in, 3 out, closed 1000"))
+    }
+}

@@ -30,7 +30,7 @@ import Testing
 
     @Test func theExampleFileIsValidForBoth() async throws {
         let example = Command.packageRoot.appendingPathComponent("Examples/stubs.json")
-        #expect(try Stub.stubs(contentsOf: example).count == 8)
+        #expect(try Stub.stubs(contentsOf: example).count == 9)
         #expect(try await schemaAccepts([String(contentsOf: example, encoding: .utf8)]) == [true])
     }
 
@@ -67,6 +67,25 @@ import Testing
                     + #"{"comment": "hi"}], "interval": 0.5}}"#,
                 true
             ),
+            (#"{"request": {}, "response": {"webSocket": "echo", "headers": {"X-A": "b"}}}"#, true),
+            (
+                #"{"request": {}, "response": {"webSocket": {"onConnect": [{"text": "hi"}], "rules": ["#
+                    + #"{"text": "^a (.+)$", "reply": [{"text": "$1"}, {"pause": 0.1}]}, "#
+                    + #"{"json": {"t": 1}, "reply": []}, "#
+                    + #"{"binary": null, "reply": [{"echo": true}]}, {"binary": "^x"}, "#
+                    + #"{"any": true, "reply": [{"base64": "AA=="}, {"close": {"code": 4000, "reason": "bye"}}]}], "#
+                    + #""subprotocols": ["chat"], "maximumMessageSize": 4096}}}"#,
+                true
+            ),
+            (#"{"request": {}, "response": {"webSocket": "mirror"}}"#, false),
+            (#"{"request": {}, "response": {"webSocket": "echo", "status": 200}}"#, false),
+            (#"{"request": {}, "response": {"webSocket": {"rules": [{"reply": []}]}}}"#, false),
+            (#"{"request": {}, "response": {"webSocket": {"rules": [{"text": "a", "any": true}]}}}"#, false),
+            (#"{"request": {}, "response": {"webSocket": {"onConnect": [{"close": {"code": 1005}}]}}}"#, false),
+            (#"{"request": {}, "response": {"webSocket": {"onConnect": [{"text": "a", "echo": true}]}}}"#, false),
+            (#"{"request": {}, "response": {"webSocket": {"maximumMessageSize": 10}}}"#, false),
+            (#"{"request": {}, "response": {"webSocket": {"subprotocols": ["a b"]}}}"#, false),
+            (#"{"request": {}, "response": {"webSocket": "echo", "body": "x"}}"#, false),
             (#"{"request": {}, "response": {"chunks": [{"text": "a", "base64": "AA=="}]}}"#, false),
             (#"{"request": {}, "response": {"chunks": [{"pause": 1}]}}"#, false),
             (#"{"request": {}, "response": {"chunks": [{"text": "a", "pause": -1}]}}"#, false),

@@ -36,4 +36,50 @@ import Testing
 
         #expect(try await urlErrorCode { _ = try await plainSession().data(for: request) } == .timedOut)
     }
+
+    @Test func webSocketExample() async throws {
+        let registry = MockRegistry()
+        let script = try WebSocketScript(
+            onConnect: [.text(#"{"type":"welcome"}"#)],
+            rules: [
+                .text("^hello (\\w+)$", [.text("hi $1"), .pause(.milliseconds(200)), .text("bye, $1")]),
+                .json(["type": "ping"], [.text(#"{"type":"pong"}"#)]),  // any spelling of that JSON
+                .binary(nil, [.echo]),  // every binary message
+                .text("^quit$", [.close(code: 1000, reason: "see you")]),
+                .any([.echo]),  // what nothing else matches
+            ],
+            subprotocols: ["chat.v2", "chat.v1"])
+        registry.register(.webSocket("/chat"), respond: .webSocket(script))
+        registry.register(.webSocket("/echo"), respond: .webSocket(.echo))
+
+        try await withServer(registry) { _, base in
+            let result = try await ExternalProcess.python(
+                """
+                import asyncio, sys
+                import websockets
+                from websockets.exceptions import ConnectionClosed
+                async def main():
+                    async with websockets.connect("ws://127.0.0.1:" + sys.argv[1] + "/chat", open_timeout=25,
+                                                  subprotocols=["chat.v1"]) as ws:
+                        print(ws.subprotocol, await ws.recv())
+                        await ws.send("hello ada")
+                        print(await ws.recv(), await ws.recv())
+                        await ws.send('{"type":  "ping"}')
+                        print(await ws.recv())
+                        await ws.send(b"\\x01")
+                        print(await ws.recv())
+                        await ws.send("quit")
+                        try:
+                            await ws.recv()
+                        except ConnectionClosed as closed:
+                            print(closed.rcvd.code, closed.rcvd.reason)
+                asyncio.run(main())
+                """, [String(base.port ?? 0)])
+            #expect(
+                result.output
+                    == "chat.v1 {\"type\":\"welcome\"}\nhi ada bye, ada\n{\"type\":\"pong\"}\nb'\\x01'\n1000 see you\n",
+                "\(result.error)")
+        }
+        #expect(registry.journal.first?.webSocket?.received.first == .text("hello ada"))
+    }
 }

@@ -39,7 +39,7 @@ package enum ExternalProcess {
             let resumed = ResumeOnce(continuation)
             process.terminationHandler = { resumed.resume(returning: $0.terminationStatus) }
             do {
-                try process.run()
+                try ProcessLaunch.run(process)
             } catch {
                 resumed.resume(throwing: error)
                 return

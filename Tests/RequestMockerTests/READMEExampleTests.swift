@@ -96,7 +96,7 @@ struct Repository: Decodable {
                 .text("{\"n\":2}\n", after: .milliseconds(200)),  // the pause before this piece
             ], contentType: "application/x-ndjson"))
 
-    // Computed per request: from any AsyncSequence of StreamChunk, pulled as the client reads...
+    // Computed per request: from any AsyncSequence of StreamChunk, pulled as the body goes out...
     registry.register(
         .get("/count/<n>"),
         respond: .stream(contentType: "text/plain") { _, captures in

@@ -62,9 +62,15 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     /// A stubs file isn't valid: the file, where (line and column when known, and the JSON
     /// path), and why.
     case invalidStubs(path: String, line: Int?, column: Int?, jsonPath: String, reason: String)
-    /// A forwarded response's body broke off before its end: the real server failed, or the
-    /// client read far slower than it sent.
+    /// A response's body broke off before its end: the real server of a forwarded response
+    /// failed, the client read far slower than it sent, or a computed stream's source threw.
     case bodyBrokeOff(reason: String)
+    /// A WebSocket script's rule has a pattern that isn't a regular expression.
+    case invalidRegularExpression(pattern: String, reason: String)
+    /// A request with a WebSocket handshake reached a WebSocket endpoint through
+    /// `MockURLProtocol`, which can't switch protocols: WebSocket endpoints are served by
+    /// `MockServer`.
+    case webSocketNeedsServer(request: String)
 
     public var description: String {
         switch self {
@@ -107,7 +113,12 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
                 "stubs file \(path)\(position): at \(jsonPath): \(reason); "
                 + "fix the file (its schema is stubs.schema.json)"
         case .bodyBrokeOff(let reason):
-            return "the forwarded response's body broke off before its end: \(reason)"
+            return "the response's body broke off before its end: \(reason)"
+        case .invalidRegularExpression(let pattern, let reason):
+            return "the rule pattern \(pattern.debugDescription) is not a valid regular expression: \(reason)"
+        case .webSocketNeedsServer(let request):
+            return "\(request) is a WebSocket handshake, which MockURLProtocol can't carry out: serve the endpoint "
+                + "with MockServer and connect a WebSocket client (URLSessionWebSocketTask) to it"
         case .invalidForward(let base, let request):
             return "cannot forward \(request) to \(base): forward(to:) needs an absolute http or https URL"
         case .passThroughLoop(let request):

@@ -35,13 +35,18 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let file: URL?
     /// For a cassette that answered: which of its `log.entries` (from 0).
     public let entryIndex: Int?
+    /// For a request that asked for a WebSocket (`Upgrade: websocket`): the frames of the
+    /// connection, both ways, once the server switched protocols (empty until then, and for good
+    /// when it didn't).
+    public let webSocket: WebSocketTranscript?
     let entry: FilterIndex.Entry?
 
     init(
         request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil,
-        disposition: Disposition
+        disposition: Disposition, webSocket: WebSocketTranscript? = nil
     ) {
         self.request = request
+        self.webSocket = webSocket
         self.entry = entry
         self.file = file
         self.entryIndex = entryIndex

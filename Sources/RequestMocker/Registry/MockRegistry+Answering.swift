@@ -13,9 +13,11 @@ extension MockRegistry {
         switch answer {
         case .respond(let response, let captures, let origin):
             let disposition: JournalEntry.Disposition = entry == nil ? .answeredByPolicy : .answered
-            let journalEntry = journaled(request, entry, origin.file, origin.entryIndex, disposition)
+            let transcript = request.asksForWebSocket ? WebSocketTranscript() : nil
+            let journalEntry = journaled(
+                request, entry, origin.file, origin.entryIndex, disposition, webSocket: transcript)
             let context = MockResponse.ResolutionContext(
-                request: request, captures: captures, entry: entry, forwarding: forwarding)
+                request: request, captures: captures, entry: entry, transcript: transcript, forwarding: forwarding)
             return (response.resolve(context), journalEntry)
         case .passThrough:
             return (forwarded(request, recording: nil, forwarding), journaled(request, entry, nil, nil, .passedThrough))
@@ -92,10 +94,11 @@ extension MockRegistry {
 
     private func journaled(
         _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?,
-        _ disposition: JournalEntry.Disposition
+        _ disposition: JournalEntry.Disposition, webSocket: WebSocketTranscript? = nil
     ) -> JournalEntry {
         let journalEntry = JournalEntry(
-            request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition)
+            request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition,
+            webSocket: webSocket)
         appendToJournal(journalEntry)
         return journalEntry
     }

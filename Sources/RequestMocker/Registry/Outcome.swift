@@ -15,6 +15,9 @@
 ///   connection, since a server can't send an error.
 /// - `refusal`: `MockURLProtocol` fails with the refusal's error. `MockServer` answers
 ///   `text/plain` with the refusal's status and message.
+/// - `webSocket`: a completed WebSocket handshake. `MockServer` switches protocols and plays the
+///   script on the connection; `MockURLProtocol`, which can't, fails with
+///   ``RequestMockerError/webSocketNeedsServer(request:)``.
 ///
 /// `delay` comes first in both: the URL protocol waits before it delivers, the server before it
 /// writes the head.
@@ -26,6 +29,7 @@ package struct Outcome: Sendable {
         /// error, or whatever a block threw that was not a mistake in the mocks.
         case error(any Error)
         case refusal(Refusal)
+        case webSocket(WebSocketUpgrade)
     }
 
     package var result: Result

@@ -193,7 +193,12 @@ extension HTTPHeaders {
         public static let location: Name = "Location"
         public static let origin: Name = "Origin"
         public static let setCookie: Name = "Set-Cookie"
+        public static let secWebSocketAccept: Name = "Sec-WebSocket-Accept"
+        public static let secWebSocketKey: Name = "Sec-WebSocket-Key"
+        public static let secWebSocketProtocol: Name = "Sec-WebSocket-Protocol"
+        public static let secWebSocketVersion: Name = "Sec-WebSocket-Version"
         public static let transferEncoding: Name = "Transfer-Encoding"
+        public static let upgrade: Name = "Upgrade"
         public static let userAgent: Name = "User-Agent"
         public static let wwwAuthenticate: Name = "WWW-Authenticate"
 
@@ -208,7 +213,7 @@ extension HTTPHeaders {
         /// The fields that describe one connection and are not forwarded (RFC 9110 §7.6.1), with
         /// `Proxy-Connection`, which some clients still send.
         static let hopByHop: [Name] = [
-            .connection, "Keep-Alive", "Proxy-Connection", "TE", "Trailer", .transferEncoding, "Upgrade",
+            .connection, "Keep-Alive", "Proxy-Connection", "TE", "Trailer", .transferEncoding, .upgrade,
         ]
     }
 

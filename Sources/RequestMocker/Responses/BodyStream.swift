@@ -36,7 +36,12 @@ package final class BodyStream: Sendable {
         /// A mocked stream's feeding task, once the consumer asked for the first piece.
         var feeder: Task<Void, Never>?
         var fed = false
+        /// The feeder, waiting for the consumer to take what is buffered.
+        var roomWaiter: CheckedContinuation<Void, Never>?
     }
+
+    /// How much of a mocked stream waits for the consumer before its feeder waits in turn.
+    static let feedAhead = 1024 * 1024
 
     private enum Ending: Sendable {
         case complete
@@ -102,7 +107,7 @@ package final class BodyStream: Sendable {
         let overflowed = state.withLock { state -> Bool in
             guard state.ending == nil, !state.cancelled else { return false }
             guard state.buffered + data.count <= Self.maximumBuffered else {
-                state.ending = .failed(Overflow(limit: Self.maximumBuffered))
+                state.ending = .failed(Overflow())
                 return true
             }
             state.pieces.append(data)
@@ -153,7 +158,7 @@ package final class BodyStream: Sendable {
     }
 
     private func take() -> Next? {
-        state.withLock { state in
+        let (next, feeder) = state.withLock { state -> (Next?, CheckedContinuation<Void, Never>?) in
             if state.first < state.pieces.count {
                 let piece = state.pieces[state.first]
                 state.first += 1
@@ -162,14 +167,16 @@ package final class BodyStream: Sendable {
                     state.pieces.removeAll(keepingCapacity: true)
                     state.first = 0
                 }
-                return .bytes(piece)
+                return (.bytes(piece), releaseFeeder(&state))
             }
             switch state.ending {
-            case .complete: return .end
-            case .failed(let error): return .failed(error)
-            case nil: return state.cancelled ? .failed(CancellationError()) : nil
+            case .complete: return (.end, nil)
+            case .failed(let error): return (.failed(error), nil)
+            case nil: return (state.cancelled ? .failed(CancellationError()) : nil, nil)
             }
         }
+        feeder?.resume()
+        return next
     }
 
     /// Gives up on the body: the producer is stopped and a waiting ``next(waitingAtMost:)`` returns.
@@ -184,7 +191,34 @@ package final class BodyStream: Sendable {
 
     private func stopProducer() {
         onCancel()
-        state.withLock { $0.feeder }?.cancel()
+        let (feeder, waiter) = state.withLock { state in
+            defer { state.roomWaiter = nil }
+            return (state.feeder, state.roomWaiter)
+        }
+        feeder?.cancel()
+        waiter?.resume()
+    }
+
+    /// Returns once less than ``feedAhead`` bytes wait for the consumer (or the stream ended):
+    /// a mocked stream is produced only as fast as its client reads it.
+    private func roomToFeed() async {
+        await withCheckedContinuation { continuation in
+            let waits = state.withLock { state -> Bool in
+                guard state.buffered >= Self.feedAhead, !state.cancelled, state.ending == nil else { return false }
+                state.roomWaiter = continuation
+                return true
+            }
+            if !waits { continuation.resume() }
+        }
+    }
+
+    /// Lets a waiting feeder go on, when there is room or the stream ended.
+    private func releaseFeeder(_ state: inout State) -> CheckedContinuation<Void, Never>? {
+        guard let waiter = state.roomWaiter,
+            state.buffered < Self.feedAhead || state.cancelled || state.ending != nil
+        else { return nil }
+        state.roomWaiter = nil
+        return waiter
     }
 
     /// Starts appending a mocked stream's pieces, once.
@@ -197,7 +231,10 @@ package final class BodyStream: Sendable {
         guard starts else { return }
         let feeder = Task {
             do {
-                for try await piece in pieces { append(piece) }
+                for try await piece in pieces {
+                    append(piece)
+                    await roomToFeed()
+                }
                 finish(nil)
             } catch {
                 finish(error)
@@ -220,7 +257,7 @@ package final class BodyStream: Sendable {
             case .bytes(let piece):
                 guard whole.count + piece.count <= Self.maximumBuffered else {
                     cancel()
-                    throw Overflow(limit: Self.maximumBuffered)
+                    throw Overflow()
                 }
                 whole.append(piece)
             case .end: return whole
@@ -230,12 +267,18 @@ package final class BodyStream: Sendable {
         }
     }
 
-    /// More bytes waited for the consumer than the stream holds.
+    /// More bytes waited for the consumer than the stream holds, or than a task that takes a
+    /// body whole holds (`whole`).
     struct Overflow: Error, CustomStringConvertible {
-        let limit: Int
+        let limit = BodyStream.maximumBuffered
+        var whole = false
+
         var description: String {
-            "more than \(limit / (1024 * 1024)) MiB of the body waited for a client that read slower than "
-                + "the server sent"
+            whole
+                ? "more than \(limit / (1024 * 1024)) MiB arrived before the stream's end, more than a task that takes "
+                    + "the body whole holds; read it with a session delegate, which takes it piece by piece"
+                : "more than \(limit / (1024 * 1024)) MiB of the body waited for a client that read slower than "
+                    + "the server sent"
         }
     }
 }

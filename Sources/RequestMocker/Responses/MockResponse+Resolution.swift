@@ -5,6 +5,8 @@ extension MockResponse {
         let request: MockRequest
         let captures: Captures
         let entry: FilterIndex.Entry?
+        /// Where a WebSocket connection's frames go, for a request that asks for one.
+        var transcript: WebSocketTranscript?
         /// How the transport forwards (for ``MockResponse/forward(to:)``) and runs blocks.
         var forwarding = Forwarding(timeout: 60)
 
@@ -42,6 +44,14 @@ extension MockResponse {
         case .stream(let source, let contentType):
             let body = ResponseBody.stream(BodyStream(pieces: source.pieces(for: context.request, context.captures)))
             return .ready(outcome(body: body, defaultContentType: contentType, context))
+        case .webSocket(let script):
+            let transcript = context.transcript ?? WebSocketTranscript()
+            switch WebSocketHandshake.answer(
+                context.request, script: script, headers: headerOverlay, transcript: transcript)
+            {
+            case .upgrade(let upgrade): return .ready(Outcome(.webSocket(upgrade), delay: extraDelay))
+            case .refusal(let response): return .ready(outcome(response, context))
+            }
         case .unbuildable(let reason):
             let error = RequestMockerError.invalidResponse(
                 filter: context.filterDescription, request: context.request.description, reason: reason)

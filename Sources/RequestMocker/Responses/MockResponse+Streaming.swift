@@ -30,7 +30,8 @@ extension MockResponse {
     /// A body streamed from an asynchronous sequence of chunks, made for each request.
     ///
     /// Each chunk is sent when the sequence yields it, after its own pause. The sequence is
-    /// pulled only as fast as the client takes the body; the client going away cancels it.
+    /// pulled as the body goes out: the server stops asking while 1 MiB waits for a slow client,
+    /// and the client going away cancels it.
     ///
     /// ```swift
     /// registry.register(.get("/count/<n>"), respond: .stream(contentType: "text/plain") { _, captures in

@@ -35,6 +35,8 @@ public struct MockResponse: Sendable {
         case stream(ChunkSource, defaultContentType: String?)
         /// A response its factory could not build, and why: every request it answers is refused.
         case unbuildable(reason: String)
+        /// A WebSocket endpoint, played by `MockServer`.
+        case webSocket(WebSocketScript)
     }
 
     enum Handler: Sendable {
@@ -113,6 +115,7 @@ public struct MockResponse: Sendable {
         if let statusOverride { return statusOverride }
         switch content {
         case .body, .file, .slice, .stream: return .ok
+        case .webSocket: return .switchingProtocols
         case .handler, .fault, .failure, .sequence, .forward, .unbuildable: return nil
         }
     }

@@ -24,7 +24,8 @@ public struct ServerSentEvent: Sendable, Hashable {
     /// one to keep a connection alive.
     public var comment: String?
 
-    /// An event; at least one of the parts should be given.
+    /// An event. Clients dispatch only events with `data`: one with just a name is dropped by
+    /// them (its `id` and `retry` still take effect).
     public init(event: String? = nil, data: String? = nil, id: String? = nil, retry: Int? = nil, comment: String? = nil)
     {
         self.event = event

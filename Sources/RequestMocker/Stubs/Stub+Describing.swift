@@ -63,6 +63,37 @@ extension Stub {
         }
     }
 
+    /// A WebSocket script as a stub's `webSocket` takes it.
+    private static func describe(_ script: WebSocketScript) -> JSONValue {
+        func actions(_ list: [WebSocketScript.Action]) -> JSONValue {
+            .array(
+                list.map { action -> JSONValue in
+                    switch action {
+                    case .text(let text): ["text": .string(text)]
+                    case .binary(let data): ["base64": .string(data.base64EncodedString())]
+                    case .echo: ["echo": true]
+                    case .pause(let pause): ["pause": .double(pause.seconds)]
+                    case .close(let code, let reason): ["close": ["code": .int(code), "reason": .string(reason)]]
+                    }
+                })
+        }
+        let rules = script.rules.map { rule -> JSONValue in
+            var members: [String: JSONValue] = ["reply": actions(rule.actions)]
+            switch rule.match {
+            case .text(let pattern): members["text"] = .string(pattern)
+            case .binary(let pattern): members["binary"] = pattern.map(JSONValue.string) ?? .null
+            case .json(let value): members["json"] = value
+            case .any: members["any"] = true
+            }
+            return .object(members)
+        }
+        return [
+            "onConnect": actions(script.onConnect), "rules": .array(rules),
+            "subprotocols": .array(script.subprotocols.map(JSONValue.string)),
+            "maximumMessageSize": .int(script.maximumMessageSize),
+        ]
+    }
+
     /// A chunk as a stub's `chunks` take it: text when it is UTF-8, else base64, and its pause.
     private static func describe(_ chunk: StreamChunk) -> JSONValue {
         var members: [String: JSONValue] = [:]
@@ -149,6 +180,9 @@ extension Stub {
             throw refuse("forward(to:) can't be sent")
         case .unbuildable(let reason):
             throw refuse("the response can't be built (\(reason)), so it can't be sent either")
+        case .webSocket(let script):
+            if response.statusOverride != nil { throw refuse("a WebSocket endpoint answers 101; leave the status out") }
+            members["webSocket"] = describe(script)
         case .stream(.computed, _):
             throw refuse("a computed stream is Swift code, which can't be sent; list its chunks instead")
         case .stream(.chunks(let chunks), let contentType):

@@ -130,7 +130,9 @@ struct StubReader {
 
     // MARK: Response
 
-    private static let bodyKeys = ["json", "body", "base64Body", "bodyFile", "fault", "sequence", "chunks", "events"]
+    private static let bodyKeys = [
+        "json", "body", "base64Body", "bodyFile", "fault", "sequence", "chunks", "events", "webSocket",
+    ]
 
     private mutating func response(
         _ json: JSONValue, at steps: [Step], inSequence: Bool
@@ -171,6 +173,9 @@ struct StubReader {
         }
         if members["afterLast"] != nil, bodies.first != "sequence" {
             throw invalid(steps + [.key("afterLast")], "\"afterLast\" belongs to a \"sequence\"")
+        }
+        if members["status"] != nil, bodies.first == "webSocket" {
+            throw invalid(steps + [.key("status")], "a WebSocket endpoint answers 101 Switching Protocols")
         }
         if members["interval"] != nil, bodies.first != "events" {
             throw invalid(steps + [.key("interval")], "\"interval\" belongs to \"events\"")
@@ -287,6 +292,8 @@ struct StubReader {
             return .stream(
                 try chunks(bodyValue, at: bodySteps), contentType: "application/octet-stream", status: status,
                 headers: fixed)
+        case "webSocket":
+            return .webSocket(try webSocketScript(bodyValue, at: bodySteps), headers: fixed)
         case "events":
             let interval = try members["interval"].map { value throws(Stub.Invalid) in
                 try duration(value, at: steps + [.key("interval")])

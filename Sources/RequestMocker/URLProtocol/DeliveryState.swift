@@ -216,27 +216,58 @@ extension LockedState where State == DeliveryMachine {
         return wake
     }
 
-    /// Notes progress of the current generation's work: the timeout counts again from now.
-    func noteActivity(generation: Int) {
+    /// Notes progress of the work under way (its start, a piece collected): the timeout counts
+    /// again from now.
+    func noteActivity() {
         withLock { machine in
             switch machine.phase {
-            case .waiting(generation), .streaming(generation): machine.lastActivity = .now
-            default: break
+            case .waiting, .streaming: machine.lastActivity = .now
+            case .idle, .ready, .stopped, .finished: break
             }
         }
     }
 
-    /// How long the current generation may still go without progress before it times out;
-    /// `nil` once it is no longer waiting or streaming.
-    func idleTimeLeft(generation: Int, timeout: Duration) -> Duration? {
-        withLock { machine in
+    /// What the timeout of a generation found.
+    enum Expiry {
+        /// Not yet: look again after this long.
+        case wait(Duration)
+        /// It expired: the failure is in place, and the task must be woken when `wake` says so.
+        case expired(wake: Bool)
+        /// The generation is over (answered, ended, stopped): nothing to time.
+        case over
+    }
+
+    /// Fails generation `generation` with `error` if it went `timeout` without progress, checked
+    /// and done in one step, so a piece that arrives meanwhile is never lost to a stale look.
+    func expire(generation: Int, timeout: Duration, error: @autoclosure () -> URLError) -> Expiry {
+        let (expiry, tasks) = withLock { machine -> (Expiry, [Task<Void, Never>]) in
+            let left = timeout - machine.lastActivity.duration(to: .now)
             switch machine.phase {
             case .waiting(generation):
-                return timeout - machine.lastActivity.duration(to: .now)
+                guard left <= .zero else { return (.wait(left), []) }
+                machine.phase = .ready(.failure(error()))
             case .streaming(generation) where machine.streamEnding == nil:
-                return timeout - machine.lastActivity.duration(to: .now)
+                guard left <= .zero else { return (.wait(left), []) }
+                machine.streamEnding = .failed(error())
+                defer { machine.tasks = [] }
+                return (.expired(wake: machine.needsWake()), machine.tasks)
             default:
-                return nil
+                return (.over, [])
+            }
+            defer { machine.tasks = [] }
+            return (.expired(wake: true), machine.tasks)
+        }
+        for task in tasks { task.cancel() }
+        return expiry
+    }
+
+    /// Whether the task is still waiting for something from this instance (a wake is worth
+    /// sending).
+    var expectsDelivery: Bool {
+        withLock { machine in
+            switch machine.phase {
+            case .waiting, .ready, .streaming: true
+            case .idle, .stopped, .finished: false
             }
         }
     }

@@ -92,6 +92,8 @@ struct Exchange: Sendable {
         case .fault(let fault): return .done(.failure(fault.urlError(for: hop.request.url)))
         case .error(let error): return .done(.failure(error))
         case .refusal(let refusal): return .done(.failure(refusal.error))
+        case .webSocket:
+            return .done(.failure(RequestMockerError.webSocketNeedsServer(request: hop.request.description)))
         case .response(let resolved): response = resolved
         }
         // The setting is read only for a redirect: it takes the registry's lock.

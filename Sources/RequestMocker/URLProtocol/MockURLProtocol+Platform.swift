@@ -8,10 +8,12 @@ extension MockURLProtocol {
         /// delivers the answer that is ready. `resume()` on a cancelled or finished task does nothing.
         func makeWake() -> @Sendable () -> Void {
             let task = task
+            let delivery = delivery
             return {
                 // A task the user suspended meanwhile is left alone: its `stopLoading` keeps the
-                // answer, and the user's own `resume()` delivers it.
-                guard let task, task.state == .running else { return }
+                // answer, and the user's own `resume()` delivers it. (The state is read just
+                // before: a `suspend()` between the two still meets a `resume()`.)
+                guard let task, task.state == .running, delivery.expectsDelivery else { return }
                 task.resume()
             }
         }
@@ -66,7 +68,9 @@ extension MockURLProtocol {
         /// right where it became ready.
         func makeWake() -> @Sendable () -> Void {
             let instance = UncheckedProtocol(self)
-            return { instance.value.deliverReady() }
+            // One delivery at a time: a streamed body's pieces and its end are delivered from
+            // the threads they became ready on, which may be two at once.
+            return { instance.turn.withLock { instance.value.deliverReady() } }
         }
 
         static let failsDownloadTasks = false
@@ -103,11 +107,14 @@ extension ConnectionFault {
 }
 
 #if !canImport(FoundationNetworking)
-    /// Carries the protocol instance to the thread its answer becomes ready on (Apple only).
-    private struct UncheckedProtocol: @unchecked Sendable {
-        // @unchecked Sendable: only `deliverReady()` is called through it, which touches nothing but
-        // `DeliveryState` (locked) and the client, which Apple's Foundation lets any thread call.
+    /// Carries the protocol instance to the thread its answer becomes ready on (Apple only),
+    /// with the lock that lets one of its wakes deliver at a time.
+    private final class UncheckedProtocol: @unchecked Sendable {
+        // @unchecked Sendable: only `deliverReady()` is called through it, under `turn`, which
+        // touches nothing but `DeliveryState` (locked) and the client, which Apple's Foundation
+        // lets any thread call.
         let value: MockURLProtocol
+        let turn = NSRecursiveLock()
         init(_ value: MockURLProtocol) { self.value = value }
     }
 #endif

@@ -17,7 +17,10 @@ extension MockURLProtocol {
                     do {
                         for try await piece in pieces {
                             whole.append(piece)
-                            delivery.noteActivity(generation: generation)
+                            guard whole.count <= BodyStream.maximumBuffered else {
+                                throw BodyStream.Overflow(whole: true)
+                            }
+                            delivery.noteActivity()
                         }
                     } catch {
                         return .failure(streamError(error))
@@ -31,6 +34,8 @@ extension MockURLProtocol {
         guard let generation = delivery.beginStreaming() else { return }
         client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         let delivery = delivery
+        // One wake for the pump and the timer: on Apple platforms it also keeps their
+        // deliveries one at a time.
         let wake = makeWake()
         let pumping = Task {
             let ending = await pump(pieces, into: delivery, generation: generation, wake: wake)
@@ -72,14 +77,15 @@ private func pump(
 /// breaking off.
 private func streamError(_ error: any Error) -> any Error {
     if error is URLError || error is RequestMockerError { return error }
+    if let overflow = error as? BodyStream.Overflow { return RequestMockerError.bodyBrokeOff(reason: "\(overflow)") }
     if error is CancellationError { return URLError(.cancelled) }
     return RequestMockerError.bodyBrokeOff(reason: "the stream's source failed: \(error)")
 }
 
 extension ResolvedResponse {
-    /// The same response with another body (the `Content-Length` is not added: a streamed
-    /// response had none).
+    /// The same response with another body, sent whole (the `Content-Length` is not added: a
+    /// streamed response had none).
     func replacingBody(with body: ResponseBody) -> ResolvedResponse {
-        ResolvedResponse(status: status, httpVersion: httpVersion, headers: headers, body: body, transfer: transfer)
+        ResolvedResponse(status: status, httpVersion: httpVersion, headers: headers, body: body)
     }
 }

@@ -113,21 +113,18 @@ public class MockURLProtocol: URLProtocol {
         return Task {
             // Counted from when this task first runs, not from when it was made: when the
             // process's tasks are all busy, the work this times waits for them too.
-            delivery.noteActivity(generation: generation)
-            while let left = delivery.idleTimeLeft(generation: generation, timeout: timeout) {
-                if left > .zero {
+            delivery.noteActivity()
+            while true {
+                let expiry = delivery.expire(generation: generation, timeout: timeout, error: timedOutError(url))
+                switch expiry {
+                case .wait(let left):
                     guard (try? await Task.sleep(for: left)) != nil else { return }
-                    continue
+                case .expired(let wakes):
+                    if wakes { wake() }
+                    return
+                case .over:
+                    return
                 }
-                var info: [String: any Sendable] = [NSLocalizedDescriptionKey: "The request timed out."]
-                if let url { info[NSURLErrorFailingURLErrorKey] = url }
-                let error = URLError(.timedOut, userInfo: info)
-                if delivery.complete(generation: generation, with: .failure(error))
-                    || delivery.end(.failed(error), generation: generation)
-                {
-                    wake()
-                }
-                return
             }
         }
     }
@@ -162,12 +159,14 @@ public class MockURLProtocol: URLProtocol {
         case .failure(let error):
             client.urlProtocol(self, didFailWithError: error)
         case .response(let resolved, let url):
-            if case .stream(let stream) = resolved.body, let pieces = stream.pieces, !isHead {
+            // What goes without a body (a HEAD, a 204, a 304) is never read, so a stream never starts.
+            let sendsBody = !isHead && !resolved.status.forbidsBody
+            if case .stream(let stream) = resolved.body, let pieces = stream.pieces, sendsBody {
                 return deliverStreamed(resolved, pieces: pieces, url: url)
             }
             let body: Data
             do {
-                body = isHead ? Data() : try resolved.body.data()
+                body = sendsBody ? try resolved.body.data() : Data()
             } catch {
                 client.urlProtocol(self, didFailWithError: error)
                 return
@@ -252,6 +251,13 @@ public class MockURLProtocol: URLProtocol {
     public static func unregisterGlobally() {
         URLProtocol.unregisterClass(MockURLProtocol.self)
     }
+}
+
+/// What URL loading reports when a request went its timeout without progress.
+private func timedOutError(_ url: URL?) -> URLError {
+    var info: [String: any Sendable] = [NSLocalizedDescriptionKey: "The request timed out."]
+    if let url { info[NSURLErrorFailingURLErrorKey] = url }
+    return URLError(.timedOut, userInfo: info)
 }
 
 extension String {

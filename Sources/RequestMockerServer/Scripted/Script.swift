@@ -87,7 +87,11 @@ extension ScriptedServer {
         public init(_ pattern: String, _ commands: [Command]) throws(MockServerError) {
             self.pattern = pattern
             self.commands = commands
-            expression = try RegularExpression(pattern)
+            do {
+                expression = try RegularExpression(pattern)
+            } catch {
+                throw .invalidPattern(pattern: pattern, reason: error.reason)
+            }
         }
 
         /// A rule that matches any input: put it last to answer what nothing else does, instead
@@ -100,34 +104,6 @@ extension ScriptedServer {
             self.pattern = pattern
             self.commands = commands
             self.expression = expression
-        }
-    }
-}
-
-/// `NSRegularExpression`, which is immutable and documented as safe to share between threads.
-struct RegularExpression: @unchecked Sendable {
-    // @unchecked Sendable: NSRegularExpression is immutable once created.
-    let value: NSRegularExpression
-
-    init(_ pattern: String) throws(MockServerError) {
-        do {
-            value = try NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
-        } catch {
-            // Foundation's own message says little ("The value is invalid"), so say where to look.
-            throw .invalidPattern(
-                pattern: pattern,
-                reason: "check for unbalanced parentheses or brackets, a dangling quantifier, or a lone backslash "
-                    + "(\((error as NSError).localizedDescription))"
-            )
-        }
-    }
-
-    /// The groups of the first match in `text`: index 0 is the whole match; unmatched groups are empty.
-    func groups(in text: String) -> [String]? {
-        let whole = NSRange(text.startIndex..<text.endIndex, in: text)
-        guard let match = value.firstMatch(in: text, options: [], range: whole) else { return nil }
-        return (0..<match.numberOfRanges).map { index in
-            Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
         }
     }
 }

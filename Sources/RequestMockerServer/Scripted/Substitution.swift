@@ -8,41 +8,17 @@ enum Substitution {
     static func apply(to template: String, groups: [String], server: ScriptedServer) -> String {
         guard template.contains("$") else { return template }
         let values = server.substitutionValues()
-        var result = ""
-        var rest = Substring(template)
-        while let dollar = rest.firstIndex(of: "$") {
-            result += rest[..<dollar]
-            rest = rest[rest.index(after: dollar)...]
-            if rest.first == "$" {
-                result += "$"
-                rest = rest.dropFirst()
-                continue
-            }
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty {
-                // The longest run of digits that names a group: `$12` is group 12 if it exists.
-                var taken = digits
-                while let index = Int(taken), index >= groups.count, taken.count > 1 { taken = taken.dropLast() }
-                // A group the pattern doesn't have stands for nothing.
-                if let index = Int(taken), index < groups.count { result += groups[index] }
-                rest = rest.dropFirst(taken.count)
-                continue
-            }
-            let word = rest.prefix { $0.isASCII && $0.isLetter }
+        return DollarSubstitution.apply(to: template, groups: groups) { word in
             switch word {
-            case "address": result += values.address
-            case "port": result += String(values.port)
-            case "pasv": result += pasv(address: values.address, port: values.dataPort)
-            case "size": result += String(values.size)
-            case "date": result += httpDate(Date())
-            case "server": result += serverName
-            default:
-                // Not a substitution: keep the text as written.
-                result += "$" + word
+            case "address": values.address
+            case "port": String(values.port)
+            case "pasv": pasv(address: values.address, port: values.dataPort)
+            case "size": String(values.size)
+            case "date": httpDate(Date())
+            case "server": serverName
+            default: nil
             }
-            rest = rest.dropFirst(word.count)
         }
-        return result + rest
     }
 
     /// FTP's `h1,h2,h3,h4,p1,p2` for an IPv4 address (other addresses give `127,0,0,1`).

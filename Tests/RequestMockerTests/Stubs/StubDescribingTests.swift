@@ -42,6 +42,15 @@ struct StubDescribingTests {
             with: .stream([.text("a\n"), .data(Data([0, 255]), after: .milliseconds(20))], contentType: "text/plain")),
         RequestFilter.get("/events").respond(
             with: .events([ServerSentEvent(event: "t", data: "x", id: "1"), ServerSentEvent(comment: "c")])),
+        // A plain GET to a WebSocket endpoint: 426, as described.
+        RequestFilter.webSocket("/chat").respond(
+            with: .webSocket(
+                WebSocketScript(
+                    onConnect: [.text("hi"), .binary(Data([1]))],
+                    rules: [
+                        .json(["a": 1], [.pause(.milliseconds(10)), .echo]), .any([.close(code: 4000, reason: "x")]),
+                    ],
+                    subprotocols: ["v1"], maximumMessageSize: 4096))),
     ])
     func describedStubsAnswerAsTheFilterDid(_ filter: RequestFilter) async throws {
         let stub = try Stub(describing: filter)

@@ -158,7 +158,7 @@ struct StubTests {
             (
                 #"{"request": {}, "response": {"json": 1, "body": "x"}}"#,
                 #"at response.body: a response has at most one of "json", "body", "base64Body", "bodyFile", "#
-                    + #""fault", "sequence", "chunks", "events""#
+                    + #""fault", "sequence", "chunks", "events", "webSocket""#
             ),
             (
                 #"{"request": {}, "response": {"fault": "explode"}}"#,
@@ -221,6 +221,25 @@ struct StubTests {
             (
                 #"{"request": {}, "response": {"template": true, "events": []}}"#,
                 #"at response.template: templates fill "json" and "body" text and header values"#
+            ),
+            (
+                #"{"request": {}, "response": {"webSocket": {"rules": [{"text": "(", "reply": []}]}}}"#,
+                #"at response.webSocket.rules[0].text: the rule pattern "(" is not a valid regular expression: "#
+                    + "check for unbalanced parentheses or brackets, a dangling quantifier, or a lone backslash"
+            ),
+            (
+                #"{"request": {}, "response": {"webSocket": {"rules": [{"any": true, "reply": [{"shout": "x"}]}]}}}"#,
+                #"at response.webSocket.rules[0].reply[0].shout: unknown key "shout"; the keys here are "text", "#
+                    + #""base64", "echo", "pause", "close""#
+            ),
+            (
+                #"{"request": {}, "response": {"webSocket": {"onConnect": [{"close": {"code": 1006}}]}}}"#,
+                "at response.webSocket: a close action in onConnect has code 1006; a server may send 1000-1003, "
+                    + "1007-1014 or 3000-4999"
+            ),
+            (
+                #"{"request": {}, "response": {"webSocket": "echo", "status": 200}}"#,
+                "at response.status: a WebSocket endpoint answers 101 Switching Protocols"
             ),
         ])
     func invalidStubs(json: String, message: String) throws {
