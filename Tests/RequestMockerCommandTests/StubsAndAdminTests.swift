@@ -243,25 +243,17 @@ import Testing
             events.output
                 == "event: token\nid: 1\ndata: Hel\n\nevent: token\nid: 2\ndata: lo\n\n"
                 + "event: done\nid: 3\ndata: [DONE]\n\n")
-        let chat = try await ExternalProcess.python(
+        let chat = try await ExternalProcess.webSocketClient(
+            "ws://\(base.host ?? ""):\(base.port ?? 0)/chat",
             """
-            import asyncio, sys
-            import websockets
-            from websockets.exceptions import ConnectionClosed
-            async def main():
-                async with websockets.connect("ws://" + sys.argv[1] + "/chat", open_timeout=25) as ws:
-                    print(await ws.recv())
-                    await ws.send('{"type": "ping"}')
-                    print(await ws.recv())
-                    await ws.send("anything")
-                    print(await ws.recv())
-                    await ws.send("bye")
-                    try:
-                        await ws.recv()
-                    except ConnectionClosed as closed:
-                        print(closed.rcvd.code, closed.rcvd.reason)
-            asyncio.run(main())
-            """, [base.host.map { "\($0):\(base.port ?? 0)" } ?? ""])
+            print(await ws.recv())
+            await ws.send('{"type": "ping"}')
+            print(await ws.recv())
+            await ws.send("anything")
+            print(await ws.recv())
+            await ws.send("bye")
+            await print_close(ws)
+            """)
         #expect(
             chat.output == "{\"type\": \"welcome\"}\n{\"type\": \"pong\"}\nanything\n1000 see you\n", "\(chat.error)")
         #expect(await serving.interrupt() == 0)

@@ -53,28 +53,19 @@ import Testing
         registry.register(.webSocket("/echo"), respond: .webSocket(.echo))
 
         try await withServer(registry) { _, base in
-            let result = try await ExternalProcess.python(
+            let result = try await ExternalProcess.webSocketClient(
+                "ws://127.0.0.1:\(base.port ?? 0)/chat",
                 """
-                import asyncio, sys
-                import websockets
-                from websockets.exceptions import ConnectionClosed
-                async def main():
-                    async with websockets.connect("ws://127.0.0.1:" + sys.argv[1] + "/chat", open_timeout=25,
-                                                  subprotocols=["chat.v1"]) as ws:
-                        print(ws.subprotocol, await ws.recv())
-                        await ws.send("hello ada")
-                        print(await ws.recv(), await ws.recv())
-                        await ws.send('{"type":  "ping"}')
-                        print(await ws.recv())
-                        await ws.send(b"\\x01")
-                        print(await ws.recv())
-                        await ws.send("quit")
-                        try:
-                            await ws.recv()
-                        except ConnectionClosed as closed:
-                            print(closed.rcvd.code, closed.rcvd.reason)
-                asyncio.run(main())
-                """, [String(base.port ?? 0)])
+                print(ws.subprotocol, await ws.recv())
+                await ws.send("hello ada")
+                print(await ws.recv(), await ws.recv())
+                await ws.send('{"type":  "ping"}')
+                print(await ws.recv())
+                await ws.send(b"\\x01")
+                print(await ws.recv())
+                await ws.send("quit")
+                await print_close(ws)
+                """, subprotocols: ["chat.v1"])
             #expect(
                 result.output
                     == "chat.v1 {\"type\":\"welcome\"}\nhi ada bye, ada\n{\"type\":\"pong\"}\nb'\\x01'\n1000 see you\n",

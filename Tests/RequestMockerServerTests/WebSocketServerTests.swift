@@ -8,27 +8,13 @@ import Testing
 /// wrote) and, for frames no correct client sends, by raw bytes from Python's `socket`.
 @Suite("WebSocket endpoints on MockServer")
 struct WebSocketServerTests {
-    /// Runs an asyncio `websockets` client: `body` is the inside of `async def main(ws)`, with
-    /// the connection to `path` open as `ws`.
     func websockets(
         _ base: URL, _ path: String, _ body: String, subprotocols: [String] = []
     ) async throws
         -> ProcessResult
     {
-        let script = """
-            import asyncio, json, sys
-            import websockets
-            from websockets.exceptions import ConnectionClosed
-            async def main(ws):
-            \(body.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
-            async def run():
-                async with websockets.connect("ws://127.0.0.1:" + sys.argv[1] + sys.argv[2], open_timeout=25,
-                                   subprotocols=json.loads(sys.argv[3]) or None, ping_interval=None) as ws:
-                    await main(ws)
-            asyncio.run(run())
-            """
-        let protocols = "[" + subprotocols.map { "\"\($0)\"" }.joined(separator: ",") + "]"
-        return try await ExternalProcess.python(script, [String(base.port ?? 0), path, protocols])
+        try await ExternalProcess.webSocketClient(
+            "ws://127.0.0.1:\(base.port ?? 0)\(path)", body, subprotocols: subprotocols)
     }
 
     @Test("echo: text and binary come back as sent, a ping gets its pong, and the close is answered in kind")
@@ -90,10 +76,7 @@ struct WebSocketServerTests {
                 await ws.send('{ "type": "ping" }')
                 print(await ws.recv())
                 await ws.send("bye")
-                try:
-                    await ws.recv()
-                except ConnectionClosed as closed:
-                    print(closed.rcvd.code, closed.rcvd.reason)
+                await print_close(ws)
                 """)
             #expect(
                 result.output
@@ -110,12 +93,7 @@ struct WebSocketServerTests {
             .webSocket("/small"),
             respond: .webSocket(WebSocketScript(rules: [.any([.echo])], maximumMessageSize: 1_000)))
         try await withServer(registry) { _, base in
-            let closing = """
-                try:
-                    await ws.recv()
-                except ConnectionClosed as closed:
-                    print(closed.rcvd.code, closed.rcvd.reason)
-                """
+            let closing = "await print_close(ws)"
             let unmatched = try await websockets(
                 base, "/strict", "await ws.send(\"ok\")\nawait ws.send(\"nope\")\n" + closing)
             #expect(unmatched.output == "1008 no rule of the script matches the message\n", "\(unmatched.error)")
