@@ -282,22 +282,8 @@ struct HTTPConnection {
         case .refusal(let refusal):
             return refuse(refusal, head: head, request: request, entry: entry, since: arrival)
         case .webSocket(let upgrade):
-            let switching = ResponseHead.bytes(
-                status: .switchingProtocols, version: "HTTP/1.1", headers: upgrade.response.headers,
-                connection: "Upgrade")
-            guard (try? socket.write(switching)) != nil else {
-                report(request, entry, .abandoned, since: arrival)
-                return false
-            }
-            var session = WebSocketSession(
-                connection: connection, upgrade: upgrade, idleTimeout: server.configuration.idleTimeout,
-                leftover: leftover)
-            let ending = session.run()
-            report(
-                request, entry,
-                .webSocket(closeCode: ending.closeCode, received: ending.received, sent: ending.sent),
-                since: arrival)
-            return false
+            return switchToWebSocket(
+                upgrade, head: head, request: request, entry: entry, since: arrival, leftover: leftover)
         }
     }
 
@@ -315,7 +301,7 @@ struct HTTPConnection {
     }
 
     /// Answers a refusal as `text/plain` with its status and message (see `Outcome`).
-    private func refuse(
+    func refuse(
         _ refusal: Refusal, head: RequestHead, request: MockRequest, entry: JournalEntry?,
         since arrival: ContinuousClock.Instant
     ) -> Bool {

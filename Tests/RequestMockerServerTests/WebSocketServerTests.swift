@@ -146,32 +146,56 @@ struct WebSocketServerTests {
         return try await ExternalProcess.python(script, [String(base.port ?? 0), frames])
     }
 
-    @Test(
-        "frames that break RFC 6455 are answered with the close code that says so",
-        arguments: [
-            // An unmasked text frame.
-            ("810141", "1002 a client's frames must be masked"),
-            // A masked text frame whose payload is not UTF-8 (0xC3 0x28).
-            ("8182" + "00000000" + "c328", "1007 a text message must be UTF-8"),
-            // Opcode 3 is reserved.
-            ("8380" + "00000000", "1002 opcode 3 is reserved"),
-            // RSV1 set without an extension.
-            ("c180" + "00000000", "1002 reserved bits are set, and no extension was agreed"),
-            // A ping that isn't final.
-            ("0980" + "00000000", "1002 a control frame can't be fragmented"),
-            // A length of 5 sent in 16 bits.
-            ("81fe0005" + "00000000" + "6869212121", "1002 a length under 126 must be sent in 7 bits"),
-            // A continuation with nothing to continue.
-            ("8080" + "00000000", "1002 a continuation frame arrived with no message to continue"),
-            // A client close with a reserved code (1005).
-            ("8882" + "00000000" + "03ed", "1002 close code 1005 may not be sent"),
-        ])
+    /// Frames (hex; masked with 0000 0000 unless noted) and the close code and reason they get.
+    static let violations: [(frames: String, closing: String)] = [
+        // An unmasked text frame.
+        ("810141", "1002 a client's frames must be masked"),
+        // A masked text frame whose payload is not UTF-8 (0xC3 0x28).
+        ("8182" + "00000000" + "c328", "1007 a text message must be UTF-8"),
+        // Opcode 3 is reserved.
+        ("8380" + "00000000", "1002 opcode 3 is reserved"),
+        // RSV1 set without an extension.
+        ("c180" + "00000000", "1002 reserved bits are set, and no extension was agreed"),
+        // A ping that isn't final.
+        ("0980" + "00000000", "1002 a control frame can't be fragmented"),
+        // A length of 5 sent in 16 bits.
+        ("81fe0005" + "00000000" + "6869212121", "1002 a length under 126 must be sent in 7 bits"),
+        // A continuation with nothing to continue.
+        ("8080" + "00000000", "1002 a continuation frame arrived with no message to continue"),
+        // A client close with a reserved code (1005).
+        ("8882" + "00000000" + "03ed", "1002 close code 1005 may not be sent"),
+        // 100 bytes, then a continuation announcing 1,000 more: over the 1,024 the endpoint
+        // takes, refused before the continuation's payload arrives.
+        (
+            "01e4" + "00000000" + String(repeating: "61", count: 100) + "00fe03e8" + "00000000",
+            "1009 a message is over 1024 bytes"
+        ),
+    ]
+
+    @Test("frames that break RFC 6455 are answered with the close code that says so", arguments: violations)
     func protocolViolations(frames: String, closing: String) async throws {
         let registry = MockRegistry()
-        registry.register(.webSocket("/echo"), respond: .webSocket(.echo))
+        registry.register(
+            .webSocket("/echo"), respond: .webSocket(WebSocketScript(rules: [.any([.echo])], maximumMessageSize: 1_024))
+        )
         try await withServer(registry) { _, base in
             let result = try await raw(base, frames)
             #expect(result.output == "HTTP/1.1 101 Switching Protocols True\n8 \(closing)\n", "\(result.error)")
+        }
+    }
+
+    @Test("an HTTP/1.0 handshake gets 400: switching protocols needs HTTP/1.1")
+    func http10Handshake() async throws {
+        let registry = MockRegistry()
+        registry.register(.webSocket("/echo"), respond: .webSocket(.echo))
+        try await withServer(registry) { _, base in
+            let result = try await ExternalProcess.curl([
+                "--http1.0", "--include", "-H", "Upgrade: websocket", "-H", "Connection: Upgrade",
+                "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "-H", "Sec-WebSocket-Version: 13",
+                base.appendingPathComponent("echo").absoluteString,
+            ])
+            #expect(result.output.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(result.output)")
+            #expect(result.output.hasSuffix("a WebSocket handshake needs HTTP/1.1\n"))
         }
     }
 

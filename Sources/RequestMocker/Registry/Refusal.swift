@@ -29,6 +29,10 @@ package struct Refusal: Sendable {
             message: "the answer was not ready within the server's response timeout of \(timeout)")
     }
 
+    /// `400`: a WebSocket handshake in an HTTP/1.0 request, which can't switch protocols.
+    package static let webSocketNeedsHTTP11 = Refusal(
+        status: .badRequest, error: URLError(.badURL), message: "a WebSocket handshake needs HTTP/1.1")
+
     /// `503`: the server is already running as many synchronous blocks as it allows.
     package static func tooManyBlocks(_ limit: Int) -> Refusal {
         Refusal(

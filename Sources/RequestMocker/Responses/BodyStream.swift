@@ -6,8 +6,9 @@ import Foundation
 /// pieces and then finishes; one consumer takes them in order.
 ///
 /// What waits for a slow consumer is bounded by ``maximumBuffered``: FoundationNetworking can't
-/// pause a transfer (suspending a task mid-body restarts it), so there is no back-pressure on
-/// the sender, and past the bound the stream fails instead of growing.
+/// pause a transfer (suspending a task mid-body restarts it), so there is no back-pressure on a
+/// forwarded response's sender, and past the bound the stream fails instead of growing. A mocked
+/// stream is fed only while less than ``feedAhead`` waits.
 package final class BodyStream: Sendable {
     /// What the consumer gets next.
     package enum Next: Sendable {
@@ -257,7 +258,7 @@ package final class BodyStream: Sendable {
             case .bytes(let piece):
                 guard whole.count + piece.count <= Self.maximumBuffered else {
                     cancel()
-                    throw Overflow()
+                    throw Overflow(whole: true)
                 }
                 whole.append(piece)
             case .end: return whole

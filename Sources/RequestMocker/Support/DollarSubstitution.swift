@@ -21,8 +21,8 @@ package enum DollarSubstitution {
             }
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
             if !digits.isEmpty {
-                // The longest run of digits that names a group.
-                var taken = digits
+                // The longest run of digits that names a group (no group number has 19 digits).
+                var taken = digits.prefix(18)
                 while let index = Int(taken), index >= groups.count, taken.count > 1 { taken = taken.dropLast() }
                 if let index = Int(taken), index < groups.count { result += groups[index] }
                 rest = rest.dropFirst(taken.count)

@@ -51,6 +51,9 @@ enum WebSocketHandshake {
         else {
             return .refusal(plain(.badRequest, [:], "a WebSocket handshake has Connection: Upgrade"))
         }
+        for name in [HTTPHeaders.Name.secWebSocketKey, .secWebSocketVersion] where headers.values(for: name).count > 1 {
+            return .refusal(plain(.badRequest, [:], "a WebSocket handshake has one \(name) field"))
+        }
         guard headers[.secWebSocketVersion]?.trimmingCharacters(in: .whitespaces) == "13" else {
             return .refusal(
                 plain(
@@ -71,10 +74,18 @@ enum WebSocketHandshake {
         if let chosen = script.subprotocols.first(where: offered.contains) {
             fields.add(.secWebSocketProtocol, chosen)
         }
-        for field in overlay where !fields.contains(field.name) { fields.add(field.name, field.value) }
+        // The handshake's own fields are the handshake's to set: an extension or a subprotocol
+        // the client didn't ask for would make it fail the connection.
+        for field in overlay where !fields.contains(field.name) && !Self.isHandshakeField(field.name) {
+            fields.add(field.name, field.value)
+        }
         let response = ResolvedResponse(
             status: .switchingProtocols, httpVersion: "HTTP/1.1", headers: fields, body: .bytes(Data()))
         return .upgrade(WebSocketUpgrade(script: script, response: response, transcript: transcript))
+    }
+
+    private static func isHandshakeField(_ name: HTTPHeaders.Name) -> Bool {
+        name == .upgrade || name == .connection || name.rawValue.lowercased().hasPrefix("sec-websocket-")
     }
 
     private static func plain(_ status: HTTPStatus, _ extra: HTTPHeaders, _ message: String) -> ResolvedResponse {

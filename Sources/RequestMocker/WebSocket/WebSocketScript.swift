@@ -41,14 +41,19 @@ public struct WebSocketScript: Sendable {
     /// chooses none.
     public var subprotocols: [String]
     /// The largest message taken, in bytes, however it is fragmented; a larger one closes the
-    /// connection with code 1009. 1 MiB by default.
-    public var maximumMessageSize: Int
+    /// connection with code 1009, found before it is read. 1 MiB by default; kept between 125
+    /// bytes and 1 GiB.
+    public var maximumMessageSize: Int {
+        didSet { maximumMessageSize = Self.clamped(maximumMessageSize) }
+    }
+
+    private static func clamped(_ size: Int) -> Int { min(max(125, size), 1024 * 1024 * 1024) }
 
     /// - Parameters:
     ///   - onConnect: actions run on connect.
     ///   - rules: the rules, in the order they are tried.
     ///   - subprotocols: the subprotocols spoken, most preferred first.
-    ///   - maximumMessageSize: the largest message taken (at least 125 bytes).
+    ///   - maximumMessageSize: the largest message taken (125 bytes to 1 GiB).
     public init(
         onConnect: [Action] = [], rules: [Rule] = [], subprotocols: [String] = [],
         maximumMessageSize: Int = 1024 * 1024
@@ -56,7 +61,7 @@ public struct WebSocketScript: Sendable {
         self.onConnect = onConnect
         self.rules = rules
         self.subprotocols = subprotocols
-        self.maximumMessageSize = max(125, maximumMessageSize)
+        self.maximumMessageSize = Self.clamped(maximumMessageSize)
     }
 
     /// Sends every message back as it came.
@@ -65,8 +70,8 @@ public struct WebSocketScript: Sendable {
     /// One step of an answer.
     public enum Action: Sendable, Hashable {
         /// Sends a text message, after substitutions: `$0` (the whole match: the message for a
-        /// JSON rule or a catch-all), `$1`…`$n` (the pattern's groups; an unmatched one is
-        /// empty) and `$$` for a dollar sign.
+        /// JSON rule or a catch-all; a binary message's bytes one character a byte), `$1`…`$n`
+        /// (the pattern's groups; an unmatched one is empty) and `$$` for a dollar sign.
         case text(String)
         /// Sends a binary message.
         case binary(Data)
@@ -143,17 +148,22 @@ public struct WebSocketScript: Sendable {
             }
         }
 
+        /// Bytes read one character a byte (ISO 8859-1, which maps every byte).
+        private static func latin1(_ data: Data) -> String {
+            String(data: data, encoding: .isoLatin1) ?? ""
+        }
+
         /// The groups of `message` if this rule matches it: `[whole match, groups…]`.
         func groups(in message: WebSocketMessage) -> [String]? {
             switch (match, message) {
             case (.any, .text(let text)):
                 return [text]
-            case (.any, .binary), (.binary(pattern: nil), .binary):
-                return []
+            case (.any, .binary(let data)), (.binary(pattern: nil), .binary(let data)):
+                return [Self.latin1(data)]
             case (.text, .text(let text)):
                 return expression?.groups(in: text)
             case (.binary, .binary(let data)):
-                return expression?.groups(in: String(data.map { Character(Unicode.Scalar($0)) }))
+                return expression?.groups(in: Self.latin1(data))
             case (.json(let value), .text(let text)):
                 return (try? JSONValue(parsing: Data(text.utf8))) == value ? [text] : nil
             case (.text, .binary), (.binary, .text), (.json, .binary):

@@ -10,7 +10,9 @@ import Foundation
 /// ```
 ///
 /// It keeps the last ``maximumFrames`` frames and, of each, the first ``maximumKeptPayload``
-/// bytes, so a long or busy connection holds bounded memory.
+/// bytes, until ``maximumKeptPayloadInAll`` bytes of payload are kept; later frames keep their
+/// length only. So a long or busy connection holds bounded memory, and the messages assembled
+/// from its frames are whole only while those bounds weren't reached.
 public final class WebSocketTranscript: Sendable {
     /// One frame.
     public struct Frame: Sendable, Hashable, CustomStringConvertible {
@@ -29,19 +31,24 @@ public final class WebSocketTranscript: Sendable {
         public let kind: Kind
         /// Whether it is the last frame of its message (always for control frames).
         public let isFinal: Bool
-        /// The payload (unmasked), or its first ``WebSocketTranscript/maximumKeptPayload`` bytes.
+        /// The payload (unmasked), or as much of it as the transcript keeps (see its bounds).
         public let payload: Data
         /// The payload's whole length.
         public let length: Int
         /// When it was read or written.
         public let date: Date
 
-        package init(direction: Direction, kind: Kind, isFinal: Bool, payload: Data, date: Date = Date()) {
+        /// A frame whose payload is `length` bytes, of which `kept` are kept (a copy, so the
+        /// frame holds no more than that).
+        package init(
+            direction: Direction, kind: Kind, isFinal: Bool, kept: some Collection<UInt8>, length: Int,
+            date: Date = Date()
+        ) {
             self.direction = direction
             self.kind = kind
             self.isFinal = isFinal
-            self.payload = payload.prefix(WebSocketTranscript.maximumKeptPayload)
-            length = payload.count
+            payload = Data(kept)
+            self.length = length
             self.date = date
         }
 
@@ -71,17 +78,34 @@ public final class WebSocketTranscript: Sendable {
     public static let maximumFrames = 1_000
     /// The most payload bytes kept of each frame.
     public static let maximumKeptPayload = 16 * 1024
+    /// The most payload bytes kept of one connection: frames after those keep only their length,
+    /// so a busy connection's transcript, which its journal entry holds after it ends, stays small.
+    public static let maximumKeptPayloadInAll = 256 * 1024
 
-    private let ring = LockedState(RingBuffer<Frame>(capacity: WebSocketTranscript.maximumFrames))
+    private struct Kept: Sendable {
+        var frames = RingBuffer<Frame>(capacity: WebSocketTranscript.maximumFrames)
+        var payloadBytes = 0
+    }
+
+    private let kept = LockedState(Kept())
 
     package init() {}
 
-    package func record(_ frame: Frame) {
-        ring.withLock { $0.append(frame) }
+    /// Records a frame, keeping as much of its payload as the bounds allow.
+    package func record(
+        _ direction: Frame.Direction, _ kind: Frame.Kind, isFinal: Bool, payload: some Collection<UInt8>
+    ) {
+        kept.withLock { kept in
+            let room = min(Self.maximumKeptPayload, Self.maximumKeptPayloadInAll - kept.payloadBytes)
+            let prefix = payload.prefix(max(0, room))
+            kept.payloadBytes += prefix.count
+            kept.frames.append(
+                Frame(direction: direction, kind: kind, isFinal: isFinal, kept: prefix, length: payload.count))
+        }
     }
 
     /// The frames kept, oldest first.
-    public var frames: [Frame] { ring.withLock { $0.elements } }
+    public var frames: [Frame] { kept.withLock { $0.frames.elements } }
 
     /// The text and binary messages the client sent, each assembled from its frames (from what
     /// the transcript kept of them).

@@ -52,7 +52,8 @@ struct WebSocketFrame: Equatable {
     ///
     /// - Throws: a ``Violation``: 1002 for reserved bits or opcodes, an unmasked frame, a
     ///   length not in its shortest form, or a control frame that is fragmented or over 125
-    ///   bytes; 1009 for a payload over `maximumPayload`, found before it is read.
+    ///   bytes; 1009 for a data frame's payload over `maximumPayload` (what its message has room
+    ///   for), found before it is read.
     static func parse(
         _ bytes: [UInt8], from start: Int, maximumPayload: Int
     ) throws(Violation) -> (frame: WebSocketFrame, end: Int)? {
@@ -81,15 +82,16 @@ struct WebSocketFrame: Equatable {
             for index in 0..<8 { wide = wide << 8 | UInt64(bytes[at + index]) }
             at += 8
             guard wide >= 65_536 else { throw .protocolError("a length under 65536 must be sent in 7 or 16 bits") }
-            guard wide <= UInt64(maximumPayload) else { throw tooBig(maximumPayload) }
-            length = Int(wide)
+            guard opcode.isControl || wide <= UInt64(max(0, maximumPayload)) else { throw tooBig }
+            length = Int(clamping: wide)
         }
         if opcode.isControl {
             guard isFinal else { throw .protocolError("a control frame can't be fragmented") }
             guard length <= 125 else { throw .protocolError("a control frame's payload is at most 125 bytes") }
+        } else {
+            guard length <= maximumPayload else { throw tooBig }
         }
-        guard length <= maximumPayload else { throw tooBig(maximumPayload) }
-        guard bytes.count - at >= 4 + length else { return nil }
+        guard bytes.count - at - 4 >= length else { return nil }
         let mask = Array(bytes[at..<(at + 4)])
         at += 4
         var payload = Array(bytes[at..<(at + length)])
@@ -97,9 +99,8 @@ struct WebSocketFrame: Equatable {
         return (WebSocketFrame(isFinal: isFinal, opcode: opcode, payload: payload), at + length)
     }
 
-    static func tooBig(_ limit: Int) -> Violation {
-        Violation(code: 1009, reason: "a message is over \(limit) bytes")
-    }
+    /// A data frame that would take its message over the size limit.
+    static let tooBig = Violation(code: 1009, reason: "a message is over the endpoint's size limit")
 
     /// A close frame with `code` and `reason` (cut to the 123 bytes a close frame holds, at a
     /// character boundary).

@@ -97,11 +97,15 @@ struct WebSocketSession {
 
     private mutating func nextFrame(until deadline: ContinuousClock.Instant? = nil) -> Read {
         let deadline = deadline ?? clock.now + idleTimeout
+        // Told to the pool only when reading has to wait: a connection waiting for its client
+        // gives way to a new one when the server is full, as an idle HTTP connection does.
+        var toldIdle = false
+        defer { if toldIdle { connection.setPhase(nil) } }
         while true {
             do {
-                if let (frame, end) = try WebSocketFrame.parse(
-                    buffer, from: start, maximumPayload: script.maximumMessageSize)
-                {
+                // What a data frame may still add to the message under way.
+                let room = script.maximumMessageSize - (message?.bytes.count ?? 0)
+                if let (frame, end) = try WebSocketFrame.parse(buffer, from: start, maximumPayload: room) {
                     start = end
                     if start == buffer.count {
                         buffer.removeAll(keepingCapacity: buffer.capacity <= 1024 * 1024)
@@ -109,10 +113,18 @@ struct WebSocketSession {
                     }
                     return .frame(frame)
                 }
+            } catch  where error == WebSocketFrame.tooBig {
+                return .violation(
+                    WebSocketFrame.Violation(code: 1009, reason: "a message is over \(script.maximumMessageSize) bytes")
+                )
             } catch {
                 return .violation(error)
             }
             if connection.isStopping { return .ended }
+            if !toldIdle {
+                connection.setPhase(.idle(since: clock.now))
+                toldIdle = true
+            }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { return .idle }
             switch socket.waitReadable(timeout: remaining) {
@@ -141,10 +153,8 @@ struct WebSocketSession {
             return .violation(.protocolError("a continuation frame arrived with no message to continue"))
         case (.text, _?), (.binary, _?):
             return .violation(.protocolError("a new message began before the last one ended"))
-        case (.continuation, let current?):
-            guard current.bytes.count + frame.payload.count <= script.maximumMessageSize else {
-                return .violation(WebSocketFrame.tooBig(script.maximumMessageSize))
-            }
+        case (.continuation, _?):
+            // `parse` held the frame to the room the message had left.
             message?.bytes.append(contentsOf: frame.payload)
         default:
             message = (frame.opcode, frame.payload)
@@ -210,9 +220,7 @@ struct WebSocketSession {
     }
 
     private func record(_ frame: WebSocketFrame, _ direction: WebSocketTranscript.Frame.Direction) {
-        upgrade.transcript.record(
-            WebSocketTranscript.Frame(
-                direction: direction, kind: frame.transcriptKind, isFinal: frame.isFinal, payload: Data(frame.payload)))
+        upgrade.transcript.record(direction, frame.transcriptKind, isFinal: frame.isFinal, payload: frame.payload)
     }
 
     // MARK: Closing

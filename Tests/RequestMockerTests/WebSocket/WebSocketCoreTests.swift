@@ -98,6 +98,8 @@ struct WebSocketCoreTests {
         #expect(script.answer(to: .binary(Data([0, 1, 2])))?.actions == [.text("starts 0 1")])
         #expect(script.answer(to: .binary(Data([9])))?.actions == [.echo])
         #expect(script.answer(to: .text("other"))?.groups == ["other"])
+        // A binary message is matched, and given as $0, one character a byte.
+        #expect(WebSocketScript(rules: [.any([])]).answer(to: .binary(Data([0x41, 0xE9])))?.groups == ["Aé"])
         #expect(WebSocketScript(rules: [try .text("^a$", [])]).answer(to: .text("b")) == nil)
         #expect(throws: RequestMockerError.self) { try WebSocketScript.Rule.text("(", []) }
     }
@@ -114,5 +116,69 @@ struct WebSocketCoreTests {
             return reason
                 == "a close action in rules has code 1005; a server may send 1000-1003, 1007-1014 or 3000-4999"
         }
+    }
+
+    @Test("the size limit is kept between 125 bytes and 1 GiB, however it is set")
+    func sizeLimit() {
+        var script = WebSocketScript(maximumMessageSize: 10)
+        #expect(script.maximumMessageSize == 125)
+        script.maximumMessageSize = -5
+        #expect(script.maximumMessageSize == 125)
+        script.maximumMessageSize = .max
+        #expect(script.maximumMessageSize == 1024 * 1024 * 1024)
+    }
+
+    @Test("a handshake names each of its fields once, and the response's headers can't add handshake fields")
+    func handshakeFields() throws {
+        var headers = HTTPHeaders()
+        for (name, value) in Self.handshake { headers.add(HTTPHeaders.Name(name), value) }
+        headers.add(.secWebSocketProtocol, "chat")
+        let request = MockRequest(method: .get, url: URL(string: "http://x/chat")!, headers: headers)
+        let overlay: HTTPHeaders = ["Sec-WebSocket-Protocol": "chat", "Sec-WebSocket-Extensions": "x", "X-A": "b"]
+        guard
+            case .upgrade(let upgrade) = WebSocketHandshake.answer(
+                request, script: .echo, headers: overlay, transcript: WebSocketTranscript())
+        else {
+            Issue.record("the handshake was refused")
+            return
+        }
+        #expect(upgrade.response.headers.contains(.secWebSocketProtocol) == false)
+        #expect(upgrade.response.headers["Sec-WebSocket-Extensions"] == nil)
+        #expect(upgrade.response.headers["X-A"] == "b")
+        var twice = headers
+        twice.add(.secWebSocketKey, "dGhlIHNhbXBsZSBub25jZQ==")
+        let doubled = MockRequest(method: .get, url: URL(string: "http://x/chat")!, headers: twice)
+        guard
+            case .refusal(let refusal) = WebSocketHandshake.answer(
+                doubled, script: .echo, headers: [:], transcript: WebSocketTranscript())
+        else {
+            Issue.record("a handshake with two keys was taken")
+            return
+        }
+        #expect(refusal.status == .badRequest)
+        #expect(try refusal.body.data() == Data("a WebSocket handshake has one Sec-WebSocket-Key field\n".utf8))
+    }
+
+    @Test("the transcript keeps at most 16 KiB of a frame and 256 KiB in all, and every frame's length")
+    func transcriptBounds() {
+        let transcript = WebSocketTranscript()
+        for _ in 0..<30 {
+            transcript.record(.received, .binary, isFinal: true, payload: [UInt8](repeating: 7, count: 20_000))
+        }
+        let frames = transcript.frames
+        #expect(frames.count == 30)
+        #expect(frames.allSatisfy { $0.length == 20_000 })
+        #expect(frames.map(\.payload.count).max() == 16 * 1024)
+        #expect(frames.map(\.payload.count).reduce(0, +) == 256 * 1024)
+        #expect(frames.last?.payload.isEmpty == true)
+    }
+
+    @Test("$ substitution: groups, $$, and a run of digits longer than any group number")
+    func dollars() {
+        let groups = ["whole", "one"]
+        #expect(DollarSubstitution.apply(to: "$1 $0 $$ $2 $12", groups: groups) == "one whole $  one2")
+        #expect(
+            DollarSubstitution.apply(to: "$" + String(repeating: "1", count: 40), groups: groups)
+                == "one" + String(repeating: "1", count: 39))
     }
 }
