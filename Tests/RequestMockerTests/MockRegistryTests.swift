@@ -334,10 +334,10 @@ struct MockRegistryTests {
         }
     }
 
-    @Test("a session that outlives its registry gets a typed error, not a crash")
+    @Test("a session made from a configuration alone, outliving its registry, gets a typed error, not a crash")
     func releasedRegistry() async throws {
         var registry: MockRegistry? = MockRegistry()
-        let session = try #require(registry).makeSession()
+        let session = URLSession(configuration: .mocking(try #require(registry)))
         registry = nil
         await #expect {
             _ = try await session.data(from: url("/x"))
@@ -345,6 +345,27 @@ struct MockRegistryTests {
             guard case .registryReleased = error as? RequestMockerError else { return false }
             return true
         }
+    }
+
+    @Test(
+        "a session from makeSession keeps its registry alive, and lets it go once invalidated",
+        arguments: [false, true])
+    func sessionsKeepTheirRegistry(givesQueue: Bool) async throws {
+        /// What a helper that hands out only a session does.
+        func clientSession() -> (URLSession, Weak<MockRegistry>) {
+            let registry = MockRegistry()
+            registry.register(.get("/ping"), respond: .string("pong"))
+            let session = registry.makeSession(delegateQueue: givesQueue ? OperationQueue() : nil)
+            return (session, Weak(registry))
+        }
+        var (session, registry): (URLSession?, Weak<MockRegistry>) = clientSession()
+        #expect(try await body("/ping", in: try #require(session)) == "pong")
+        #expect(registry.value != nil)
+        session?.invalidateAndCancel()
+        session = nil
+        let deadline = ContinuousClock.now + .seconds(10)
+        while registry.value != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(registry.value == nil)
     }
 
     @Test("registering 10,000 filters, then matching the last one")
@@ -439,4 +460,11 @@ struct SharedRegistryTests {
         #expect(redirect.status == 302)
         #expect(redirect.header("Location") == "/echo/after-redirect")
     }
+}
+
+/// A weak reference, to watch an object go.
+final class Weak<Object: AnyObject & Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read, and the object it points to is Sendable.
+    weak var value: Object?
+    init(_ value: Object) { self.value = value }
 }
