@@ -52,6 +52,30 @@ import Testing
             ])
     }
 
+    @Test func aFilterTheTestRegisteredBehindACoveringOneIsReported() async throws {
+        let testLine = try #require(Test.current).sourceLocation.line
+        let lines = LockedState((general: 0, specific: 0))
+        let issues = try await issues {
+            let registry = MockRegistry.current
+            registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 1]))
+            lines.withLock { $0.general = #line - 1 }
+            registry.register(.get("https://api.test/users/404"), respond: .status(404))
+            lines.withLock { $0.specific = #line - 1 }
+        }
+        let (general, specific) = lines.withLock { $0 }
+        #expect(
+            issues == [
+                IssueLog.Recorded(
+                    message: "A filter of this test never answers: GET https://api.test/users/404 "
+                        + "(EndOfTestReportTests.swift:\(specific)) is shadowed by GET https://api.test/users/<id> "
+                        + "(EndOfTestReportTests.swift:\(general)): the earlier filter answers every request this one "
+                        + "would; register this one with at: .first, or narrow the earlier one",
+                    file: "EndOfTestReportTests.swift",
+                    line: testLine
+                )
+            ])
+    }
+
     @Test func anExpectedFilterNothingMatchedIsReportedWhereItWasMarked() async throws {
         let markedLine = LockedState(0)
         let issues = try await issues {

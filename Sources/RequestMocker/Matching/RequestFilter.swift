@@ -82,26 +82,51 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     }
 
     /// A filter for `method` and a path pattern, or a whole URL pattern such as
-    /// `"https://api.example.com/users/<id>"` (scheme, host and port are then required too).
+    /// `"https://api.example.com/users/<id>"` (scheme, host and port are then required too). A
+    /// query in the pattern asks for those items, as ``query(_:)`` does: `"/search?q=swift&all"`
+    /// requires `q` to be `swift` and `all` to be present, and allows other items.
     ///
     /// ```swift
     /// RequestFilter.matching(.get, "https://api.example.com/users/<id>")
+    /// RequestFilter.get("https://api.example.com/search?q=swift")
     /// ```
     public static func matching(
         _ method: HTTPMethod?, _ pattern: String, fileID: String = #fileID, line: Int = #line
     ) -> RequestFilter {
         var scheme: String?
         var host: String?
-        var path = pattern
+        var path = Substring(pattern)
         if let separator = pattern.range(of: "://") {
             scheme = String(pattern[..<separator.lowerBound])
             let rest = pattern[separator.upperBound...]
-            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
             host = String(rest[..<slash])
-            path = String(rest[slash...])
+            path = rest[slash...]
         }
-        return RequestFilter(
-            scheme: scheme, host: host, path: PathPattern(path), method: method, fileID: fileID, line: line)
+        // A query in the pattern asks for those items (others may be there too), as `query(_:)`.
+        var query: [Condition.QueryRequirement] = []
+        if let mark = path.firstIndex(of: "?") {
+            query = Self.queryRequirements(path[path.index(after: mark)...])
+            path = path[..<mark]
+        }
+        let filter = RequestFilter(
+            scheme: scheme, host: host, path: PathPattern(String(path)), method: method, fileID: fileID, line: line)
+        return query.isEmpty ? filter : filter.adding(.query(query, exact: false))
+    }
+
+    /// `a=1&b&c=%20` as requirements: `a` is `1`, `b` is present, `c` is a space.
+    private static func queryRequirements(_ query: Substring) -> [Condition.QueryRequirement] {
+        query.split(separator: "&").map { item in
+            guard let equals = item.firstIndex(of: "=") else {
+                return Condition.QueryRequirement(name: Self.decoded(item), value: nil)
+            }
+            return Condition.QueryRequirement(
+                name: Self.decoded(item[..<equals]), value: Self.decoded(item[item.index(after: equals)...]))
+        }
+    }
+
+    private static func decoded(_ text: Substring) -> String {
+        String(text).removingPercentEncoding ?? String(text)
     }
 
     /// A `GET` filter; `pattern` is a path pattern or a whole URL pattern.

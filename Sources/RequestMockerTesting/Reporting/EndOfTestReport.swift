@@ -1,7 +1,8 @@
 import Testing
 
 /// What a test's registry has to say when the test ends: requests no filter matched, requests
-/// that went to ``MockRegistry/shared`` instead, and expected filters nothing matched.
+/// that went to ``MockRegistry/shared`` instead, filters that never answer because an earlier
+/// one answers their requests, and expected filters nothing matched.
 struct EndOfTestReport {
     /// One failure to report, and where.
     enum Finding {
@@ -28,6 +29,9 @@ struct EndOfTestReport {
                         + "so it can't be isolated from other tests: give the code under test "
                         + "MockRegistry.current.session, or run the test with the .mockingShared trait"
                 ))
+        }
+        for shadowed in registry.shadowedFilters {
+            findings.append(.atTest("A filter of this test never answers: \(shadowed)"))
         }
         for filter in registry.unmetExpectations {
             if let place = filter.expectedAt {
