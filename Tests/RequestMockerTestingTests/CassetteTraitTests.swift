@@ -55,6 +55,57 @@ import Testing
         #expect(replayed.body == #"{"hello":"world"}"#)
     }
 
+    @Test(arguments: [false, true])
+    func aTestThatFailsSavesNothingUnlessAsked(savesWhenTestFails: Bool) async throws {
+        let test = try #require(Test.current)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = MockRegistry()
+        origin.register(.get("/greeting"), respond: .json(["hello": "world"]))
+        let server = MockServer(registry: origin)
+        let base = try server.start()
+        defer { server.stop() }
+
+        let trait = CassetteTrait.cassette(
+            record: .once, named: "failing-\(savesWhenTestFails)", in: directory,
+            savesWhenTestFails: savesWhenTestFails)
+        await #expect(throws: CancellationError.self) {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                _ = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
+                throw CancellationError()  // the test fails here, after recording
+            }
+        }
+        let file = directory.appendingPathComponent(
+            "__Cassettes__/CassetteTraitTests/failing-\(savesWhenTestFails).har")
+        #expect(FileManager.default.fileExists(atPath: file.path) == savesWhenTestFails)
+    }
+
+    @Test func aFailedExpectationCountsAsAFailedTest() async throws {
+        let test = try #require(Test.current)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = MockRegistry()
+        origin.register(.get("/greeting"), respond: .json(["hello": "world"]))
+        let server = MockServer(registry: origin)
+        let base = try server.start()
+        defer { server.stop() }
+
+        let trait = CassetteTrait.cassette(record: .once, named: "expectation", in: directory)
+        // The failing expectation is dropped outside the trait, so this test doesn't fail; the
+        // trait, inside, sees it first.
+        let dropping = IssueHandlingTrait.filterIssues { _ in false }
+        try await dropping.provideScope(for: test, testCase: Test.Case.current) {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                _ = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
+                Issue.record("an expectation failed after recording")
+            }
+        }
+        let file = directory.appendingPathComponent("__Cassettes__/CassetteTraitTests/expectation.har")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test func twoTestsCantShareACassette() throws {
         let file = URL(fileURLWithPath: "/nonexistent/__Cassettes__/Shared/name.har")
         _ = try TestCassettes.cassette(at: file, owner: "First.test()") { try Cassette(contentsOf: $0, record: .none) }

@@ -5,7 +5,7 @@ extension Cassette: AnswerSource {
     func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         guard hosts.accepts(request), let live = redaction.redact(request) else { return nil }
         if recordMode.playsBack, let (index, recording) = claim(live) {
-            let response = recording.response(for: request).delayed(
+            let response = recording.response(for: request, from: url, entry: index).delayed(
                 by: playback.delay(forRecorded: recording.interaction.duration))
             return .respond(response, captures: Captures(), from: .recording(url, entryIndex: index))
         }

@@ -51,6 +51,8 @@ public final class Cassette: Sendable, CustomStringConvertible {
     public let repeatsLastResponse: Bool
     /// Whether the file did not exist when the cassette was opened.
     public let isNew: Bool
+    /// Whether a new cassette that recorded only transport errors is saved all the same.
+    public let recordsErrors: Bool
 
     /// The matchers that compare one derived value, which index the recordings.
     let keyMatchers: [CassetteMatcher]
@@ -84,14 +86,16 @@ public final class Cassette: Sendable, CustomStringConvertible {
         }
 
         /// What the recording answers `request` with: its response, or its transport error,
-        /// naming the request's URL as the failing one.
-        func response(for request: MockRequest) -> MockResponse {
+        /// naming the request's URL as the failing one and saying where it was replayed from.
+        func response(for request: MockRequest, from file: URL, entry index: Int) -> MockResponse {
             switch answer {
             case .success(let response):
                 return response
             case .failure(let error):
                 var info = error.userInfo
                 info[NSURLErrorFailingURLErrorKey] = request.url
+                let recorded = (info[NSLocalizedDescriptionKey] as? String) ?? error.localizedDescription
+                info[NSLocalizedDescriptionKey] = "\(recorded) (replayed from \(file.path), entry \(index))"
                 return .error(URLError(error.code, userInfo: info))
             }
         }
@@ -133,39 +137,50 @@ public final class Cassette: Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - url: the `.har` file; it need not exist yet.
-    ///   - record: when to record; `REQUEST_MOCKER_RECORD_MODE` overrides it.
+    ///   - record: when to record (see below); `REQUEST_MOCKER_RECORD_MODE` overrides it.
     ///   - playback: ``PlaybackMode/momentary`` (the default) or ``PlaybackMode/chronological``.
     ///   - matchers: what a recording must share with a request; ``CassetteMatcher/default``.
     ///   - redaction: what is hidden before writing; ``Redaction/default``.
     ///   - hosts: the hosts this cassette handles; ``HostFilter/all``.
     ///   - repeatsLastResponse: keep answering with the last matching recording once all
     ///     matching ones have answered.
+    ///   - recordsErrors: save a new cassette even when all it recorded are transport errors
+    ///     (a first run without network, say); by default such a cassette isn't written, so the
+    ///     next run records again instead of replaying the failure.
     /// - Throws: ``RequestMockerError/invalidCassette(path:jsonPath:reason:)`` for a file that
     ///   isn't HAR, ``RequestMockerError/cassetteNotReadable(path:reason:)``, and
     ///   ``RequestMockerError/invalidRecordMode(value:variable:)``.
+    ///
+    /// The default mode, ``RecordMode/automatic``, is ``RecordMode/once``, or ``RecordMode/none``
+    /// when the `CI` environment variable is set (a CI server never records);
+    /// `REQUEST_MOCKER_RECORD_MODE` overrides either.
     public convenience init(
         contentsOf url: URL,
-        record: RecordMode = .once,
+        record: RecordMode = .automatic,
         playback: PlaybackMode = .momentary,
         matchers: [CassetteMatcher] = CassetteMatcher.default,
         redaction: Redaction = .default,
         hosts: HostFilter = .all,
-        repeatsLastResponse: Bool = false
+        repeatsLastResponse: Bool = false,
+        recordsErrors: Bool = false
     ) throws {
         try self.init(
             contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction,
-            hosts: hosts, repeatsLastResponse: repeatsLastResponse, environment: ProcessInfo.processInfo.environment
+            hosts: hosts, repeatsLastResponse: repeatsLastResponse, recordsErrors: recordsErrors,
+            environment: ProcessInfo.processInfo.environment
         )
     }
 
-    /// As the public initializer, with `environment` read for `REQUEST_MOCKER_RECORD_MODE`
-    /// (the command passes none: its `--record` is explicit).
+    /// As the public initializer, with `environment` read for `REQUEST_MOCKER_RECORD_MODE` and
+    /// `CI` (the command passes none: its `--record` is explicit).
     package init(
         contentsOf url: URL, record: RecordMode, playback: PlaybackMode, matchers: [CassetteMatcher],
-        redaction: Redaction, hosts: HostFilter, repeatsLastResponse: Bool, environment: [String: String]
+        redaction: Redaction, hosts: HostFilter, repeatsLastResponse: Bool, recordsErrors: Bool = false,
+        environment: [String: String]
     ) throws {
         self.url = url
         recordMode = try RecordMode.effective(record, environment: environment)
+        self.recordsErrors = recordsErrors
         self.playback = playback
         self.matchers = matchers
         self.redaction = redaction
@@ -247,7 +262,8 @@ public final class Cassette: Sendable, CustomStringConvertible {
 
     /// Writes the cassette if anything was recorded since it was opened or last saved (or, in
     /// mode `all`, if the file had old content, which this run's recordings replace — none at
-    /// all when it made no requests): to a temporary file beside it, then renamed over it, so
+    /// all when it made no requests), unless it would be a new (or replaced) cassette of nothing
+    /// but transport errors and ``recordsErrors`` isn't set: to a temporary file beside it, then renamed over it, so
     /// the file is always either the old or the new content. Creates missing folders. Does
     /// nothing otherwise; a cassette in mode `none` never writes. Entries loaded from the file
     /// are written back through ``redaction`` too, so a browser export loses its credentials.
@@ -257,8 +273,14 @@ public final class Cassette: Sendable, CustomStringConvertible {
     @discardableResult
     public func save() throws -> Bool {
         try saving.withLock { _ in
-            let (log, recordings, isDirty) = tape.withLock { ($0.log, $0.recordings, $0.isDirty) }
+            let (log, recordings, isDirty, replacesFile) = tape.withLock {
+                ($0.log, $0.recordings, $0.isDirty, $0.replacesFile)
+            }
             guard isDirty else { return false }
+            // A first recording made without network is all transport errors; saved, it would
+            // replay the failure on every later run instead of recording again.
+            let onlyErrors = !recordings.isEmpty && recordings.allSatisfy { $0.interaction.response == nil }
+            if onlyErrors, isNew || replacesFile, !recordsErrors { return false }
             do {
                 let entries = recordings.map { $0.isLoaded ? HAR.redact($0.entry, with: redaction) : $0.entry }
                 let data = try HAR.data(log: log, entries: entries)

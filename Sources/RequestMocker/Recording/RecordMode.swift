@@ -54,11 +54,26 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     /// this run recorded.
     public static let all = RecordMode(name: "all", playsBack: false, recording: .always, replacesExisting: true)
 
+    /// The default of every cassette: ``once`` on a developer's machine and ``none`` on a CI
+    /// server (where the `CI` environment variable is set, as GitHub Actions, GitLab, Buildkite,
+    /// CircleCI and Travis set it), so a build never records and a missing recording fails it.
+    /// Decided when the cassette is opened; an explicit mode, or `REQUEST_MOCKER_RECORD_MODE`,
+    /// wins.
+    public static let automatic = RecordMode(
+        name: "automatic", playsBack: true, recording: .whenNew, replacesExisting: false)
+
     /// The built-in modes, by the names `REQUEST_MOCKER_RECORD_MODE` accepts.
     static let builtIn: [RecordMode] = [.once, .newEpisodes, .none, .all]
 
     /// The environment variable that overrides every cassette's mode.
     static let environmentVariable = "REQUEST_MOCKER_RECORD_MODE"
+
+    /// What ``automatic`` is: ``once``, except on a CI server (the `CI` environment variable set,
+    /// as GitHub Actions, GitLab, Buildkite, CircleCI and Travis set it), where it is ``none``.
+    static func automaticMode(environment: [String: String]) -> RecordMode {
+        let ci = environment["CI"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return ci.isEmpty || ci == "false" || ci == "0" ? .once : .none
+    }
 
     public var description: String { name }
 
@@ -71,7 +86,8 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The mode to use: the environment's when it names one, else `requested`.
+    /// The mode to use: the environment's when it names one, else `requested` (``automatic``
+    /// decided by the environment).
     ///
     /// - Throws: ``RequestMockerError/invalidRecordMode(value:variable:)`` when the variable is
     ///   set to something that isn't a mode's name.
@@ -79,7 +95,7 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
         _ requested: RecordMode, environment: [String: String]
     ) throws(RequestMockerError) -> RecordMode {
         guard let value = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-            return requested
+            return requested == .automatic ? automaticMode(environment: environment) : requested
         }
         let normalized = value.lowercased().replacingOccurrences(of: "-", with: "_")
         let spelled = normalized == "newepisodes" ? "new_episodes" : normalized

@@ -43,7 +43,7 @@ enum TestCassettes {
         return try cassette(at: url, owner: owner) { url in
             try Cassette(
                 contentsOf: url, record: options.record, playback: options.playback,
-                matchers: options.matchers, redaction: options.redaction)
+                matchers: options.matchers, redaction: options.redaction, recordsErrors: options.recordsErrors)
         }
     }
 
@@ -53,6 +53,10 @@ enum TestCassettes {
         let playback: PlaybackMode
         let matchers: [CassetteMatcher]
         let redaction: Redaction
+        /// Save a new cassette that recorded only transport errors.
+        var recordsErrors = false
+        /// Save what a test recorded even when it failed.
+        var savesWhenTestFails = false
     }
 
     private struct Open: Sendable {

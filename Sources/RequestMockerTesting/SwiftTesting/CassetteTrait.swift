@@ -18,8 +18,10 @@ import Testing
 ///
 /// The trait gives the test a registry of its own, as ``MockingTrait`` does (with the same
 /// reports at the end), or uses the one an outer `.mocking` trait made. The cassette is saved
-/// when the test ends, also when it fails, because what was recorded is real traffic either
-/// way. Cases of a parameterized test share their test's cassette.
+/// when the test ends, unless the test failed (an issue was recorded, or it threw), so a
+/// recording made while something was wrong doesn't become the fixture every later run replays;
+/// `savesWhenTestFails: true` saves it anyway. Cases of a parameterized test share their test's
+/// cassette.
 ///
 /// Keep the cassettes in git, and tell SwiftPM they aren't sources: `exclude: ["__Cassettes__"]`
 /// in the test target.
@@ -44,18 +46,31 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             ofTest: test.name, in: test.sourceLocation.filePath, named: name, directory: directory,
             owner: "\(test.id)", options: options
         )
+        let failed = LockedState(false)
+        // Sees every issue the test records, to know whether it failed.
+        let watching = IssueHandlingTrait.compactMapIssues { issue in
+            if issue.isFailure { failed.withLock { $0 = true } }
+            return issue
+        }
         try await TestRegistryScope.run(unmatchedPolicy: .fail, reportingAt: test.sourceLocation, configure: nil) {
             registry in
             let handle = registry.registerFallback(cassette)
             defer {
                 registry.remove(handle)
-                do {
-                    try cassette.save()
-                } catch {
-                    MockingIssue.record("\(error)", at: .test(test.sourceLocation))
+                if options.savesWhenTestFails || !failed.withLock({ $0 }) {
+                    do {
+                        try cassette.save()
+                    } catch {
+                        MockingIssue.record("\(error)", at: .test(test.sourceLocation))
+                    }
                 }
             }
-            try await function()
+            do {
+                try await watching.provideScope(for: test, testCase: testCase, performing: function)
+            } catch {
+                failed.withLock { $0 = true }
+                throw error
+            }
         }
     }
 }
@@ -69,26 +84,33 @@ extension Trait where Self == CassetteTrait {
     /// ```
     ///
     /// - Parameters:
-    ///   - record: when to record, `.once` by default; `REQUEST_MOCKER_RECORD_MODE` overrides
-    ///     it, as it does for every cassette, so CI can run with `none` and a developer can
-    ///     re-record everything with `all`.
+    ///   - record: when to record; ``RecordMode/automatic`` by default (`once`, or `none` when
+    ///     the `CI` environment variable is set); `REQUEST_MOCKER_RECORD_MODE` overrides it, as
+    ///     it does for every cassette, so a developer can re-record everything with `all`.
     ///   - name: the file name instead of the test's name (`.har` is added when missing).
     ///   - directory: where `__Cassettes__` goes instead of beside the test file.
     ///   - playback: how fast recordings answer; see ``PlaybackMode``.
     ///   - matchers: what a recording must share with a request; ``CassetteMatcher/default``.
     ///   - redaction: what is hidden before writing; ``Redaction/default``.
+    ///   - recordsErrors: save a new cassette that recorded only transport errors (by default it
+    ///     isn't written, so a first run without network doesn't become the fixture).
+    ///   - savesWhenTestFails: save what the test recorded even when it failed.
     public static func cassette(
-        record: RecordMode = .once,
+        record: RecordMode = .automatic,
         named name: String? = nil,
         in directory: URL? = nil,
         playback: PlaybackMode = .momentary,
         matchers: [CassetteMatcher] = CassetteMatcher.default,
-        redaction: Redaction = .default
+        redaction: Redaction = .default,
+        recordsErrors: Bool = false,
+        savesWhenTestFails: Bool = false
     ) -> Self {
         CassetteTrait(
             name: name,
             directory: directory,
-            options: .init(record: record, playback: playback, matchers: matchers, redaction: redaction)
+            options: .init(
+                record: record, playback: playback, matchers: matchers, redaction: redaction,
+                recordsErrors: recordsErrors, savesWhenTestFails: savesWhenTestFails)
         )
     }
 }

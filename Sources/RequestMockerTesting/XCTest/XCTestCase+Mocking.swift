@@ -64,24 +64,30 @@ extension XCTestCase {
     ///
     /// - Parameters:
     ///   - registry: the registry to play back into and record from.
-    ///   - record: when to record, `.once` by default; `REQUEST_MOCKER_RECORD_MODE` overrides it.
+    ///   - record: when to record; ``RecordMode/automatic`` by default (`once`, or `none` when
+    ///     the `CI` environment variable is set); `REQUEST_MOCKER_RECORD_MODE` overrides it.
     ///   - name: the file name instead of the test method's (`.har` is added when missing).
     ///   - directory: where `__Cassettes__` goes instead of beside the calling file.
     ///   - playback: how fast recordings answer; see ``PlaybackMode``.
     ///   - matchers: what a recording must share with a request; ``CassetteMatcher/default``.
     ///   - redaction: what is hidden before writing; ``Redaction/default``.
+    ///   - recordsErrors: save a new cassette that recorded only transport errors.
+    ///   - savesWhenTestFails: save what the test recorded even when it failed (by default a
+    ///     failed test's recordings aren't written).
     /// - Returns: the cassette, to inspect (``Cassette/allPlayed``, ``Cassette/interactions``).
     /// - Throws: the cassette's errors when the file can't be read as HAR, and
     ///   ``TestCassetteError/sharedByTwoTests(path:first:second:)``.
     @discardableResult
     public func cassette(
         in registry: MockRegistry,
-        record: RecordMode = .once,
+        record: RecordMode = .automatic,
         named name: String? = nil,
         directory: URL? = nil,
         playback: PlaybackMode = .momentary,
         matchers: [CassetteMatcher] = CassetteMatcher.default,
         redaction: Redaction = .default,
+        recordsErrors: Bool = false,
+        savesWhenTestFails: Bool = false,
         fileID: String = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -89,12 +95,17 @@ extension XCTestCase {
     ) throws -> Cassette {
         let cassette = try TestCassettes.cassette(
             ofTest: self.name, in: "\(filePath)", named: name, directory: directory, owner: self.name,
-            options: .init(record: record, playback: playback, matchers: matchers, redaction: redaction)
+            options: .init(
+                record: record, playback: playback, matchers: matchers, redaction: redaction,
+                recordsErrors: recordsErrors, savesWhenTestFails: savesWhenTestFails)
         )
         let handle = registry.registerFallback(cassette)
         let place = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        addTeardownBlock {
+        addTeardownBlock { [weak self] in
             registry.remove(handle)
+            // A failure recorded so far (the teardown runs after the test method).
+            let failed = (self?.testRun?.totalFailureCount ?? 0) > 0
+            guard savesWhenTestFails || !failed else { return }
             do {
                 try cassette.save()
             } catch {

@@ -231,11 +231,11 @@ struct CassetteTests {
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test("transport errors are recorded and replayed as the same URLError")
+    @Test("transport errors are recorded (when asked to) and replayed as the same URLError, saying from where")
     func transportErrors() async throws {
         let unreachable = URLRequest(url: url("http://127.0.0.1:9/nothing-listens-here"))
         let recordedError = await #expect(throws: URLError.self) {
-            try await MockRegistry().withCassette(try openCassette(file)) { session in
+            try await MockRegistry().withCassette(try openCassette(file, recordsErrors: true)) { session in
                 _ = try await session.data(for: unreachable)
             }
         }
@@ -254,6 +254,42 @@ struct CassetteTests {
         }
         #expect(replayedError?.code == .cannotConnectToHost)
         #expect(replayedError?.failingURL?.absoluteString == "http://127.0.0.1:9/nothing-listens-here")
+        #expect(replayedError?.localizedDescription.hasSuffix("(replayed from \(file.path), entry 0)") == true)
+    }
+
+    @Test("a first recording that is all transport errors isn't saved, so the next run records again")
+    func firstRecordingOfErrorsOnly() async throws {
+        let unreachable = URLRequest(url: url("http://127.0.0.1:9/nothing-listens-here"))
+        let cassette = try openCassette(file)
+        await #expect(throws: URLError.self) {
+            try await MockRegistry().withCassette(cassette) { session in _ = try await session.data(for: unreachable) }
+        }
+        #expect(cassette.interactions.count == 1)
+        #expect(try cassette.save() == false)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        // One real answer among the errors, and it is saved, errors and all.
+        let mixed = try openCassette(file)
+        try await MockRegistry().withCassette(mixed) { session in
+            _ = try? await session.data(for: unreachable)
+            _ = try await session.data(for: request("/json"))
+        }
+        #expect(try openCassette(file, record: .none).interactions.count == 2)
+    }
+
+    @Test("the default mode is once, and none where CI is set; an explicit mode or the variable wins")
+    func ciDefault() throws {
+        func mode(_ record: RecordMode, _ environment: [String: String]) throws -> RecordMode {
+            try Cassette(
+                contentsOf: file, record: record, playback: .momentary, matchers: CassetteMatcher.default,
+                redaction: .default, hosts: .all, repeatsLastResponse: false, environment: environment
+            ).recordMode
+        }
+        #expect(try mode(.automatic, [:]) == .once)
+        #expect(try mode(.automatic, ["CI": "true"]) == .none)
+        #expect(try mode(.automatic, ["CI": "1"]) == .none)
+        #expect(try mode(.automatic, ["CI": "false"]) == .once)
+        #expect(try mode(.once, ["CI": "true"]) == .once)
+        #expect(try mode(.automatic, ["CI": "true", "REQUEST_MOCKER_RECORD_MODE": "all"]) == .all)
     }
 
     @Test("redirects are recorded hop by hop and replayed offline")

@@ -13,11 +13,12 @@ func openCassette(
     matchers: [CassetteMatcher] = CassetteMatcher.default,
     redaction: Redaction = .default,
     hosts: HostFilter = .all,
-    repeatsLastResponse: Bool = false
+    repeatsLastResponse: Bool = false,
+    recordsErrors: Bool = false
 ) throws -> Cassette {
     try Cassette(
         contentsOf: url, record: record, playback: playback, matchers: matchers, redaction: redaction,
-        hosts: hosts, repeatsLastResponse: repeatsLastResponse, environment: [:])
+        hosts: hosts, repeatsLastResponse: repeatsLastResponse, recordsErrors: recordsErrors, environment: [:])
 }
 
 func text(_ data: Data) -> String {
