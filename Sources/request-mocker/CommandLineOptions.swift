@@ -106,8 +106,9 @@ struct CommandLineOptions: Equatable {
 
         Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
         Exit status: 0 after Ctrl-C, 64 for bad arguments, 65 for an invalid cassette, stubs
-        file or mock-data folder, 69 when the address can't be bound, 73 when --create or
-        --record can't write.
+        file or mock-data folder, 66 for a FOLDER, cassette, stubs file or -d @FILE that isn't
+        there, 69 when the address can't be bound, 73 when --create or --record can't write.
+        `--` ends the options: what follows are FOLDERs, even when they start with a dash.
         """
 
     static func parse(
@@ -134,6 +135,11 @@ struct CommandLineOptions: Equatable {
             switch argument {
             case "-h", "--help":
                 return CommandLineOptions(command: .help)
+            case "--version":
+                return CommandLineOptions(command: .version)
+            case "--":
+                options.folders += rest
+                rest = []
             case "--record":
                 options.record = true
             case "--admin":

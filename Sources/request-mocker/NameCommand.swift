@@ -22,7 +22,7 @@ enum NameCommand {
         if let text = options.body {
             if text.hasPrefix("@") {
                 guard let data = FileManager.default.contents(atPath: String(text.dropFirst())) else {
-                    fail("cannot read the body file \(text.dropFirst())", status: ExitCode.usage)
+                    fail("cannot read the body file \(text.dropFirst())", status: ExitCode.noInput)
                 }
                 body = data
             } else {

@@ -27,7 +27,7 @@ enum ServeCommand {
                 let hint =
                     options.namesASource
                     ? "" : " (the default when no FOLDER is given; run from the package root, or name a folder)"
-                fail("no folder at \(folderPath)\(hint)", status: ExitCode.usage)
+                fail("no folder at \(folderPath)\(hint)", status: ExitCode.noInput)
             }
             do {
                 registry.register(try MockDataFolder(URL(fileURLWithPath: folderPath), allowsWildcards: true))
@@ -40,7 +40,7 @@ enum ServeCommand {
         if let cassettePath = options.cassette {
             let recordsHere = options.record
             guard recordsHere || FileManager.default.fileExists(atPath: cassettePath) else {
-                fail("no cassette at \(cassettePath)", status: ExitCode.usage)
+                fail("no cassette at \(cassettePath)", status: ExitCode.noInput)
             }
             do {
                 // Recordings answer once each, and the last one keeps answering after that.
@@ -85,7 +85,7 @@ enum ServeCommand {
         var watcher: StubsFileWatcher?
         if let stubsPath = options.stubs {
             guard FileManager.default.fileExists(atPath: stubsPath) else {
-                fail("no stubs file at \(stubsPath)", status: ExitCode.usage)
+                fail("no stubs file at \(stubsPath)", status: ExitCode.noInput)
             }
             let store = server.stubStore
             do {

@@ -9,6 +9,7 @@ import RequestMockerServer
 enum ExitCode {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
     static let unavailable: Int32 = 69
     static let cantCreate: Int32 = 73
 }

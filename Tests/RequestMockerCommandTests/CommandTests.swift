@@ -25,7 +25,6 @@ import Testing
             "request-mocker: unknown option --verbose; the options are --cassette, --stubs, --upstream, --record, "
                 + "--admin, --admin-token, --host and --port\n"
         ),
-        (["serve", "Examples/MockData", "nowhere"], "request-mocker: no folder at nowhere\n"),
         (
             ["start"],
             "request-mocker: unknown command \"start\"; the commands are `serve` and `name` "
@@ -35,13 +34,35 @@ import Testing
             [],
             "request-mocker: missing command; try `request-mocker serve Examples/MockData` or `request-mocker --help`\n"
         ),
-        (["serve", "/no/such/folder"], "request-mocker: no folder at /no/such/folder\n"),
     ])
     func badArgumentsGetOneLineAndStatus64(arguments: [String], message: String) async throws {
         let result = try await Command.run(arguments)
         #expect(result.status == 64)
         #expect(result.error == message)
         #expect(result.output == "")
+    }
+
+    @Test(arguments: [
+        (["serve", "Examples/MockData", "nowhere"], "request-mocker: no folder at nowhere\n"),
+        (["serve", "/no/such/folder"], "request-mocker: no folder at /no/such/folder\n"),
+        (["serve", "--cassette", "/no/such.har"], "request-mocker: no cassette at /no/such.har\n"),
+        (["serve", "--", "-odd-name"], "request-mocker: no folder at -odd-name\n"),
+        (
+            ["name", "POST", "https://a.test/x", "-d", "@/no/such/body"],
+            "request-mocker: cannot read the body file /no/such/body\n"
+        ),
+    ])
+    func missingInputsGetStatus66(arguments: [String], message: String) async throws {
+        let result = try await Command.run(arguments)
+        #expect(result.status == 66)
+        #expect(result.error == message)
+    }
+
+    @Test(arguments: [["--version"], ["serve", "--version"]])
+    func theVersionIsTheLibrarys(arguments: [String]) async throws {
+        let result = try await Command.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.output == "request-mocker 0.1.0\n")
     }
 
     @Test func severalFoldersAreLayeredTheFirstWithAFileAnswers() async throws {

@@ -65,7 +65,7 @@ import Testing
                 == "request-mocker: stubs file \(stubs.path):1:33: at stubs[0].request.path: expected a string; "
                 + "fix the file (its schema is stubs.schema.json)\n")
         let missing = try await Command.run(["serve", "--stubs", folder.url.path + "/none.json"])
-        #expect(missing.status == 64)
+        #expect(missing.status == 66)
         #expect(missing.error == "request-mocker: no stubs file at \(folder.url.path)/none.json\n")
     }
 
