@@ -54,6 +54,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     ///   - path: the path pattern, `nil` for any path.
     ///   - method: the method to require, `nil` for any.
     ///   - response: the response to answer with.
+    ///   - fileID: the file the filter is written in, which diagnostics name (filled in).
+    ///   - line: the line it is written on, which diagnostics name (filled in).
     public init(
         scheme: String? = nil,
         host: String? = nil,

@@ -85,6 +85,8 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - folder: the folder's file URL; created if missing and the mode records.
+    ///   - allowsWildcards: also look for the wildcard names (see MockDataNaming.md).
+    ///   - headersInName: headers whose values are part of the file names.
     ///   - record: when to record; `REQUEST_MOCKER_RECORD_MODE` overrides it. `once` records
     ///     only when the folder did not exist.
     ///   - redaction: what is hidden in written files; ``Redaction/default``.

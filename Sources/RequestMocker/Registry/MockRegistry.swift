@@ -35,7 +35,7 @@ public final class MockRegistry: Sendable {
     let state: LockedState<State>
 
     /// The process-wide registry behind ``MockURLProtocol`` and
-    /// ``MockURLProtocol/register(_:)``. Its unmatched policy is ``UnmatchedRequestPolicy/passThrough``.
+    /// `MockURLProtocol.register(_:)`. Its unmatched policy is ``UnmatchedRequestPolicy/passThrough``.
     ///
     /// Tests that use it share it: Swift Testing runs tests in parallel, so prefer a registry per
     /// test, or serialize the suites that use this one (`@Suite(.serialized)`).

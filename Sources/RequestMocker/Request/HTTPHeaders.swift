@@ -169,7 +169,8 @@ extension HTTPHeaders {
         public var description: String { rawValue }
 
         /// Whether `name` is a token (RFC 9110 §5.1): one or more letters, digits and
-        /// ``!#$%&'*+-.^_`|~``, so it can't end a line or carry another header.
+        /// the marks `!#$%&'*+-.^_|~` and the backtick, so it can't end a line or carry another
+        /// header.
         ///
         /// ```swift
         /// HTTPHeaders.Name.isValid("X-Request-ID")  // true

@@ -30,6 +30,8 @@ extension MockResponse {
     /// - Parameters:
     ///   - value: the value to encode.
     ///   - encoder: the encoder; `JSONEncoder()` with sorted keys by default.
+    ///   - status: the status code, 200 by default.
+    ///   - headers: header fields; a `Content-Type` here is sent as given.
     /// - Throws: the encoder's `EncodingError`.
     public static func json<Value: Encodable>(
         encoding value: Value,

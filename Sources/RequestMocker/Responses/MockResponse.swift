@@ -226,6 +226,7 @@ public struct MockResponse: Sendable {
     ///   - location: an absolute URL, or one relative to the request's URL.
     ///   - status: 301, 302, 303, 307 or 308. 301–303 turn the next request into a `GET`
     ///     without a body (except a `HEAD`); 307 and 308 keep the method and body.
+    ///   - headers: more header fields for the redirect response.
     public static func redirect(
         to location: String, status: HTTPStatus = .found, headers: HTTPHeaders = [:]
     ) -> MockResponse {

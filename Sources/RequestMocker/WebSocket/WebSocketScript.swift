@@ -13,7 +13,7 @@ public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// What a WebSocket endpoint of ``MockServer`` says: messages on connect, and rules that answer
+/// What a WebSocket endpoint of `MockServer` says: messages on connect, and rules that answer
 /// the client's messages, in the manner of `ScriptedServer`.
 ///
 /// Rules are tried in order on each message the client sends; the first that matches runs its
