@@ -126,3 +126,20 @@ struct Repository: Decodable {
     #expect(try await session.data(from: url("https://api.test/count/3")).0 == Data("1\n2\n3\n".utf8))
     #expect(try await session.data(from: url("https://api.test/live")).0 == Data("connected\n".utf8))
 }
+
+// README: "In ten lines"
+@Test func tenLinesExample() async throws {
+    let registry = MockRegistry()
+    registry.register(.get("https://api.example.com/users/<id>")) { _, captures in
+        .json(["id": .int(Int(captures["id"] ?? "") ?? 0), "name": .string("Ada")])
+    }
+    registry.register(.get("https://api.example.com/health"))  // no response given: an empty 200
+    let session = registry.makeSession()  // give this to the code under test
+    let (data, _) = try await session.data(from: URL(string: "https://api.example.com/users/7")!)
+    // data is {"id":7,"name":"Ada"}; a request nothing matches fails, naming the nearest filter
+
+    #expect(data == Data(#"{"id":7,"name":"Ada"}"#.utf8))
+    let (health, response) = try await session.data(from: URL(string: "https://api.example.com/health")!)
+    #expect(health.isEmpty)
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+}
