@@ -27,7 +27,7 @@ final class FuzzFiles: Sendable {
         let file = folder.appendingPathComponent(name)
         guard (try? input.write(to: file)) != nil else { return }
         let registry = MockRegistry()
-        if name.hasSuffix(".har") {
+        if name.hasSuffix(".har") || name.hasSuffix(".tape.json") || name.hasSuffix(".plist") {
             guard let cassette = try? Cassette(contentsOf: file, record: .none) else { return }
             registry.register(cassette)
         } else {

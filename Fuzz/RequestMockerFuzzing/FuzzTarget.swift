@@ -11,7 +11,9 @@ package struct FuzzTarget: Sendable {
     package let run: @Sendable (Data) -> Void
 
     /// Every target, in the order the smoke run takes them.
-    package static let all: [FuzzTarget] = [json, pattern, httpFile, har, script, requestHead, webSocket]
+    package static let all: [FuzzTarget] = [
+        json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket,
+    ]
 
     package static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
@@ -87,6 +89,40 @@ extension FuzzTarget {
             Data($0.utf8)
         },
         run: { input in FuzzFiles.shared.answer(input, as: "cassette.har") })
+
+    /// YAHTTPVCR tapes: JSON arrays of scenes and XML property lists, loaded as cassettes.
+    static let yahttpvcr = FuzzTarget(
+        name: "yahttpvcr",
+        seeds: [
+            #"[{"id": "A", "type": 0, "data": {"url": "https://api.test/x?a=1", "method": "get", "#
+                + #""headers": {"Accept": "*/*"}, "body": {"cls": "NSData", "base64": "aGk="}}}, "#
+                + #"{"id": "A", "type": 1, "data": {"status": 200, "headers": {"X-A": "1"}}}, "#
+                + #"{"id": "A", "type": 2, "data": {"base64": "b2s="}}, {"id": "A", "type": 4}, "#
+                + #"{"id": "B", "type": 0, "data": {"url": "https://api.test/y"}}, "#
+                + #"{"id": "B", "type": 3, "data": {"domain": "NSURLErrorDomain", "code": -1001}}]"#,
+            #"<?xml version="1.0"?><plist version="1.0"><array><dict><key>id</key><string>A</string>"#
+                + #"<key>type</key><integer>0</integer><key>data</key><dict><key>url</key>"#
+                + #"<string>https://api.test/x</string></dict></dict></array></plist>"#,
+        ].map { Data($0.utf8) } + binaryPropertyList,
+        tokens: [#"{"#, #"}"#, #""type": "#, #""id": ""#, #""base64": ""#, "<dict>", "</dict>", "<array>", "-999"].map {
+            Data($0.utf8)
+        },
+        run: { input in
+            let isPropertyList = input.first == UInt8(ascii: "<") || input.starts(with: Array("bplist".utf8))
+            FuzzFiles.shared.answer(input, as: isPropertyList ? "tape.plist" : "cassette.tape.json")
+        })
+
+    /// A binary property list tape, as Foundation writes one, for the mutations to break.
+    static let binaryPropertyList: [Data] = {
+        let scenes: [[String: Any]] = [
+            ["id": "A", "type": 0, "data": ["url": "https://api.test/x", "method": "get"]],
+            ["id": "A", "type": 1, "data": ["status": 201, "headers": ["X-A": "1"]]],
+            ["id": "A", "type": 2, "data": ["cls": "NSData", "base64": "b2s="]],
+            ["id": "A", "type": 4],
+        ]
+        let data = try? PropertyListSerialization.data(fromPropertyList: scenes, format: .binary, options: 0)
+        return data.map { [$0] } ?? []
+    }()
 
     /// `ScriptedServer` script files.
     static let script = FuzzTarget(

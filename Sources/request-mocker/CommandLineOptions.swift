@@ -8,6 +8,15 @@ struct CommandLineOptions: Equatable {
         case version
         case serve(ServeOptions)
         case name(NameOptions)
+        case convert(ConvertOptions)
+    }
+
+    /// `request-mocker convert IN OUT [--host URL]`.
+    struct ConvertOptions: Equatable {
+        var input = ""
+        var output = ""
+        /// Where the requests of a mock-data folder are sent to, in the HAR it becomes.
+        var host: URL?
     }
 
     struct ServeOptions: Equatable {
@@ -57,6 +66,7 @@ struct CommandLineOptions: Equatable {
                                    [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
                                   [--header-in-name NAME]... [--create FOLDER]
+               request-mocker convert IN OUT [--host URL]
 
         Serves mock responses over HTTP/1.1, printing one line per request: what answered it,
         or, when nothing did, the file names it looked for.
@@ -104,6 +114,14 @@ struct CommandLineOptions: Equatable {
           --header-in-name N   A header whose value is part of the names (repeatable).
           --create FOLDER      Write a skeleton .http file under the first name in FOLDER.
 
+        CONVERT turns recorded traffic into another format, with the default redaction:
+          a YAHTTPVCR cassette (JSON or property list) or a HAR file into OUT.har, or into
+          OUT, a mock-data folder of .http files under their mock-data names (created if
+          missing); a mock-data folder into OUT.har, each file name read back into a request
+          (a `-` read as `/`) to the host of --host URL (default http://localhost). What
+          can't be converted (a transport error into a folder, a wildcard or hashed name into
+          HAR) is listed and left out.
+
         Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
         Exit status: 0 after Ctrl-C, 64 for bad arguments, 65 for an invalid cassette, stubs
         file or mock-data folder, 66 for a FOLDER, cassette, stubs file or -d @FILE that isn't
@@ -123,10 +141,11 @@ struct CommandLineOptions: Equatable {
         case "--version": return CommandLineOptions(command: .version)
         case "serve": break
         case "name": return CommandLineOptions(command: .name(try parseName(arguments.dropFirst())))
+        case "convert": return CommandLineOptions(command: .convert(try parseConvert(arguments.dropFirst())))
         default:
             throw UsageError(
                 description:
-                    "unknown command \(first.debugDescription); the commands are `serve` and `name` "
+                    "unknown command \(first.debugDescription); the commands are `serve`, `name` and `convert` "
                     + "(see `request-mocker --help`)")
         }
         var options = ServeOptions()
@@ -191,6 +210,39 @@ struct CommandLineOptions: Equatable {
                     + "(or REQUEST_MOCKER_ADMIN_TOKEN); or serve on 127.0.0.1")
         }
         return CommandLineOptions(command: .serve(options))
+    }
+
+    private static func parseConvert(_ arguments: ArraySlice<String>) throws(UsageError) -> ConvertOptions {
+        var options = ConvertOptions()
+        var positional: [String] = []
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--host":
+                guard let value = rest.popFirst(), let url = URL(string: value),
+                    ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+                else {
+                    throw UsageError(description: "--host needs a URL, for example --host https://api.example.com")
+                }
+                options.host = url
+            case "--":
+                positional += rest
+                rest = []
+            default:
+                guard !argument.hasPrefix("-") else {
+                    throw UsageError(description: "unknown option \(argument); convert takes --host URL")
+                }
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 2 else {
+            throw UsageError(
+                description: "convert takes IN and OUT, for example "
+                    + "`request-mocker convert Cassettes/login.json login.har`")
+        }
+        options.input = positional[0]
+        options.output = positional[1]
+        return options
     }
 
     private static func parseName(_ arguments: ArraySlice<String>) throws(UsageError) -> NameOptions {

@@ -2,8 +2,8 @@ import Foundation
 import RequestMocker
 import RequestMockerServer
 
-/// `request-mocker`: serves a mock-data folder and/or a cassette over HTTP, and names mock-data
-/// files. See `--help`.
+/// `request-mocker`: serves a mock-data folder and/or a cassette over HTTP, names mock-data
+/// files, and converts recorded traffic between formats. See `--help`.
 
 /// sysexits.h's codes, which shells and CI scripts know.
 enum ExitCode {
@@ -41,6 +41,8 @@ case .version:
     exit(0)
 case .name(let name):
     NameCommand.run(name)
+case .convert(let convert):
+    ConvertCommand.run(convert)
 case .serve(let serve):
     ServeCommand.run(serve)
 }

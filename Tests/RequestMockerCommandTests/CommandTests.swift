@@ -27,7 +27,7 @@ import Testing
         ),
         (
             ["start"],
-            "request-mocker: unknown command \"start\"; the commands are `serve` and `name` "
+            "request-mocker: unknown command \"start\"; the commands are `serve`, `name` and `convert` "
                 + "(see `request-mocker --help`)\n"
         ),
         (

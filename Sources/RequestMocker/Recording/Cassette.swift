@@ -33,7 +33,8 @@
 ///   registry would otherwise pass unmatched requests through.
 ///
 /// HAR files exported from Chrome or Firefox play back too: their extra fields are kept when
-/// the cassette is saved again.
+/// the cassette is saved again. So do YAHTTPVCR's cassettes, JSON or property list (see
+/// ``isYAHTTPVCR``), which are read but never written.
 public final class Cassette: Sendable, CustomStringConvertible {
     /// The HAR file.
     public let url: URL
@@ -53,6 +54,9 @@ public final class Cassette: Sendable, CustomStringConvertible {
     public let isNew: Bool
     /// Whether a new cassette that recorded only transport errors is saved all the same.
     public let recordsErrors: Bool
+    /// Whether the file is a YAHTTPVCR cassette (JSON or property list), which plays back but
+    /// isn't written: convert it to HAR with `request-mocker convert` to record into it.
+    public let isYAHTTPVCR: Bool
 
     /// The matchers that compare one derived value, which index the recordings.
     let keyMatchers: [CassetteMatcher]
@@ -188,15 +192,21 @@ public final class Cassette: Sendable, CustomStringConvertible {
         self.repeatsLastResponse = repeatsLastResponse
         keyMatchers = matchers.filter { $0.key != nil }
         otherMatchers = matchers.filter { $0.key == nil }
-        isNew = !FileManager.default.fileExists(atPath: url.path)
+        let isNew = !FileManager.default.fileExists(atPath: url.path)
+        self.isNew = isNew
         tape = LockedState(Tape())
         if recordMode.replacesExisting {
             // The old content goes, even if this run records nothing; the file is replaced
             // when the cassette is saved.
+            let head = isNew ? nil : (try? FileHandle(forReadingFrom: url)).flatMap { try? $0.read(upToCount: 256) }
+            isYAHTTPVCR = head.map(YAHTTPVCR.isCassette) ?? false
             tape.withLock { $0.replacesFile = !isNew }
             return
         }
-        guard !isNew else { return }
+        guard !isNew else {
+            isYAHTTPVCR = false
+            return
+        }
 
         let data: Data
         do {
@@ -206,8 +216,9 @@ public final class Cassette: Sendable, CustomStringConvertible {
                 path: url.path, reason: (error as NSError).localizedDescription)
         }
         var loaded = Tape()
+        isYAHTTPVCR = YAHTTPVCR.isCassette(data)
         do {
-            let (log, entries) = try HAR.document(from: data)
+            let (log, entries) = try isYAHTTPVCR ? YAHTTPVCR.document(from: data) : HAR.document(from: data)
             loaded.log = log
             loaded.recordings.reserveCapacity(entries.count)
             for (index, entry) in entries.enumerated() {
@@ -281,6 +292,13 @@ public final class Cassette: Sendable, CustomStringConvertible {
             // replay the failure on every later run instead of recording again.
             let onlyErrors = !recordings.isEmpty && recordings.allSatisfy { $0.interaction.response == nil }
             if onlyErrors, isNew || replacesFile, !recordsErrors { return false }
+            guard !isYAHTTPVCR else {
+                throw RequestMockerError.recordingNotWritable(
+                    path: url.path,
+                    reason: "it is a YAHTTPVCR cassette, which RequestMocker plays back but doesn't write; convert it "
+                        + "with `request-mocker convert \(url.lastPathComponent) "
+                        + "\(url.deletingPathExtension().lastPathComponent).har` and record into the HAR file")
+            }
             do {
                 let entries = recordings.map { $0.isLoaded ? HAR.redact($0.entry, with: redaction) : $0.entry }
                 let data = try HAR.data(log: log, entries: entries)

@@ -121,12 +121,15 @@ private enum FoundationConverter {
         case let value as NSArray:
             return .container(isObject: false, typeName: "array", children: value.map { (key: "", value: $0) })
         case let value as NSDictionary:
+            // Walked by its key enumerator, not `for (key, value) in`: that iterator makes every key
+            // an AnyHashable and traps on one that can't be (a property list's UID).
             var children: [(key: String, value: Any)] = []
-            for (key, child) in value {
-                guard let key = key as? String else {
+            let keys = value.keyEnumerator()
+            while let key = keys.nextObject() {
+                guard let name = key as? String, let child = value.object(forKey: name) else {
                     throw JSONValue.ConversionError(keyPath: path, typeName: "dictionary with \(type(of: key)) keys")
                 }
-                children.append((key, child))
+                children.append((name, child))
             }
             return .container(isObject: true, typeName: "dictionary", children: children)
         default:
