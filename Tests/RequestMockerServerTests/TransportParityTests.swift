@@ -183,8 +183,11 @@ import Testing
     static func fetch(_ url: URL, in session: URLSession, host: String?) async throws -> Received {
         var request = URLRequest(url: url)
         // Set as a property: FoundationNetworking's HTTP loader ignores the timeout given to
-        // `URLRequest(url:timeoutInterval:)` and waits for the session's.
-        request.timeoutInterval = 1
+        // `URLRequest(url:timeoutInterval:)` and waits for the session's. Three seconds, not one:
+        // the whole suite runs in parallel, and in its first seconds other tests' synchronous work
+        // can hold Swift concurrency's two threads for longer than a second, which an async block
+        // (and the server's wait for it) needs too.
+        request.timeoutInterval = 3
         if let host { request.setValue(host, forHTTPHeaderField: "Host") }
         do {
             let (data, response) = try await session.data(for: request)

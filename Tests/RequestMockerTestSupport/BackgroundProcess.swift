@@ -24,7 +24,7 @@ package final class BackgroundProcess: Sendable {
                 continuation.finish()
             }
         }
-        try ProcessLaunch.run(process)
+        try await ProcessLaunch.start(process)
         self.process = process
         ended = Task { await stream.first { _ in true } ?? -1 }
         var found: String?

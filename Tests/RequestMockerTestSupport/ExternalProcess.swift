@@ -38,12 +38,7 @@ package enum ExternalProcess {
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             let resumed = ResumeOnce(continuation)
             process.terminationHandler = { resumed.resume(returning: $0.terminationStatus) }
-            do {
-                try ProcessLaunch.run(process)
-            } catch {
-                resumed.resume(throwing: error)
-                return
-            }
+            ProcessLaunch.start(process) { resumed.resume(throwing: $0) }
             Task {
                 try? await Task.sleep(for: timeout)
                 if process.isRunning { process.terminate() }
