@@ -123,9 +123,10 @@ struct CommandLineOptions: Equatable {
           HAR) is listed and left out.
 
         Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
-        Exit status: 0 after Ctrl-C, 64 for bad arguments, 65 for an invalid cassette, stubs
-        file or mock-data folder, 66 for a FOLDER, cassette, stubs file or -d @FILE that isn't
-        there, 69 when the address can't be bound, 73 when --create or --record can't write.
+        Exit status: 0 after Ctrl-C (and after name and convert), 64 for bad arguments, 65 for
+        an invalid cassette, stubs file or mock-data folder, 66 for a FOLDER, cassette, stubs
+        file, -d @FILE or convert's IN that isn't there or can't be read, 69 when the address
+        can't be bound, 73 when --create, --record or convert can't write.
         `--` ends the options: what follows are FOLDERs, even when they start with a dash.
         """
 
@@ -141,7 +142,10 @@ struct CommandLineOptions: Equatable {
         case "--version": return CommandLineOptions(command: .version)
         case "serve": break
         case "name": return CommandLineOptions(command: .name(try parseName(arguments.dropFirst())))
-        case "convert": return CommandLineOptions(command: .convert(try parseConvert(arguments.dropFirst())))
+        case "convert":
+            let rest = arguments.dropFirst()
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return CommandLineOptions(command: .help) }
+            return CommandLineOptions(command: .convert(try parseConvert(rest)))
         default:
             throw UsageError(
                 description:

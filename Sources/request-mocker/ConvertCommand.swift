@@ -34,6 +34,8 @@ enum ConvertCommand {
                 cassette = try Cassette(
                     contentsOf: input, record: .none, playback: .momentary, matchers: CassetteMatcher.default,
                     redaction: .default, hosts: .all, repeatsLastResponse: false, environment: [:])
+            } catch RequestMockerError.cassetteNotReadable(let path, let reason) {
+                fail("cannot read \(path): \(reason)", status: ExitCode.noInput)
             } catch {
                 fail("\(error)", status: ExitCode.dataError)
             }

@@ -51,6 +51,29 @@ import Testing
         #expect(replayed.interactions.first?.response?.body == Data("not found".utf8))
     }
 
+    @Test func aLinkToAFileOutsideTheFolderIsLeftOut() async throws {
+        let folder = try TemporaryFolder()
+        let mockData = folder.url.appendingPathComponent("MockData")
+        try FileManager.default.createDirectory(at: mockData, withIntermediateDirectories: true)
+        let outside = try folder.write("secret.json", #"{"token": "hunter2"}"#)
+        try FileManager.default.createSymbolicLink(
+            at: mockData.appendingPathComponent("GET|-secret.json"), withDestinationURL: outside)
+        try Data(#"{"ok": true}"#.utf8).write(to: mockData.appendingPathComponent("GET|-ok.json"))
+        let har = folder.url.appendingPathComponent("out.har")
+        let result = try await Command.run(["convert", mockData.path, har.path])
+        #expect(
+            result.output
+                == "converted 1 of 2 from the mock-data folder \(mockData.path) into the HAR file \(har.path)\n"
+                + "  left out GET|-secret.json: a link to a file outside the folder\n")
+        #expect(try !String(contentsOf: har, encoding: .utf8).contains("hunter2"))
+    }
+
+    @Test func convertHelpIsTheHelp() async throws {
+        let result = try await Command.run(["convert", "--help"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("request-mocker convert IN OUT [--host URL]"))
+    }
+
     @Test(arguments: [
         (["convert", "/no/such.json", "out.har"], 66, "request-mocker: no file or folder at /no/such.json\n"),
         (

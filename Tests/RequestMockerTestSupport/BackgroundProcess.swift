@@ -1,10 +1,15 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A process left running while a test talks to it: `request-mocker serve`, or a Python server.
 package final class BackgroundProcess: Sendable {
-    private let process: Process
+    private let child: ChildProcess
     private let output: URL
-    private let ended: Task<Int32, Never>
     /// The first match of the ready pattern in what the process printed.
     package let announced: String
 
@@ -12,21 +17,9 @@ package final class BackgroundProcess: Sendable {
     package init(_ executable: URL, _ arguments: [String], in directory: URL? = nil, ready: String) async throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-background-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = process.standardOutput
-        let stream = AsyncStream<Int32> { continuation in
-            process.terminationHandler = {
-                continuation.yield($0.terminationStatus)
-                continuation.finish()
-            }
-        }
-        try await ProcessLaunch.start(process)
-        self.process = process
-        ended = Task { await stream.first { _ in true } ?? -1 }
+        let child = try ChildProcess(
+            [executable.path] + arguments, output: output.path, errors: output.path, directory: directory?.path)
+        self.child = child
         var found: String?
         for _ in 0..<500 where found == nil {
             let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
@@ -37,7 +30,7 @@ package final class BackgroundProcess: Sendable {
             }
         }
         guard let found else {
-            process.terminate()
+            child.send(SIGTERM)
             let printed = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
             throw ProcessDidNotStart(description: "\(executable.lastPathComponent) never printed \(ready): \(printed)")
         }
@@ -51,18 +44,18 @@ package final class BackgroundProcess: Sendable {
 
     /// Sends Ctrl-C and waits for the exit status.
     package func interrupt() async -> Int32 {
-        process.interrupt()
-        return await ended.value
+        child.send(SIGINT)
+        return await child.exitStatus
     }
 
     /// Sends SIGTERM and waits until the process has ended.
     package func stop() async {
-        process.terminate()
-        _ = await ended.value
+        child.send(SIGTERM)
+        _ = await child.exitStatus
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        child.send(SIGTERM)
         try? FileManager.default.removeItem(at: output)
     }
 }

@@ -39,6 +39,14 @@ struct ShadowedFilterTests {
             (.get("/users/<id>").respond(with: .status(200).times(2)), .get("/users/7"), false),
             (.get("https://A.test/x"), .get("https://a.test/x"), true),
             (.get("/x"), .get("/x").header("X-A"), true),
+            // A lone `*` matches every path, so only what matches every path covers it.
+            (.get("/<slug>"), .get("*"), false),
+            (.get("/**/<x>"), .get("*"), false),
+            (.get("/**"), .get("*"), true),
+            // A sequence that runs dry never shadows.
+            (.get("/x").respond(with: .sequence([])), .get("/x"), false),
+            (.get("/x").respond(with: .sequence([.status(200), .status(201).times(2)])), .get("/x"), false),
+            (.get("/x").respond(with: .sequence([.status(200), .status(201)])), .get("/x"), true),
         ])
     func covering(earlier: RequestFilter, later: RequestFilter, shadows: Bool) {
         let registry = MockRegistry()
@@ -76,5 +84,8 @@ struct ShadowedFilterTests {
             _ = try await session.data(from: url("https://api.test/search?q=swift"))
         }
         #expect(registry.filters.first?.description.hasPrefix("GET https://api.test/search ") == true)
+        // A fragment never reaches a server, so it isn't matched.
+        registry.register(.get("https://api.test/page#section"), respond: .string("page"))
+        #expect(try await session.data(from: url("https://api.test/page")).0 == Data("page".utf8))
     }
 }

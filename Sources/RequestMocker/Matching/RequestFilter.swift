@@ -105,6 +105,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
             host = String(rest[..<slash])
             path = rest[slash...]
         }
+        // A fragment never reaches a server, so it isn't matched.
+        if let hash = path.firstIndex(of: "#") { path = path[..<hash] }
         // A query in the pattern asks for those items (others may be there too), as `query(_:)`.
         var query: [Condition.QueryRequirement] = []
         if let mark = path.firstIndex(of: "?") {

@@ -72,9 +72,17 @@ extension RequestFilter {
 
     /// Whether the response answers however many requests come (not `times(n)`, or a sequence
     /// that stops matching after its last response).
+    var answersForever: Bool { response.answersForever }
+}
+
+extension MockResponse {
+    /// Whether the response answers however many requests come: not a sequence that stops
+    /// matching after its last response, or one whose last response (repeated from then on)
+    /// does, or an empty one.
     var answersForever: Bool {
-        guard case .sequence(let sequence) = response.content else { return true }
-        return !sequence.afterLast.stops
+        guard case .sequence(let sequence) = content else { return true }
+        guard !sequence.afterLast.stops, let last = sequence.steps.last else { return false }
+        return last.response.answersForever
     }
 }
 
@@ -103,7 +111,8 @@ extension PathPattern {
         guard error == nil, other.error == nil else { return false }
         if matchesEveryPathAlways { return true }
         let mine = segments
-        let theirs = other.segments
+        // A lone `*` matches every path, as `**` does.
+        let theirs = other.matchesEveryPathAlways ? [.anyDepth] : other.segments
         // covered[i][j]: mine[i...] covers theirs[j...].
         var covered = Array(repeating: Array(repeating: false, count: theirs.count + 1), count: mine.count + 1)
         covered[mine.count][theirs.count] = true

@@ -1,6 +1,7 @@
 /// When a cassette (or a recording mock-data folder) plays back and when it records.
 ///
-/// Four modes are built in; the environment variable `REQUEST_MOCKER_RECORD_MODE` (`once`,
+/// Four modes are built in, and ``automatic`` (every cassette's default) picks one of them; the
+/// environment variable `REQUEST_MOCKER_RECORD_MODE` (`once`,
 /// `new_episodes`, `none` or `all`) overrides the mode given in code for a whole run, so a
 /// suite can be re-recorded without editing it:
 ///
@@ -39,8 +40,8 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Records into a cassette that doesn't exist yet; once it exists, only plays back and
-    /// fails requests it has no recording for. The default: record on the first run, replay
-    /// on every run after.
+    /// fails requests it has no recording for: record on the first run, replay on every run
+    /// after. What ``automatic``, the default, is on a developer's machine.
     public static let once = RecordMode(name: "once", playsBack: true, recording: .whenNew, replacesExisting: false)
 
     /// Plays back what matches and records (and appends) what doesn't.

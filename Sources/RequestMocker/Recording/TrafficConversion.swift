@@ -94,11 +94,17 @@ package enum TrafficConversion {
         ofMockDataFolder folder: URL, base: URL
     ) throws -> (interactions: [Interaction], skipped: [String]) {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let root = folder.resolvingSymlinksInPath().path + "/"
         var interactions: [Interaction] = []
         var skipped: [String] = []
         for name in names where name.hasSuffix(".http") || name.hasSuffix(".json") {
             let stem = String(name.dropLast(5))
             guard let request = request(named: stem, base: base, skipping: &skipped, file: name) else { continue }
+            // As a folder serves them: a link may lead to another file of the folder, never out.
+            guard folder.appendingPathComponent(name).resolvingSymlinksInPath().path.hasPrefix(root) else {
+                skipped.append("\(name): a link to a file outside the folder")
+                continue
+            }
             let data: Data
             do {
                 data = try FileSystem.read(folder.appendingPathComponent(name).path, upTo: maximumFileSize + 1).data

@@ -17,9 +17,9 @@ enum YAHTTPVCR {
     /// whose top level is an array.
     static func isCassette(_ data: Data) -> Bool {
         if data.starts(with: Array("bplist00".utf8)) { return true }
-        let head = String(decoding: data.prefix(256), as: UTF8.self)
-        if head.contains("<plist") || head.hasPrefix("<?xml") { return true }
-        return head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first == "["
+        let head = String(decoding: data.prefix(256), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        // An XML property list starts with `<`; JSON, HAR included, never does.
+        return head.first == "<" || head.first == "["
     }
 
     /// The cassette as a HAR document: a log of our own and one entry per chapter.

@@ -15,9 +15,11 @@
         static let peekFlags = MSG_PEEK | MSG_DONTWAIT
 
         /// Darwin has no per-call `MSG_NOSIGNAL`; the socket option keeps `SIGPIPE` away instead.
+        /// And closed in any program this process starts, as on Linux.
         static func prepare(_ descriptor: Int32) {
             var on: Int32 = 1
             _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
 
         static func systemClose(_ descriptor: Int32) { _ = Darwin.close(descriptor) }

@@ -14,8 +14,11 @@
         static let shutdownWrite = Int32(SHUT_WR)
         static let peekFlags = Int32(MSG_PEEK | MSG_DONTWAIT)
 
-        /// Nothing to do: `sendFlags` already keeps `SIGPIPE` away.
-        static func prepare(_ descriptor: Int32) {}
+        /// Closed in any program this process starts (`sendFlags` already keeps `SIGPIPE` away):
+        /// a child that kept a listening socket would take the connections of a stopped server.
+        static func prepare(_ descriptor: Int32) {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
 
         static func systemClose(_ descriptor: Int32) { _ = Glibc.close(descriptor) }
         static func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { Glibc.listen(descriptor, backlog) }

@@ -10,6 +10,8 @@ struct WakePipe: Sendable {
         guard SocketPlatform.systemPipe(&ends) == 0 else { throw Socket.Failure("pipe") }
         readEnd = ends[0]
         writeEnd = ends[1]
+        // Not handed to programs this process starts.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     }
 
     func wake() {

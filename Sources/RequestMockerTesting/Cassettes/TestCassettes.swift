@@ -65,6 +65,21 @@ enum TestCassettes {
     }
 
     private static let open = LockedState([String: Open]())
+    /// The cassettes a test (or a case of a parameterized test, which share one) failed with.
+    private static let failed = LockedState(Set<String>())
+
+    /// Notes that a test using `cassette` failed: what it recorded isn't saved (unless asked).
+    static func markFailed(_ cassette: Cassette) {
+        failed.withLock { _ = $0.insert(cassette.url.path) }
+    }
+
+    /// Saves `cassette` at the end of a test on `registry`, unless a test that used it failed (or
+    /// this one is about to: it has findings to report) and `options` don't say to save anyway.
+    static func saveAtEndOfTest(_ cassette: Cassette, registry: MockRegistry, options: Options) throws {
+        if !EndOfTestReport(registry).findings.isEmpty { markFailed(cassette) }
+        guard options.savesWhenTestFails || !failed.withLock({ $0.contains(cassette.url.path) }) else { return }
+        try cassette.save()
+    }
 
     /// The cassette at `url`, opened once per process and shared by the cases of one
     /// parameterized test (so their recordings land in one file instead of overwriting each

@@ -18,10 +18,11 @@ import Testing
 ///
 /// The trait gives the test a registry of its own, as ``MockingTrait`` does (with the same
 /// reports at the end), or uses the one an outer `.mocking` trait made. The cassette is saved
-/// when the test ends, unless the test failed (an issue was recorded, or it threw), so a
-/// recording made while something was wrong doesn't become the fixture every later run replays;
-/// `savesWhenTestFails: true` saves it anyway. Cases of a parameterized test share their test's
-/// cassette.
+/// when the test ends, unless the test failed (an issue was recorded, it threw, or the registry
+/// has findings to report, such as an unmatched request), so a recording made while something was
+/// wrong doesn't become the fixture every later run replays; `savesWhenTestFails: true` saves it
+/// anyway. Cases of a parameterized test share their test's cassette, and one failing case keeps
+/// it from being saved. Before Swift 6.3 only a thrown error or a finding counts as failing.
 ///
 /// Keep the cassettes in git, and tell SwiftPM they aren't sources: `exclude: ["__Cassettes__"]`
 /// in the test target.
@@ -46,29 +47,31 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             ofTest: test.name, in: test.sourceLocation.filePath, named: name, directory: directory,
             owner: "\(test.id)", options: options
         )
-        let failed = LockedState(false)
-        // Sees every issue the test records, to know whether it failed.
-        let watching = IssueHandlingTrait.compactMapIssues { issue in
-            if issue.isFailure { failed.withLock { $0 = true } }
-            return issue
-        }
         try await TestRegistryScope.run(unmatchedPolicy: .fail, reportingAt: test.sourceLocation, configure: nil) {
             registry in
             let handle = registry.registerFallback(cassette)
             defer {
                 registry.remove(handle)
-                if options.savesWhenTestFails || !failed.withLock({ $0 }) {
-                    do {
-                        try cassette.save()
-                    } catch {
-                        MockingIssue.record("\(error)", at: .test(test.sourceLocation))
-                    }
+                do {
+                    try TestCassettes.saveAtEndOfTest(cassette, registry: registry, options: options)
+                } catch {
+                    MockingIssue.record("\(error)", at: .test(test.sourceLocation))
                 }
             }
             do {
-                try await watching.provideScope(for: test, testCase: testCase, performing: function)
+                #if compiler(>=6.3)
+                    // Sees every issue the test records, to know whether it failed
+                    // (`Issue.isFailure` is Swift 6.3's; before it, only a thrown error counts).
+                    let watching = IssueHandlingTrait.compactMapIssues { issue in
+                        if issue.isFailure { TestCassettes.markFailed(cassette) }
+                        return issue
+                    }
+                    try await watching.provideScope(for: test, testCase: testCase, performing: function)
+                #else
+                    try await function()
+                #endif
             } catch {
-                failed.withLock { $0 = true }
+                TestCassettes.markFailed(cassette)
                 throw error
             }
         }

@@ -93,21 +93,20 @@ extension XCTestCase {
         line: UInt = #line,
         column: UInt = #column
     ) throws -> Cassette {
+        let options = TestCassettes.Options(
+            record: record, playback: playback, matchers: matchers, redaction: redaction,
+            recordsErrors: recordsErrors, savesWhenTestFails: savesWhenTestFails)
         let cassette = try TestCassettes.cassette(
             ofTest: self.name, in: "\(filePath)", named: name, directory: directory, owner: self.name,
-            options: .init(
-                record: record, playback: playback, matchers: matchers, redaction: redaction,
-                recordsErrors: recordsErrors, savesWhenTestFails: savesWhenTestFails)
-        )
+            options: options)
         let handle = registry.registerFallback(cassette)
         let place = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         addTeardownBlock { [weak self] in
             registry.remove(handle)
             // A failure recorded so far (the teardown runs after the test method).
-            let failed = (self?.testRun?.totalFailureCount ?? 0) > 0
-            guard savesWhenTestFails || !failed else { return }
+            if (self?.testRun?.totalFailureCount ?? 0) > 0 { TestCassettes.markFailed(cassette) }
             do {
-                try cassette.save()
+                try TestCassettes.saveAtEndOfTest(cassette, registry: registry, options: options)
             } catch {
                 MockingIssue.record("\(error)", at: place)
             }

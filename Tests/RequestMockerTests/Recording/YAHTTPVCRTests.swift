@@ -74,6 +74,18 @@ struct YAHTTPVCRTests {
         }
     }
 
+    @Test("a HAR file that mentions a property list near its top is still read as HAR")
+    func harMentioningPlist() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(
+            "notes.har",
+            #"{"log": {"comment": "exported from <plist> tooling", "entries": [{"request": "#
+                + #"{"method": "GET", "url": "https://a.test/"}, "response": {"status": 204}}]}}"#)
+        let cassette = try openCassette(file, record: .none)
+        #expect(!cassette.isYAHTTPVCR)
+        #expect(cassette.interactions.first?.response?.status == 204)
+    }
+
     @Test("a mistake in a tape names the scene and why")
     func mistakes() throws {
         let folder = try TemporaryFolder()

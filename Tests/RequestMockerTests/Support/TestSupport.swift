@@ -6,7 +6,7 @@ import Testing
 /// A real HTTP server no one here wrote: Python's `http.server`, with a handler that echoes
 /// what it received as JSON. Started per test on a free loopback port.
 final class PythonEchoServer: Sendable {
-    let process: Process
+    let child: ChildProcess
     let port: Int
 
     /// The server's script, `Fixtures/echo_server.py`.
@@ -21,35 +21,31 @@ final class PythonEchoServer: Sendable {
     }
 
     init() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", try Self.script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-echo-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let child = try ChildProcess(["python3", try Self.script.path], output: output.path)
+        // The script prints its port on its first line; a synchronous wait, as an initializer of a
+        // suite has no other (a few hundred milliseconds at most).
+        var line = ""
+        for _ in 0..<1_000 where !line.contains("\n") {
+            line = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+            if !line.contains("\n") { Thread.sleep(forTimeInterval: 0.01) }
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            process.terminate()
-            throw ServerDidNotStart(output: String(decoding: line, as: UTF8.self))
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            child.send(SIGTERM)
+            throw ServerDidNotStart(output: line)
         }
-        self.process = process
+        self.child = child
         self.port = port
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Stops the server. Does not wait: `waitUntilExit()` spins forever when called from a
-    /// Swift concurrency thread on Linux (starving the pool), and `isRunning` is not updated
-    /// there either. The script exits on SIGTERM, and also when its parent goes away.
+    /// Stops the server, without waiting: the script exits on SIGTERM, and also when its parent
+    /// goes away.
     func stop() {
-        process.terminate()
+        child.send(SIGTERM)
     }
 
     struct ServerDidNotStart: Error {

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A process started with `posix_spawnp`, not Foundation's `Process`: swift-corelibs-foundation
+/// 6.3.1's `Process.run()` reads `/proc/self/fd` with a struct copy of each `dirent` that can run
+/// past glibc's buffer onto an unmapped page (fixed upstream since), and it crashed the test run
+/// that way twice in a day. Output goes to files, never pipes; the child starts with no signal
+/// blocked and default signal handlers (Swift concurrency's threads block some, and a child
+/// inherits the mask); its end is awaited on a thread of its own, never on Swift concurrency's.
+package final class ChildProcess: Sendable {
+    package let pid: pid_t
+    private let ended: Task<Int32, Never>
+    /// Set once the process has been waited for: its pid may then belong to another.
+    private let reaped = LockedBox(false)
+
+    /// Starts `arguments[0]`, found on `PATH`, with standard input from `input` and output and
+    /// errors into `output` and `errors` (`/dev/null` when `nil`), in `directory` when given.
+    package init(
+        _ arguments: [String], input: String? = nil, output: String? = nil, errors: String? = nil,
+        directory: String? = nil
+    ) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let errors, errors == output {
+            // One file for both, written through one description so neither overwrites the other.
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, errors ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
+        // Only standard input, output and errors go to the child, as Foundation's `Process` has
+        // it: a test's open sockets (a server's listener) must not live on in a client.
+        for descriptor in Self.openDescriptors() where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // In another directory through the shell (`posix_spawn_file_actions_addchdir_np` isn't in
+        // Swift's Glibc module): `sh -c 'cd "$0" && exec "$@"' DIRECTORY PROGRAM ARGUMENTS…`.
+        let command = directory.map { ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, $0] + arguments } ?? arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environ)
+        guard status == 0 else { throw SpawnFailed(program: arguments[0], code: status) }
+        self.pid = pid
+        let spawned = pid
+        let reaped = reaped
+        ended = Task {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    var status: Int32 = 0
+                    while waitpid(spawned, &status, 0) < 0, errno == EINTR {}
+                    reaped.update { $0 = true }
+                    // As `Process.terminationStatus`: the exit code, or the signal that ended it.
+                    let signal = status & 0x7F
+                    continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : signal)
+                }
+            }
+        }
+    }
+
+    /// This process's open descriptors, from `/proc/self/fd` (closing one that has meanwhile
+    /// closed is harmless: the child skips it), or every one below the limit where there is no
+    /// `/proc`.
+    private static func openDescriptors() -> [Int32] {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+            return names.compactMap { Int32($0) }
+        }
+        return Array(0..<Int32(min(getdtablesize(), 4096)))
+    }
+
+    /// The exit status (or the signal that ended the process), once it has ended.
+    package var exitStatus: Int32 {
+        get async { await ended.value }
+    }
+
+    /// Sends `signal` (SIGTERM, SIGINT) unless the process has been waited for.
+    package func send(_ signal: Int32) {
+        reaped.update { isReaped in
+            if !isReaped { kill(pid, signal) }
+        }
+    }
+
+    /// `posix_spawnp` failed.
+    package struct SpawnFailed: Error, CustomStringConvertible {
+        let program: String
+        let code: Int32
+        package var description: String { "could not start \(program): \(String(cString: strerror(code)))" }
+    }
+}
