@@ -58,76 +58,58 @@ import Testing
     @Test(arguments: [false, true])
     func aTestThatFailsSavesNothingUnlessAsked(savesWhenTestFails: Bool) async throws {
         let test = try #require(Test.current)
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let origin = MockRegistry()
-        origin.register(.get("/greeting"), respond: .json(["hello": "world"]))
-        let server = MockServer(registry: origin)
-        let base = try server.start()
-        defer { server.stop() }
+        try await withRecordingSetup { directory, base in
 
-        let trait = CassetteTrait.cassette(
-            record: .once, named: "failing-\(savesWhenTestFails)", in: directory,
-            savesWhenTestFails: savesWhenTestFails)
-        await #expect(throws: CancellationError.self) {
-            try await trait.provideScope(for: test, testCase: Test.Case.current) {
-                _ = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
-                throw CancellationError()  // the test fails here, after recording
+            let trait = CassetteTrait.cassette(
+                record: .once, named: "failing-\(savesWhenTestFails)", in: directory,
+                savesWhenTestFails: savesWhenTestFails)
+            await #expect(throws: CancellationError.self) {
+                try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                    _ = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
+                    throw CancellationError()  // the test fails here, after recording
+                }
             }
+            let file = directory.appendingPathComponent(
+                "__Cassettes__/CassetteTraitTests/failing-\(savesWhenTestFails).har")
+            #expect(FileManager.default.fileExists(atPath: file.path) == savesWhenTestFails)
         }
-        let file = directory.appendingPathComponent(
-            "__Cassettes__/CassetteTraitTests/failing-\(savesWhenTestFails).har")
-        #expect(FileManager.default.fileExists(atPath: file.path) == savesWhenTestFails)
     }
 
     @Test func aTestWithFindingsToReportSavesNothing() async throws {
         let test = try #require(Test.current)
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let origin = MockRegistry()
-        origin.register(.get("/greeting"), respond: .json(["hello": "world"]))
-        let server = MockServer(registry: origin)
-        let base = try server.start()
-        defer { server.stop() }
+        try await withRecordingSetup { directory, base in
 
-        let trait = CassetteTrait.cassette(record: .once, named: "findings", in: directory)
-        await withKnownIssue {
-            try await trait.provideScope(for: test, testCase: Test.Case.current) {
-                _ = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
-                // A filter that never answers: the end-of-test report will say so.
-                MockRegistry.current.register(.get("https://api.test/<id>"), respond: .status(200))
-                MockRegistry.current.register(.get("https://api.test/7"), respond: .status(404))
+            let trait = CassetteTrait.cassette(record: .once, named: "findings", in: directory)
+            await withKnownIssue {
+                try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                    _ = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
+                    // A filter that never answers: the end-of-test report will say so.
+                    MockRegistry.current.register(.get("https://api.test/<id>"), respond: .status(200))
+                    MockRegistry.current.register(.get("https://api.test/7"), respond: .status(404))
+                }
             }
+            let file = directory.appendingPathComponent("__Cassettes__/CassetteTraitTests/findings.har")
+            #expect(!FileManager.default.fileExists(atPath: file.path))
         }
-        let file = directory.appendingPathComponent("__Cassettes__/CassetteTraitTests/findings.har")
-        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test func aFailedExpectationCountsAsAFailedTest() async throws {
         let test = try #require(Test.current)
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let origin = MockRegistry()
-        origin.register(.get("/greeting"), respond: .json(["hello": "world"]))
-        let server = MockServer(registry: origin)
-        let base = try server.start()
-        defer { server.stop() }
+        try await withRecordingSetup { directory, base in
 
-        let trait = CassetteTrait.cassette(record: .once, named: "expectation", in: directory)
-        // The failing expectation is dropped outside the trait, so this test doesn't fail; the
-        // trait, inside, sees it first.
-        let dropping = IssueHandlingTrait.filterIssues { _ in false }
-        try await dropping.provideScope(for: test, testCase: Test.Case.current) {
-            try await trait.provideScope(for: test, testCase: Test.Case.current) {
-                _ = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
-                Issue.record("an expectation failed after recording")
+            let trait = CassetteTrait.cassette(record: .once, named: "expectation", in: directory)
+            // The failing expectation is dropped outside the trait, so this test doesn't fail; the
+            // trait, inside, sees it first.
+            let dropping = IssueHandlingTrait.filterIssues { _ in false }
+            try await dropping.provideScope(for: test, testCase: Test.Case.current) {
+                try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                    _ = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
+                    Issue.record("an expectation failed after recording")
+                }
             }
+            let file = directory.appendingPathComponent("__Cassettes__/CassetteTraitTests/expectation.har")
+            #expect(!FileManager.default.fileExists(atPath: file.path))
         }
-        let file = directory.appendingPathComponent("__Cassettes__/CassetteTraitTests/expectation.har")
-        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test func twoTestsCantShareACassette() throws {
@@ -171,4 +153,20 @@ extension JournalEntry.Disposition {
     var isRecorded: Bool {
         if case .recorded = self { true } else { false }
     }
+}
+
+/// A folder for cassettes and a real server with `GET /greeting`, for a test that records,
+/// removed and stopped when `body` returns.
+private func withRecordingSetup(
+    _ body: (_ directory: URL, _ base: URL) async throws -> Void
+) async throws {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let origin = MockRegistry()
+    origin.register(.get("/greeting"), respond: .json(["hello": "world"]))
+    let server = MockServer(registry: origin)
+    let base = try server.start()
+    defer { server.stop() }
+    try await body(directory, base)
 }
