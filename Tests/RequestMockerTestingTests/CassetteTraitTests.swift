@@ -59,7 +59,6 @@ import Testing
     func aTestThatFailsSavesNothingUnlessAsked(savesWhenTestFails: Bool) async throws {
         let test = try #require(Test.current)
         try await withRecordingSetup { directory, base in
-
             let trait = CassetteTrait.cassette(
                 record: .once, named: "failing-\(savesWhenTestFails)", in: directory,
                 savesWhenTestFails: savesWhenTestFails)
@@ -78,7 +77,6 @@ import Testing
     @Test func aTestWithFindingsToReportSavesNothing() async throws {
         let test = try #require(Test.current)
         try await withRecordingSetup { directory, base in
-
             let trait = CassetteTrait.cassette(record: .once, named: "findings", in: directory)
             await withKnownIssue {
                 try await trait.provideScope(for: test, testCase: Test.Case.current) {
@@ -96,7 +94,6 @@ import Testing
     @Test func aFailedExpectationCountsAsAFailedTest() async throws {
         let test = try #require(Test.current)
         try await withRecordingSetup { directory, base in
-
             let trait = CassetteTrait.cassette(record: .once, named: "expectation", in: directory)
             // The failing expectation is dropped outside the trait, so this test doesn't fail; the
             // trait, inside, sees it first.
