@@ -131,6 +131,38 @@ struct JSONValueTests {
         #expect(throws: JSONValue.ConversionError.self) { try JSONValue(any: ["x": Double.nan]) }
     }
 
+    /// Serialized text, not `==`: `.int(3) == .double(3)`, so only the text shows a number that
+    /// turned into a double (what an `as Float` cast does to an `NSNumber` on Apple platforms).
+    @Test(
+        "NSNumbers keep their kind: Booleans, integers and doubles serialize as they were written",
+        arguments: [
+            (NSNumber(value: true), "true"), (NSNumber(value: false), "false"), (NSNumber(value: 3), "3"),
+            (NSNumber(value: 2.5), "2.5"), (NSNumber(value: Int8(1)), "1"), (NSNumber(value: -7), "-7"),
+            (NSNumber(value: UInt64(Int64.max)), "9223372036854775807"), (NSNumber(value: Float(0.5)), "0.5"),
+        ])
+    func foundationNumbersKeepTheirKind(number: NSNumber, text: String) throws {
+        #expect(String(decoding: try JSONValue(any: number).serialized(), as: UTF8.self) == text)
+        #expect(String(decoding: try JSONValue(any: ["n": number]).serialized(), as: UTF8.self) == #"{"n":\#(text)}"#)
+    }
+
+    @Test("a JSONSerialization round trip serializes to the same text")
+    func jsonSerializationRoundTrip() throws {
+        let text = #"{"a":[false,0,1,true],"b":true,"d":2.5,"i":3,"n":null,"s":"x","z":-12}"#
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        #expect(String(decoding: try JSONValue(any: object).serialized(), as: UTF8.self) == text)
+        let bridged = try #require(object as? NSDictionary)
+        #expect(String(decoding: try JSONValue(any: bridged).serialized(), as: UTF8.self) == text)
+    }
+
+    @Test("an unsigned number past Int.max is a typed error naming it")
+    func unsignedPastIntMax() {
+        let error = #expect(throws: JSONValue.ConversionError.self) {
+            try JSONValue(any: ["big": NSNumber(value: UInt64.max)])
+        }
+        #expect(error?.keyPath == "$.big")
+        #expect(error?.typeName == "NSNumber 18446744073709551615 too large for Int")
+    }
+
     @Test("a non-finite number fails serialization with its key path")
     func nonFinite() {
         do {

@@ -104,19 +104,26 @@ private enum FoundationConverter {
         if let dictionary = object as? any DictionaryOfAny {
             return .container(isObject: true, typeName: "dictionary", children: dictionary.children)
         }
+        // A number object is decided from itself before any cast to a Swift number: on Apple
+        // platforms an `NSNumber` casts to `Float`, `Double` or any integer type whenever its
+        // value fits exactly (SE-0170), so `as Float` would turn `3` into `3.0` and `true` into
+        // `1.0`. `type(of:)` being a class keeps Swift numbers, which Linux would bridge, out.
+        if type(of: object) is AnyObject.Type, let number = object as? NSNumber {
+            return .scalar(try self.number(number, path: path))
+        }
         switch object {
         case let value as JSONValue: return .scalar(value)
         case let value as String: return .scalar(.string(value))
         case let value as Bool where type(of: object) == Bool.self: return .scalar(.bool(value))
         case let value as Int where type(of: object) == Int.self: return .scalar(.int(value))
         case let value as Double where type(of: object) == Double.self: return .scalar(try finite(value, path: path))
-        case let value as Float: return .scalar(try finite(Double(value), path: path))
+        case let value as Float where type(of: object) == Float.self:
+            return .scalar(try finite(Double(value), path: path))
         case let value as any BinaryInteger:
             guard let int = Int(exactly: value) else {
                 throw JSONValue.ConversionError(keyPath: path, typeName: "\(type(of: object)) too large for Int")
             }
             return .scalar(.int(int))
-        case let value as NSNumber: return .scalar(try number(value, path: path))
         case is NSNull: return .scalar(.null)
         case let value as NSArray:
             return .container(isObject: false, typeName: "array", children: value.map { (key: "", value: $0) })
@@ -141,10 +148,24 @@ private enum FoundationConverter {
         }
     }
 
+    /// The two Boolean objects. Foundation keeps one `NSNumber` for `true` and one for `false`
+    /// (`kCFBooleanTrue` and `kCFBooleanFalse`, on Apple platforms and in
+    /// swift-corelibs-foundation alike); `JSONSerialization` and property lists hand out those.
+    /// Their `objCType` is `c`, the same as an `Int8`'s, so only their identity tells them apart.
+    private static let booleans = (true: NSNumber(value: true), false: NSNumber(value: false))
+
     private static func number(_ number: NSNumber, path: String) throws(JSONValue.ConversionError) -> JSONValue {
+        if number === booleans.true { return .bool(true) }
+        if number === booleans.false { return .bool(false) }
         switch String(cString: number.objCType) {
-        case "c", "B": return .bool(number.boolValue)
+        case "B": return .bool(number.boolValue)
         case "f", "d": return try finite(number.doubleValue, path: path)
+        case "Q":
+            // Unsigned 64-bit: Foundation keeps values past Int64.max as such.
+            guard let int = Int(exactly: number.uint64Value) else {
+                throw JSONValue.ConversionError(keyPath: path, typeName: "NSNumber \(number) too large for Int")
+            }
+            return .int(int)
         default: return .int(number.intValue)
         }
     }
