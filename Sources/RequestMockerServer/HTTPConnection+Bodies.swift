@@ -29,7 +29,7 @@ extension HTTPConnection {
                 // Paced against the start, so rounding in each pause doesn't add up.
                 let due = began + .milliseconds(Int64(sent) * 1000 / Int64(rate))
                 let wait = clock.now.duration(to: due)
-                if wait > .zero, !socket.pause(wait) { return false }
+                if wait > .zero, !connection.pause(wait) { return false }
             }
         }
         return true

@@ -263,7 +263,7 @@ struct HTTPConnection {
         _ outcome: Outcome, head: RequestHead, request: MockRequest, entry: JournalEntry?,
         since arrival: ContinuousClock.Instant, leftover: ArraySlice<UInt8>
     ) -> Bool {
-        if outcome.delay > .zero, !socket.pause(outcome.delay) {
+        if outcome.delay > .zero, !connection.pause(outcome.delay) {
             report(request, entry, .abandoned, since: arrival)
             return false
         }
@@ -375,7 +375,7 @@ struct HTTPConnection {
         case .stall:
             // Until the client gives up (or half-closes: a stall never answers anyway) or the
             // server stops.
-            _ = socket.pause(nil, endingOnPeerFinish: true)
+            _ = connection.pause(nil, endingOnPeerFinish: true)
             connection.finish(.close)
         }
     }

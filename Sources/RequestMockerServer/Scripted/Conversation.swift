@@ -115,7 +115,7 @@ struct Conversation {
             case .sendData:
                 guard send(server.script.data) else { return false }
             case .pause(let duration):
-                guard socket.pause(duration) else {
+                guard connection.pause(duration) else {
                     server.log(.event("the client closed the connection during a pause"), connection: number)
                     return false
                 }

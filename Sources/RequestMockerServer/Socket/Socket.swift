@@ -189,45 +189,34 @@ struct Socket: Sendable, Hashable {
         case .timedOut: return false
         case .hungUp: return true
         case .readable:
-            var byte: UInt8 = 0
-            let peeked = recv(descriptor, &byte, 1, SocketPlatform.peekFlags)
-            if peeked == 0 { return true }
-            return peeked < 0 && SocketPlatform.lastError != EAGAIN && SocketPlatform.lastError != EINTR
+            switch peek() {
+            case .finished, .failed: return true
+            case .input, .nothing: return false
+            }
         }
     }
 
-    /// Waits for `timeout` (`nil`: until the connection ends) without reading anything, for a
-    /// response that is held back on purpose; input that arrives meanwhile (a pipelined
-    /// request) stays unread.
-    ///
-    /// - Parameter endingOnPeerFinish: whether the peer's FIN ends the wait. A client that
-    ///   half-closes after its request still reads the answer, so delays go on; a stall, which
-    ///   never answers, ends.
-    /// - Returns: `true` when the whole time passed with the connection still there; `false`
-    ///   when it failed or hung up (which is also how `stop()` ends a wait).
-    func pause(_ timeout: Duration?, endingOnPeerFinish: Bool = false) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now + $0 }
-        var events = SocketPlatform.readable
-        while true {
-            let remaining = deadline.map { clock.now.duration(to: $0) }
-            if let remaining, remaining <= .zero { return true }
-            var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            switch Self.poll(&entry, count: 1, timeout: remaining).first ?? .timedOut {
-            case .timedOut:
-                if deadline != nil { return true }
-            case .hungUp:
-                return false
-            case .readable:
-                var byte: UInt8 = 0
-                let peeked = recv(descriptor, &byte, 1, SocketPlatform.peekFlags)
-                if peeked < 0, SocketPlatform.lastError != EAGAIN, SocketPlatform.lastError != EINTR { return false }
-                if peeked == 0, endingOnPeerFinish { return false }
-                // Input or a FIN: stop watching for input (it would report ready at once from now
-                // on) and keep watching for a hang-up, which `poll` reports with no events asked.
-                events = 0
-            }
-        }
+    /// What a look at the input, without reading or waiting, found.
+    enum Peek {
+        /// Input is waiting to be read.
+        case input
+        /// The peer closed its side (a FIN), with nothing left to read before it.
+        case finished
+        /// The connection failed (a reset).
+        case failed
+        /// Nothing yet.
+        case nothing
+    }
+
+    /// Looks at the input without reading it or waiting. Input waiting (a pipelined request)
+    /// hides a FIN behind it, so that case reads as `input`.
+    func peek() -> Peek {
+        var byte: UInt8 = 0
+        let peeked = recv(descriptor, &byte, 1, SocketPlatform.peekFlags)
+        if peeked > 0 { return .input }
+        if peeked == 0 { return .finished }
+        let code = SocketPlatform.lastError
+        return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .nothing : .failed
     }
 
     /// `poll(2)` over several descriptors; one readiness per entry.

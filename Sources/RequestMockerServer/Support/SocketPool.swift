@@ -185,6 +185,11 @@ final class SocketPool: Sendable {
 
     // MARK: For PooledConnection
 
+    /// Whether `stop()`, or making room for a new connection, shut this connection down.
+    fileprivate func isShutDown(_ id: Int) -> Bool {
+        state.withLock { $0.stopped || $0.evicted.contains(id) }
+    }
+
     fileprivate func remove(_ id: Int) -> Bool {
         state.withLock { state in
             state.cancellations[id] = nil
@@ -278,6 +283,9 @@ final class PooledConnection: Sendable {
             socket.reset()
         }
     }
+
+    /// Whether `stop()`, or making room for a new connection, shut this connection down.
+    var isShutDown: Bool { pool.isShutDown(id) }
 
     /// How a wait for work ended.
     enum Waited<Value: Sendable>: Sendable {

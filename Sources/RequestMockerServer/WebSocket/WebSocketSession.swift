@@ -196,7 +196,7 @@ struct WebSocketSession {
                 case nil: continue
                 }
             case .pause(let duration):
-                guard socket.pause(duration) else {
+                guard connection.pause(duration) else {
                     connection.finish(.close)
                     return .ended(nil)
                 }
