@@ -118,8 +118,8 @@ extension LockedState where State == DeliveryMachine {
         }
     }
 
-    /// What a wake outside `startLoading` should deliver (Apple platforms): a ready answer, or
-    /// the pieces of a streamed body.
+    /// What a wake outside `startLoading` should deliver (Apple platforms, on the client
+    /// thread): a ready answer, or the pieces of a streamed body.
     func takeReady() -> StartAction {
         withLock { machine in
             switch machine.phase {

@@ -64,13 +64,23 @@ extension MockURLProtocol {
             return headers.dictionary
         }
     #else
-        /// Apple platforms: the client may be called from any thread, so the answer is delivered
-        /// right where it became ready.
+        /// Apple platforms: the answer is delivered on the client thread, the one that called
+        /// `startLoading`, in the run loop mode it was called in (and the default mode), through
+        /// `perform(_:on:with:waitUntilDone:modes:)`, which queues the call on that thread's run
+        /// loop from any thread.
+        ///
+        /// Why there, and not on the thread the answer became ready on: URL loading calls
+        /// `startLoading` and `stopLoading` on the client thread, and Apple's guidance for
+        /// `URLProtocol` subclasses (the CustomHTTPProtocol sample's notes; OHHTTPStubs and
+        /// Chromium's iOS protocol follow it) is to call `URLProtocolClient` on that thread too.
+        /// Every delivery and `stopLoading` then run one after another on one thread, so a
+        /// cancellation can't come between `DeliveryState` handing out an answer and the client
+        /// receiving it, and a streamed body's pieces, its end and its timeout never overlap. A
+        /// wake that arrives after the client thread ended is dropped by the run loop; by then
+        /// the task is over. Reasoned from Apple's documentation: not run on this Linux machine.
         func makeWake() -> @Sendable () -> Void {
-            let instance = UncheckedProtocol(self)
-            // One delivery at a time: a streamed body's pieces and its end are delivered from
-            // the threads they became ready on, which may be two at once.
-            return { instance.turn.withLock { instance.value.deliverReady() } }
+            let call = ClientThreadCall(self)
+            return { call.schedule() }
         }
 
         static let failsDownloadTasks = false
@@ -107,14 +117,28 @@ extension ConnectionFault {
 }
 
 #if !canImport(FoundationNetworking)
-    /// Carries the protocol instance to the thread its answer becomes ready on (Apple only),
-    /// with the lock that lets one of its wakes deliver at a time.
-    private final class UncheckedProtocol: @unchecked Sendable {
-        // @unchecked Sendable: only `deliverReady()` is called through it, under `turn`, which
-        // touches nothing but `DeliveryState` (locked) and the client, which Apple's Foundation
-        // lets any thread call.
-        let value: MockURLProtocol
-        let turn = NSRecursiveLock()
-        init(_ value: MockURLProtocol) { self.value = value }
+    /// Carries the protocol instance to its client thread (Apple only).
+    private final class ClientThreadCall: NSObject, @unchecked Sendable {
+        // @unchecked Sendable: made on the client thread in `startLoading`; other threads only
+        // call `schedule()`, which reads the constants below and asks the thread to run
+        // `deliver()`, so the protocol itself is only ever touched on its client thread.
+        private let value: MockURLProtocol
+        private let thread: Thread
+        private let modes: [String]
+
+        init(_ value: MockURLProtocol) {
+            self.value = value
+            thread = Thread.current
+            let current = RunLoop.current.currentMode ?? .default
+            modes = current == .default ? [current.rawValue] : [current.rawValue, RunLoop.Mode.default.rawValue]
+        }
+
+        func schedule() {
+            perform(#selector(deliver), on: thread, with: nil, waitUntilDone: false, modes: modes)
+        }
+
+        @objc private func deliver() {
+            value.deliverReady()
+        }
     }
 #endif

@@ -34,8 +34,8 @@ extension MockURLProtocol {
         guard let generation = delivery.beginStreaming() else { return }
         client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         let delivery = delivery
-        // One wake for the pump and the timer: on Apple platforms it also keeps their
-        // deliveries one at a time.
+        // One wake for the pump and the timer: each delivers on the task's own thread (its queue
+        // on Linux, its client thread on Apple platforms), so their deliveries never overlap.
         let wake = makeWake()
         let pumping = Task {
             let ending = await pump(pieces, into: delivery, generation: generation, wake: wake)
