@@ -240,7 +240,15 @@ import Testing
         #expect(server.connectionCount == 0)
         // The stalled request ends with the connection, long before its 60-second timeout.
         let code = try await waiting.value
-        #expect(code == .badServerResponse || code == .networkConnectionLost)
+        #if os(Linux)
+            // Measured with FoundationNetworking 6.3.1: either, by whether libcurl saw the
+            // shutdown before or after its request went out.
+            #expect(code == .badServerResponse || code == .networkConnectionLost)
+        #else
+            // Expected on Apple platforms: .networkConnectionLost; unmeasured, so only the
+            // failure is checked.
+            #expect(code != nil)
+        #endif
         let refused = try await ExternalProcess.curl([base.absoluteString + "/stall"])
         #expect(refused.status == 7)  // curl: "Failed to connect to host."
     }

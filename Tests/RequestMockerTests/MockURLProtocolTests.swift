@@ -50,7 +50,8 @@ struct MockURLProtocolTests {
         let (_, response) = try await session.upload(for: request, from: Data("payload".utf8))
         #expect(response.status == 202)
         let captured = try #require(registry.journal.last?.request)
-        #if canImport(FoundationNetworking)
+        #if os(Linux)
+            // Measured: FoundationNetworking hides an upload task's body from URL protocols.
             #expect(captured.body == nil)
             #expect(captured.bodyHiddenByUploadTask)
             request.httpMethod = "PUT"
@@ -62,7 +63,10 @@ struct MockURLProtocolTests {
                     && report.candidates.first?.reason.contains("body is hidden") == true
             }
         #else
-            #expect(captured.body == Data("payload".utf8))
+            // Unmeasured on Apple platforms (reports say the body is hidden there too): either
+            // the protocol sees the body, or the request says it was hidden.
+            #expect(
+                captured.body == Data("payload".utf8) || (captured.body == nil && captured.bodyHiddenByUploadTask))
         #endif
     }
 

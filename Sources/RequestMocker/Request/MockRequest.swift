@@ -17,9 +17,10 @@
 /// once). Apple platforms move a data task's body into the stream; Linux keeps it in
 /// `httpBody`; both end up here. **On Linux the body of an upload task**
 /// (`upload(for:from:)`, `uploadTask(with:from:)`, `upload(for:fromFile:)`) **is invisible to
-/// every URLProtocol**, so `body` is `nil` for those; set `httpBody` on the request and use
-/// `data(for:)` when a filter needs to see it. ``bodyHiddenByUploadTask`` says when this
-/// happened, and unmatched-request reports mention it.
+/// every URLProtocol** (measured), so `body` is `nil` for those; set `httpBody` on the request
+/// and use `data(for:)` when a filter needs to see it. Whether Apple platforms show it is
+/// unmeasured, so the same rule holds there: an upload task that arrives without a body is
+/// marked ``bodyHiddenByUploadTask``, and unmatched-request reports mention it.
 public struct MockRequest: Sendable, CustomStringConvertible {
     /// The captured parts, behind one reference: a request is passed through every layer of the
     /// pipeline and into the journal, and is never changed once captured.
@@ -55,8 +56,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// The path's segments, percent-decoded, without empty leading or trailing segments:
     /// `/users/a%20b/` gives `["users", "a b"]`, and both `""` and `/` give `[]`.
     public var pathSegments: [String] { storage.pathSegments }
-    /// `true` when this came from an upload task on a platform that hides upload bodies from
-    /// URL protocols (Linux), so an empty ``body`` does not mean the request had none.
+    /// `true` when this came from an upload task and arrived without a body: the platform hid it
+    /// from URL protocols (as Linux does), so an empty ``body`` does not mean the request had
+    /// none.
     public var bodyHiddenByUploadTask: Bool { storage.bodyHiddenByUploadTask }
 
     /// Creates a request value directly, for example from bytes a server parsed.
@@ -95,7 +97,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
             url: request.url ?? URL(fileURLWithPath: "/"),
             headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
             body: body,
-            bodyHiddenByUploadTask: isUploadTask && body == nil && MockRequest.platformHidesUploadBodies
+            bodyHiddenByUploadTask: isUploadTask && body == nil
         )
     }
 
@@ -150,14 +152,6 @@ public struct MockRequest: Sendable, CustomStringConvertible {
 
     /// `METHOD URL`, the form used in every report.
     public var description: String { "\(method) \(Redaction.shown(url))" }
-
-    static var platformHidesUploadBodies: Bool {
-        #if canImport(FoundationNetworking)
-            return true
-        #else
-            return false
-        #endif
-    }
 
     private static func readAll(_ stream: InputStream) -> Data {
         var data = Data()
