@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
     name: "RequestMocker",
     // Duration, Task.sleep(for:) and URL.path(percentEncoded:) set the floor on Apple platforms.
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    // No watchOS: custom URL protocols aren't supported there, nor are the sockets the servers
+    // need (README, "Platforms").
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16)],
     products: [
         .library(name: "RequestMocker", targets: ["RequestMocker"]),
         .library(name: "RequestMockerServer", targets: ["RequestMockerServer"]),

@@ -101,10 +101,11 @@ extension XCTestCase {
             options: options)
         let handle = registry.registerFallback(cassette)
         let place = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        addTeardownBlock { [weak self] in
+        let test = TeardownReference(self)
+        addTeardownBlock {
             registry.remove(handle)
             // A failure recorded so far (the teardown runs after the test method).
-            if (self?.testRun?.totalFailureCount ?? 0) > 0 { TestCassettes.markFailed(cassette) }
+            if (test.testCase?.testRun?.totalFailureCount ?? 0) > 0 { TestCassettes.markFailed(cassette) }
             do {
                 try TestCassettes.saveAtEndOfTest(cassette, registry: registry, options: options)
             } catch {
@@ -112,5 +113,17 @@ extension XCTestCase {
             }
         }
         return cassette
+    }
+}
+
+/// The test case, weakly, for a teardown block. Apple's XCTest takes `@Sendable @MainActor`
+/// teardown blocks, and a test case isn't `Sendable`. @unchecked Sendable: XCTest runs a test's
+/// teardown blocks on the thread that ran the test (the main thread on Apple platforms), the one
+/// the reference was made on, so the test case is only ever read there.
+private final class TeardownReference: @unchecked Sendable {
+    weak var testCase: XCTestCase?
+
+    init(_ testCase: XCTestCase) {
+        self.testCase = testCase
     }
 }
