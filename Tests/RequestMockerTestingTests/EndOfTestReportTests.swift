@@ -76,6 +76,28 @@ import Testing
             ])
     }
 
+    @Test func aFilterWhoseResponseAlwaysFailsIsReported() async throws {
+        let testLine = try #require(Test.current).sourceLocation.line
+        let line = LockedState(0)
+        let issues = try await issues {
+            MockRegistry.current.register(
+                .get("https://api.test/logo"), respond: .file(URL(string: "https://cdn.test/logo.png")!))
+            line.withLock { $0 = #line - 1 }
+        }
+        #expect(
+            issues == [
+                IssueLog.Recorded(
+                    message: "A filter of this test never answers: GET https://api.test/logo "
+                        + "(EndOfTestReportTests.swift:\(line.withLock { $0 })) fails every request: "
+                        + "MockResponse.file(_:) takes a file URL, and https://cdn.test/logo.png is not one; "
+                        + "use Bundle.module.url(forResource:withExtension:) or URL(fileURLWithPath:), "
+                        + "or .forward(to:) to answer from another server",
+                    file: "EndOfTestReportTests.swift",
+                    line: testLine
+                )
+            ])
+    }
+
     @Test func anExpectedFilterNothingMatchedIsReportedWhereItWasMarked() async throws {
         let markedLine = LockedState(0)
         let issues = try await issues {

@@ -101,6 +101,28 @@ struct MockResponseTests {
         #expect(try await session.data(from: url("/categories.json")).0 == data)
     }
 
+    /// `/etc/hostname` exists on the local disk: reading the URL used to load it from the
+    /// network, synchronously on the protocol's own queue, which trapped (SIGILL).
+    @Test("a file response given a network URL fails every request with a typed error, and diagnostics name it")
+    func fileResponsesTakeFileURLsOnly() async throws {
+        let network = try #require(URL(string: "http://user:secret@127.0.0.1:9/etc/hostname"))
+        registry.register(.get("/hostname"), respond: .file(network))
+        registry.register(.get("/second"), respond: .sequence([.string("one"), .file(network)]))
+        let expected =
+            "MockResponse.file(_:) takes a file URL, and http://REDACTED:REDACTED@127.0.0.1:9/etc/hostname is not one; "
+            + "use Bundle.module.url(forResource:withExtension:) or URL(fileURLWithPath:), "
+            + "or .forward(to:) to answer from another server"
+        let error = await #expect(throws: RequestMockerError.self) {
+            _ = try await session.data(from: url("/hostname"))
+        }
+        #expect(error?.description == expected)
+        #expect(try await session.data(from: url("/second")).0 == Data("one".utf8))
+        await #expect(throws: RequestMockerError.self) { _ = try await session.data(from: url("/second")) }
+        #expect(registry.filterMistakes.map(\.reason) == [expected, "response 2 of its sequence: " + expected])
+        #expect(registry.diagnostics.count == 2)
+        #expect(registry.diagnostics.first?.hasSuffix(" fails every request: " + expected) == true)
+    }
+
     @Test("errors reach the caller unchanged: URLError and custom errors")
     func errors() async throws {
         struct Boom: Error, Equatable { let code: Int }

@@ -71,6 +71,10 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     /// `MockURLProtocol`, which can't switch protocols: WebSocket endpoints are served by
     /// `MockServer`.
     case webSocketNeedsServer(request: String)
+    /// ``MockResponse/file(_:contentType:status:headers:)`` was given a URL that isn't a file
+    /// URL (shown with its secrets hidden). Reading it would be a network load on the URL
+    /// protocol's own queue, so every request the response answers fails with this instead.
+    case notAFileURL(url: String)
 
     public var description: String {
         switch self {
@@ -119,6 +123,10 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
         case .webSocketNeedsServer(let request):
             return "\(request) is a WebSocket handshake, which MockURLProtocol can't carry out: serve the endpoint "
                 + "with MockServer and connect a WebSocket client (URLSessionWebSocketTask) to it"
+        case .notAFileURL(let url):
+            return "MockResponse.file(_:) takes a file URL, and \(url) is not one; use "
+                + "Bundle.module.url(forResource:withExtension:) or URL(fileURLWithPath:), "
+                + "or .forward(to:) to answer from another server"
         case .invalidForward(let base, let request):
             return "cannot forward \(request) to \(base): forward(to:) needs an absolute http or https URL"
         case .passThroughLoop(let request):

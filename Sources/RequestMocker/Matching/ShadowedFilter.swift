@@ -51,9 +51,10 @@ extension MockRegistry {
     }
 
     /// What the registry has to say about how its filters are set up: a line for each shadowed
-    /// filter (see ``shadowedFilters``). RequestMockerTesting reports these at the end of a test.
+    /// filter (see ``shadowedFilters``) and each filter whose response always fails (see
+    /// ``filterMistakes``). RequestMockerTesting reports these at the end of a test.
     public var diagnostics: [String] {
-        shadowedFilters.map(\.description)
+        shadowedFilters.map(\.description) + filterMistakes.map(\.description)
     }
 }
 

@@ -159,7 +159,9 @@ public struct MockResponse: Sendable {
     /// The contents of a file, read when a request is answered (so edits show up at once).
     ///
     /// A missing file fails the request with
-    /// ``RequestMockerError/fileNotReadable(path:reason:)``. Without `contentType`, the type
+    /// ``RequestMockerError/fileNotReadable(path:reason:)``, and a URL that isn't a file URL
+    /// (`http://…`) with ``RequestMockerError/notAFileURL(url:)``, which the registry's
+    /// ``MockRegistry/diagnostics`` also name. Without `contentType`, the type
     /// follows the file's extension (`json`, `html`, `txt`, `xml`, `png`, `jpg`, `gif`, `pdf`),
     /// else `application/octet-stream`.
     ///
@@ -170,7 +172,10 @@ public struct MockResponse: Sendable {
     public static func file(
         _ url: URL, contentType: String? = nil, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]
     ) -> MockResponse {
-        MockResponse(content: .file(url, contentType: contentType), status: status, headers: headers)
+        guard url.isFileURL else {
+            return MockResponse(content: .failure(RequestMockerError.notAFileURL(url: Redaction.shown(url))))
+        }
+        return MockResponse(content: .file(url, contentType: contentType), status: status, headers: headers)
     }
 
     /// Fails the request with `error`, which reaches the caller unchanged.

@@ -2,7 +2,8 @@ import Testing
 
 /// What a test's registry has to say when the test ends: requests no filter matched, requests
 /// that went to ``MockRegistry/shared`` instead, filters that never answer because an earlier
-/// one answers their requests, and expected filters nothing matched.
+/// one answers their requests or their response always fails, and expected filters nothing
+/// matched.
 struct EndOfTestReport {
     /// One failure to report, and where.
     enum Finding {
@@ -32,6 +33,9 @@ struct EndOfTestReport {
         }
         for shadowed in registry.shadowedFilters {
             findings.append(.atTest("A filter of this test never answers: \(shadowed)"))
+        }
+        for mistake in registry.filterMistakes {
+            findings.append(.atTest("A filter of this test never answers: \(mistake)"))
         }
         for filter in registry.unmetExpectations {
             if let place = filter.expectedAt {
