@@ -24,7 +24,15 @@ package final class ChildProcess: Sendable {
         _ arguments: [String], input: String? = nil, output: String? = nil, errors: String? = nil,
         directory: String? = nil
     ) throws {
-        var actions = posix_spawn_file_actions_t()
+        // Darwin's spawn types are pointers its `_init` functions allocate, imported as
+        // optionals; Glibc's are structs.
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
@@ -40,7 +48,6 @@ package final class ChildProcess: Sendable {
         for descriptor in Self.openDescriptors() where descriptor > 2 {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }
-        var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t()

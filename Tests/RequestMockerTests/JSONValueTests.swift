@@ -154,6 +154,12 @@ struct JSONValueTests {
         #expect(String(decoding: try JSONValue(any: bridged).serialized(), as: UTF8.self) == text)
     }
 
+    @Test("a Decimal converts as the number it bridges to")
+    func decimal() throws {
+        let price = try #require(Decimal(string: "9.5"))
+        #expect(String(decoding: try JSONValue(any: ["price": price]).serialized(), as: UTF8.self) == #"{"price":9.5}"#)
+    }
+
     @Test("an unsigned number past Int.max is a typed error naming it")
     func unsignedPastIntMax() {
         let error = #expect(throws: JSONValue.ConversionError.self) {

@@ -124,6 +124,10 @@ private enum FoundationConverter {
                 throw JSONValue.ConversionError(keyPath: path, typeName: "\(type(of: object)) too large for Int")
             }
             return .scalar(.int(int))
+        case let value as NSNumber:
+            // A Swift number the cases above don't name that bridges to one (`Decimal`, and
+            // `CGFloat` on Apple platforms): decided by what it became.
+            return .scalar(try number(value, path: path))
         case is NSNull: return .scalar(.null)
         case let value as NSArray:
             return .container(isObject: false, typeName: "array", children: value.map { (key: "", value: $0) })

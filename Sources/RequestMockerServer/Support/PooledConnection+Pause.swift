@@ -28,7 +28,10 @@ extension PooledConnection {
             if let remaining, remaining <= .zero { return true }
             if watching {
                 switch socket.waitReadable(timeout: remaining) {
-                case .timedOut: continue
+                case .timedOut:
+                    // Early only when `poll` itself failed (out of memory, say): don't spin on it.
+                    if deadline.map({ clock.now < $0 }) ?? true { Thread.sleep(forTimeInterval: 0.01) }
+                    continue
                 // A hang-up without input to read (both platforms report input with a FIN).
                 case .hungUp: return false
                 case .readable: break

@@ -117,9 +117,10 @@ extension XCTestCase {
 }
 
 /// The test case, weakly, for a teardown block. Apple's XCTest takes `@Sendable @MainActor`
-/// teardown blocks, and a test case isn't `Sendable`. @unchecked Sendable: XCTest runs a test's
-/// teardown blocks on the thread that ran the test (the main thread on Apple platforms), the one
-/// the reference was made on, so the test case is only ever read there.
+/// teardown blocks, and a test case isn't `Sendable`. @unchecked Sendable: the reference is
+/// written once, when made, and read only by the teardown block, which XCTest runs after the
+/// test's own code has finished (on the main actor on Apple platforms); loading a weak reference
+/// is atomic.
 private final class TeardownReference: @unchecked Sendable {
     weak var testCase: XCTestCase?
 
