@@ -55,6 +55,23 @@ import Testing
         #expect(replayed.body == #"{"hello":"world"}"#)
     }
 
+    @Test func aMissingPlaybackOnlyCassetteFailsTheTestBeforeItRuns() async throws {
+        let test = try #require(Test.current)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
+        let trait = CassetteTrait.cassette(record: .none, named: "typo", in: directory)
+        let ran = LockedState(false)
+        let error = await #expect(throws: RequestMockerError.self) {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.withLock { $0 = true } }
+        }
+        #expect(
+            error?.description
+                == "cassette \(directory.path)/__Cassettes__/CassetteTraitTests/typo.har does not exist, and record "
+                + "mode none only plays back; check the path, or record it once: "
+                + "REQUEST_MOCKER_RECORD_MODE=once swift test (or record: .once)")
+        #expect(ran.withLock { $0 } == false)
+    }
+
     @Test(arguments: [false, true])
     func aTestThatFailsSavesNothingUnlessAsked(savesWhenTestFails: Bool) async throws {
         let test = try #require(Test.current)
@@ -111,14 +128,14 @@ import Testing
 
     @Test func twoTestsCantShareACassette() throws {
         let file = URL(fileURLWithPath: "/nonexistent/__Cassettes__/Shared/name.har")
-        _ = try TestCassettes.cassette(at: file, owner: "First.test()") { try Cassette(contentsOf: $0, record: .none) }
+        _ = try TestCassettes.cassette(at: file, owner: "First.test()") { try Cassette(contentsOf: $0, record: .once) }
         let again = try TestCassettes.cassette(at: file, owner: "First.test()") { _ in
             Issue.record("opened a second time")
-            return try Cassette(contentsOf: file, record: .none)
+            return try Cassette(contentsOf: file, record: .once)
         }
         #expect(again.url == file)
         #expect {
-            try TestCassettes.cassette(at: file, owner: "Second.test()") { try Cassette(contentsOf: $0, record: .none) }
+            try TestCassettes.cassette(at: file, owner: "Second.test()") { try Cassette(contentsOf: $0, record: .once) }
         } throws: { error in
             "\(error)" == "the cassette /nonexistent/__Cassettes__/Shared/name.har is already used by First.test(), "
                 + "so Second.test() can't use it too: give one of them its own name with .cassette(named: \"…\")"

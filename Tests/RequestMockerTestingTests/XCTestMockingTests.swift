@@ -55,6 +55,19 @@ final class XCTestMockingTests: XCTestCase {
         XCTAssertEqual(String(decoding: greeting, as: UTF8.self), "hello")
         XCTAssertEqual(cassette.interactions.map(\.request.url.path), ["/greeting"])
     }
+
+    func testAMissingPlaybackOnlyCassetteIsAnErrorWhenOpened() {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
+        XCTAssertThrowsError(try cassette(in: mocks, record: .none, named: "typo", directory: directory)) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "cassette \(directory.path)/__Cassettes__/XCTestMockingTests/typo.har does not exist, "
+                    + "and record mode none only plays back; check the path, or record it once: "
+                    + "REQUEST_MOCKER_RECORD_MODE=once swift test (or record: .once)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path))
+    }
 }
 
 #if !canImport(Darwin)

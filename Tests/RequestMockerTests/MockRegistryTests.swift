@@ -86,7 +86,7 @@ struct MockRegistryTests {
         "a fallback cassette stays behind filters registered later, general or shaped; moved filters keep their handles"
     )
     func fallbackAndMoveToFront() throws {
-        let cassette = try Cassette(contentsOf: url("file:///nonexistent/fallback.har"), record: .none)
+        let cassette = try Cassette(contentsOf: url("file:///nonexistent/fallback.har"), record: .once)
         registry.register(.get("/first"), respond: .status(200))
         registry.registerFallback(cassette)
         let mark = registry.registrationMark

@@ -48,6 +48,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case invalidCassette(path: String, jsonPath: String, reason: String)
     /// A cassette file exists but could not be read.
     case cassetteNotReadable(path: String, reason: String)
+    /// A cassette opened in a mode that only plays back (`none`) doesn't exist: every request
+    /// would fail. `mode` says where the mode came from.
+    case cassetteNotFound(path: String, mode: String)
     /// A cassette or a recorded mock-data file could not be written.
     case recordingNotWritable(path: String, reason: String)
     /// `REQUEST_MOCKER_RECORD_MODE` holds something that is not a record mode.
@@ -149,6 +152,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
         case .invalidCassette(let path, let jsonPath, let reason):
             return "cassette \(path) is not a valid HAR file: at \(jsonPath): \(reason); fix the file, "
                 + "or delete it to record it again"
+        case .cassetteNotFound(let path, let mode):
+            return "cassette \(path) does not exist, and \(mode) only plays back; check the path, or record it "
+                + "once: REQUEST_MOCKER_RECORD_MODE=once swift test (or record: .once)"
         case .cassetteNotReadable(let path, let reason):
             return "cannot read cassette \(path): \(reason)"
         case .recordingNotWritable(let path, let reason):

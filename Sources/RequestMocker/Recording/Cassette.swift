@@ -152,7 +152,9 @@ public final class Cassette: Sendable, CustomStringConvertible {
     ///     (a first run without network, say); by default such a cassette isn't written, so the
     ///     next run records again instead of replaying the failure.
     /// - Throws: ``RequestMockerError/invalidCassette(path:jsonPath:reason:)`` for a file that
-    ///   isn't HAR, ``RequestMockerError/cassetteNotReadable(path:reason:)``, and
+    ///   isn't HAR, ``RequestMockerError/cassetteNotReadable(path:reason:)``,
+    ///   ``RequestMockerError/cassetteNotFound(path:mode:)`` for a missing file in a mode that
+    ///   never records (``RecordMode/none``), and
     ///   ``RequestMockerError/invalidRecordMode(value:variable:)``.
     ///
     /// The default mode, ``RecordMode/automatic``, is ``RecordMode/once``, or ``RecordMode/none``
@@ -204,6 +206,11 @@ public final class Cassette: Sendable, CustomStringConvertible {
             return
         }
         guard !isNew else {
+            guard recordMode.records(isNew: true) else {
+                throw RequestMockerError.cassetteNotFound(
+                    path: url.path, mode: RecordMode.origin(of: recordMode, requested: record, environment: environment)
+                )
+            }
             isYAHTTPVCR = false
             return
         }

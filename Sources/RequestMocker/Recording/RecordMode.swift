@@ -78,6 +78,18 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// Where `mode`, the effective mode, came from, for messages: the environment variable,
+    /// ``automatic`` on a CI server, or the code.
+    static func origin(of mode: RecordMode, requested: RecordMode, environment: [String: String]) -> String {
+        if let value = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces), !value.isEmpty {
+            return "record mode \(mode) (from \(environmentVariable)=\(value))"
+        }
+        if requested == .automatic {
+            return "record mode \(mode) (automatic, with the CI environment variable set)"
+        }
+        return "record mode \(mode)"
+    }
+
     /// Whether a source in this mode may record, given whether its file or folder is new.
     func records(isNew: Bool) -> Bool {
         switch recording {

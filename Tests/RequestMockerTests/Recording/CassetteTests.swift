@@ -285,6 +285,16 @@ struct CassetteTests {
             ).recordMode
         }
         #expect(try mode(.automatic, [:]) == .once)
+        // A CI server doesn't record, so a cassette it can't find is an error when opened.
+        let missing = #expect(throws: RequestMockerError.self) { try mode(.automatic, ["CI": "true"]) }
+        #expect(
+            missing?.description
+                == "cassette \(file.path) does not exist, and record mode none (automatic, with the CI environment "
+                + "variable set) only plays back; check the path, or record it once: "
+                + "REQUEST_MOCKER_RECORD_MODE=once swift test (or record: .once)")
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"log": {"version": "1.2", "entries": []}}"#.utf8).write(to: file)
         #expect(try mode(.automatic, ["CI": "true"]) == .none)
         #expect(try mode(.automatic, ["CI": "1"]) == .none)
         #expect(try mode(.automatic, ["CI": "false"]) == .once)

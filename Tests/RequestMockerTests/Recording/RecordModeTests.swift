@@ -47,15 +47,14 @@ struct RecordModeTests {
         #expect(try Data(contentsOf: file) == before)
         #expect(try modificationDate() == written)
 
+        // A cassette that doesn't exist can't be played back: opening it is the error, naming
+        // the path and how to record it (it used to open, and every request failed "empty").
         let missing = folder.url.appendingPathComponent("never-written.har")
-        let empty = try openCassette(missing, record: .none)
-        let emptyRegistry = MockRegistry()
-        emptyRegistry.register(empty)
-        let error = await #expect(throws: RequestMockerError.self) {
-            _ = try await emptyRegistry.makeSession().data(for: get("/counter"))
-        }
-        #expect("\(error.map { "\($0)" } ?? "")".contains("(mode none, 0 recordings, 0 played) is empty"))
-        #expect(try empty.save() == false)
+        let error = #expect(throws: RequestMockerError.self) { try openCassette(missing, record: .none) }
+        #expect(
+            error?.description
+                == "cassette \(missing.path) does not exist, and record mode none only plays back; check the path, "
+                + "or record it once: REQUEST_MOCKER_RECORD_MODE=once swift test (or record: .once)")
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 
@@ -112,7 +111,15 @@ struct RecordModeTests {
         }
         #expect(try mode(nil) == .all)
         #expect(try mode("") == .all)
+        try Data(#"{"log": {"version": "1.2", "entries": []}}"#.utf8).write(to: file)
         #expect(try mode("none") == .none)
+        try FileManager.default.removeItem(at: file)
+        let missing = #expect(throws: RequestMockerError.self) { try mode("none") }
+        #expect(
+            missing?.description
+                == "cassette \(file.path) does not exist, and record mode none (from REQUEST_MOCKER_RECORD_MODE=none) "
+                + "only plays back; check the path, or record it once: REQUEST_MOCKER_RECORD_MODE=once swift test "
+                + "(or record: .once)")
         #expect(try mode("NEW_EPISODES", requested: .none) == .newEpisodes)
         #expect(try mode("new-episodes", requested: .none) == .newEpisodes)
         #expect(try mode("newEpisodes", requested: .none) == .newEpisodes)
