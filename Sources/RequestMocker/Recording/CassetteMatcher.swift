@@ -77,8 +77,9 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
     public static let path = CassetteMatcher(
         name: "path", key: { $0.pathSegments.joined(separator: "\u{1F}") }, show: { $0.path })
 
-    /// The query as a set of name-value pairs: order doesn't matter, repeated names do, and
-    /// `+`, `%20` and a space are the same.
+    /// The query as a set of name-value pairs: order doesn't matter, repeated names do,
+    /// `+`, `%20` and a space are the same, and a name without `=` (`?debug`) is not the same as
+    /// one with an empty value (`?debug=`).
     public static let query = CassetteMatcher(name: "query", key: queryKey, show: { $0.url.query ?? "(none)" })
 
     /// The whole URI: scheme, host, port, path and query, each as its own matcher compares
@@ -127,9 +128,7 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
 
     private static func queryKey(_ request: MockRequest) -> String {
         guard let query = request.url.query(percentEncoded: true), !query.isEmpty else { return "" }
-        // Encoded again, so a decoded `&` or `=` can't pass for a separator.
-        return FormFields.pairs(query).map { "\(FormFields.encode($0.name))=\(FormFields.encode($0.value))" }.sorted()
-            .joined(separator: "&")
+        return FormFields.comparable(query).joined(separator: "&")
     }
 
     private static func bodiesMatch(_ live: MockRequest, _ recorded: MockRequest) -> Bool {
@@ -145,8 +144,7 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
         if types.contains(where: { $0.contains("x-www-form-urlencoded") }),
             let x = String(data: a, encoding: .utf8), let y = String(data: b, encoding: .utf8)
         {
-            let sorted = { (text: String) in FormFields.pairs(text).map { "\($0.name)=\($0.value)" }.sorted() }
-            return sorted(x) == sorted(y)
+            return FormFields.comparable(x) == FormFields.comparable(y)
         }
         return false
     }

@@ -1,11 +1,21 @@
 /// `name=value&…` text, as in queries and form bodies.
 enum FormFields {
-    /// The fields' decoded names and values, in order; `+` reads as a space.
-    static func pairs(_ text: String) -> [(name: String, value: String)] {
+    /// The fields' decoded names and values, in order; `+` reads as a space. A field without
+    /// `=` (`?debug`) has no value, which differs from an empty one (`?debug=`).
+    static func pairs(_ text: String) -> [(name: String, value: String?)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { field in
             let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : nil)
         }
+    }
+
+    /// The fields as a sorted list of re-encoded `name=value` (or `name` alone), for comparing
+    /// two texts field by field in any order: encoded again, so a decoded `&` or `=` can't pass
+    /// for a separator.
+    static func comparable(_ text: String) -> [String] {
+        pairs(text).map { field in
+            field.value.map { "\(encode(field.name))=\(encode($0))" } ?? encode(field.name)
+        }.sorted()
     }
 
     private static func decode(_ text: Substring) -> String {

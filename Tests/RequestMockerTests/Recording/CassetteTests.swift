@@ -276,6 +276,36 @@ struct CassetteTests {
         #expect(try openCassette(file, record: .none).interactions.count == 2)
     }
 
+    @Test("a recorded ?debug answers ?debug, never ?debug=, and the other way round")
+    func aNameAloneIsNotAnEmptyValue() async throws {
+        let recorded = try await MockRegistry().withCassette(try openCassette(file)) { session in
+            (
+                text(try await session.data(for: request("/echo/flags?debug")).0),
+                text(try await session.data(for: request("/echo/other?debug=")).0)
+            )
+        }
+        let replay = MockRegistry()
+        replay.register(try openCassette(file, record: .none))
+        let session = replay.makeSession()
+        #expect(text(try await session.data(for: request("/echo/flags?debug")).0) == recorded.0)
+        #expect(text(try await session.data(for: request("/echo/other?debug=")).0) == recorded.1)
+        for path in ["/echo/flags?debug=", "/echo/other?debug"] {
+            let error = await #expect(throws: RequestMockerError.self, "\(path)") {
+                _ = try await session.data(for: request(path))
+            }
+            guard case .unmatched(let report) = error else {
+                Issue.record("\(path): \(String(describing: error))")
+                continue
+            }
+            if path == "/echo/flags?debug=" {
+                #expect(
+                    report.notes.first?.hasSuffix(#"whose query differs: recorded "debug", request has "debug=""#)
+                        == true,
+                    "\(report)")
+            }
+        }
+    }
+
     @Test("the default mode is once, and none where CI is set; an explicit mode or the variable wins")
     func ciDefault() throws {
         func mode(_ record: RecordMode, _ environment: [String: String]) throws -> RecordMode {
