@@ -9,7 +9,19 @@ enum Condition: Sendable, CustomStringConvertible {
     case query([QueryRequirement], exact: Bool)
     case header(name: HTTPHeaders.Name, value: String?)
     case jsonBody(JSONValue)
+    /// Fields of an `application/x-www-form-urlencoded` body (others may be present too).
+    case formBody([QueryRequirement])
+    /// The last path segment's extension, lower case, without the dot.
+    case pathExtension(String)
     case predicate(String, @Sendable (MockRequest) -> Bool)
+
+    /// Why a body condition can't see the body of `request`, which has none.
+    private static func missingBody(_ request: MockRequest, wanted: String) -> String {
+        request.bodyHiddenByUploadTask
+            ? "body is hidden: it came from an upload task, whose body the platform doesn't show URL protocols "
+                + "(Linux never does); use data(for:) with httpBody"
+            : "request has no body, filter wants \(wanted)"
+    }
 
     /// Why `request` fails this condition, or `nil` when it holds.
     func mismatch(_ request: MockRequest) -> String? {
@@ -59,10 +71,7 @@ enum Condition: Sendable, CustomStringConvertible {
             return nil
         case .jsonBody(let wanted):
             guard let body = request.body, !body.isEmpty else {
-                return request.bodyHiddenByUploadTask
-                    ? "body is hidden: Linux does not show upload-task bodies to URL protocols; "
-                        + "use data(for:) with httpBody"
-                    : "request has no body, filter wants JSON \(Redaction.shown(wanted))"
+                return Self.missingBody(request, wanted: "JSON \(Redaction.shown(wanted))")
             }
             do {
                 let actual = try JSONValue(parsing: body)
@@ -71,9 +80,55 @@ enum Condition: Sendable, CustomStringConvertible {
             } catch {
                 return "body is not JSON (\(error)), filter wants \(Redaction.shown(wanted))"
             }
+        case .formBody(let required):
+            return Self.formMismatch(request, required)
+        case .pathExtension(let wanted):
+            let last = request.pathSegments.last ?? ""
+            let dot = last.lastIndex(of: ".")
+            let actual = dot.map { String(last[last.index(after: $0)...]).lowercased() }
+            guard actual != wanted else { return nil }
+            return actual.map { "path extension is \"\($0)\", filter wants \"\(wanted)\"" }
+                ?? "path has no extension, filter wants \"\(wanted)\""
         case .predicate(let description, let predicate):
             return predicate(request) ? nil : "predicate \"\(description)\" returned false"
         }
+    }
+
+    /// Why `request`'s body isn't a form with the `required` fields, naming the first field
+    /// that differs.
+    private static func formMismatch(_ request: MockRequest, _ required: [QueryRequirement]) -> String? {
+        guard let body = request.body, !body.isEmpty else {
+            return missingBody(request, wanted: "a form with \(formText(required))")
+        }
+        if let type = request.headers[.contentType],
+            !type.lowercased().hasPrefix("application/x-www-form-urlencoded")
+        {
+            return "body is \(type), filter wants a form (application/x-www-form-urlencoded)"
+        }
+        guard let text = String(data: body, encoding: .utf8) else {
+            return "body is not UTF-8 text, filter wants a form with \(formText(required))"
+        }
+        let fields = FormFields.pairs(text)
+        for requirement in required {
+            let named = fields.filter { $0.name == requirement.name }
+            guard !named.isEmpty else {
+                return "form has no field \(requirement.name), filter wants \(formText([requirement]))"
+            }
+            guard let wanted = requirement.value, !named.contains(where: { $0.value == wanted }) else { continue }
+            let actual = named.map { field in
+                field.value.map { "\"\(Redaction.shown($0, ofField: requirement.name))\"" } ?? "(no value)"
+            }
+            return "form field \(requirement.name) is \(actual.joined(separator: ", ")), filter wants "
+                + "\"\(Redaction.shown(wanted, ofField: requirement.name))\""
+        }
+        return nil
+    }
+
+    /// Fields as a filter's description shows them: `name=value`, or the name alone.
+    private static func formText(_ fields: [QueryRequirement]) -> String {
+        fields.map { field in
+            field.value.map { "\(field.name)=\(Redaction.shown($0, ofField: field.name))" } ?? field.name
+        }.joined(separator: "&")
     }
 
     var description: String {
@@ -86,6 +141,8 @@ enum Condition: Sendable, CustomStringConvertible {
         case .header(let name, let value):
             return "[\(name)\(value.map { ": \(Redaction.shown($0, ofHeader: name))" } ?? "")]"
         case .jsonBody(let value): return "body \(Redaction.shown(value))"
+        case .formBody(let fields): return "form \(Self.formText(fields))"
+        case .pathExtension(let wanted): return "*.\(wanted)"
         case .predicate(let description, _): return "when \"\(description)\""
         }
     }

@@ -198,6 +198,30 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
         adding(.jsonBody(value))
     }
 
+    /// Requires an `application/x-www-form-urlencoded` body with these fields, in any order
+    /// (others may be present too). Names and values are compared decoded (`+` is a space,
+    /// `%20` too); a `nil` value requires only the name. A body whose `Content-Type` names
+    /// another type doesn't match; one without a `Content-Type` is read as a form, as URL
+    /// loading sends it. The unmatched-request report names the field that differed.
+    ///
+    /// ```swift
+    /// .post("/oauth/token").formBody(["grant_type": "password", "username": "ada", "scope": nil])
+    /// ```
+    public func formBody(_ fields: KeyValuePairs<String, String?>) -> RequestFilter {
+        adding(.formBody(fields.map { Condition.QueryRequirement(name: $0.key, value: $0.value) }))
+    }
+
+    /// Requires the path's last segment to end in `.extension` (compared ignoring case; a
+    /// leading dot in `extension` is ignored).
+    ///
+    /// ```swift
+    /// registry.register(.get("https://cdn.example.com/**").pathExtension("png"), respond: .file(placeholder))
+    /// ```
+    public func pathExtension(_ extension: String) -> RequestFilter {
+        let trimmed = `extension`.hasPrefix(".") ? String(`extension`.dropFirst()) : `extension`
+        return adding(.pathExtension(trimmed.lowercased()))
+    }
+
     /// Requires `predicate` to return `true`; `description` names it in diagnostics.
     ///
     /// ```swift

@@ -149,8 +149,9 @@ extension UnmatchedRequestReport {
         var notes = extra + misses.map { $0.note() }
         if request.bodyHiddenByUploadTask {
             notes.append(
-                "this came from an upload task: on Linux its body is invisible to URL protocols, "
-                    + "so body conditions cannot match; send the body with data(for:) and httpBody instead")
+                "this came from an upload task without a body: the platform hid it from URL protocols "
+                    + "(Linux always does), so body conditions cannot match; send the body with data(for:) "
+                    + "and httpBody instead")
         }
         self.init(
             request: request.description,

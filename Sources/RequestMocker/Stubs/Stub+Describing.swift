@@ -43,6 +43,10 @@ extension Stub {
                 headers[name.rawValue] = value.map(JSONValue.string) ?? .null
             case .jsonBody(let value):
                 request["jsonBody"] = value
+            case .formBody:
+                throw refuse("formBody", "a stub can't ask for form fields; describe the filter without formBody")
+            case .pathExtension:
+                throw refuse("pathExtension", "a stub can't ask for a path extension; use a path pattern instead")
             case .predicate(let description, _):
                 throw refuse("when", "the predicate \"\(description)\" is Swift code, which can't be sent")
             }

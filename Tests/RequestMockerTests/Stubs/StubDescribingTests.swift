@@ -90,6 +90,14 @@ struct StubDescribingTests {
             "at request.query: an exact query can't be sent; use query(_:), which allows other items"
         ),
         (
+            RequestFilter.post("/a").formBody(["q": "1"]),
+            "at request.formBody: a stub can't ask for form fields; describe the filter without formBody"
+        ),
+        (
+            RequestFilter.get("/a").pathExtension("png"),
+            "at request.pathExtension: a stub can't ask for a path extension; use a path pattern instead"
+        ),
+        (
             RequestFilter.get("/a").respond(with: .stream { _, _, continuation in continuation.finish() }),
             "at response: a computed stream is Swift code, which can't be sent; list its chunks instead"
         ),
