@@ -46,6 +46,12 @@ struct FilterIndex: Sendable {
             key = source.indexKey
             filter = source as? RequestFilter
         }
+
+        /// The scheme the filter names when it is neither http nor https, lower case.
+        var customScheme: String? {
+            guard let scheme = filter?.scheme?.lowercased(), scheme != "http", scheme != "https" else { return nil }
+            return scheme
+        }
     }
 
     private(set) var entries: [Int: Entry] = [:]
@@ -57,6 +63,9 @@ struct FilterIndex: Sendable {
     private var general: [Entry] = []
     private var generalByHost: [String: [Entry]] = [:]
     private var lastOrder = 0
+    /// The schemes other than http and https that registered filters name (lower case), each
+    /// with how many filters name it: what `MockURLProtocol` claims besides http and https.
+    private(set) var customSchemes: [String: Int] = [:]
     private var firstOrder = 0
     /// Fallback orders start far above anything `back` reaches.
     private static let fallbackBase = Int.max / 2
@@ -89,6 +98,7 @@ struct FilterIndex: Sendable {
         }
         let entry = Entry(id: id, order: order, source: source)
         entries[id] = entry
+        if let scheme = entry.customScheme { customSchemes[scheme, default: 0] += 1 }
         switch entry.key {
         case .shape(let shape):
             if shape.host == nil {
@@ -140,6 +150,10 @@ struct FilterIndex: Sendable {
     @discardableResult
     mutating func remove(id: Int) -> Entry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
+        if let scheme = entry.customScheme {
+            customSchemes[scheme, default: 1] -= 1
+            if customSchemes[scheme] == 0 { customSchemes[scheme] = nil }
+        }
         switch entry.key {
         case .shape(let shape):
             buckets[shape]?.removeAll { $0.id == id }

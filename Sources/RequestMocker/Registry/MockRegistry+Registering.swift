@@ -217,4 +217,10 @@ extension MockRegistry {
     public var filters: [RequestFilter] {
         state.withLock { $0.index.ordered.compactMap(\.filter) }
     }
+
+    /// Whether a registered filter names `scheme` (lower case), one other than http and https:
+    /// `MockURLProtocol` then claims requests with it.
+    func namesScheme(_ scheme: String) -> Bool {
+        state.withLock { $0.index.customSchemes[scheme] != nil }
+    }
 }

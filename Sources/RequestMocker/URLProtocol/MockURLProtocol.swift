@@ -44,8 +44,14 @@ public class MockURLProtocol: URLProtocol {
 
     override public class func canInit(with request: URLRequest) -> Bool {
         // Asked of every request before it starts: the scheme is read off the URL's text, which
-        // costs less than `URL.scheme`.
-        guard let url = request.url, url.absoluteString.hasHTTPScheme else { return false }
+        // costs less than `URL.scheme`. Another scheme (`myapp:`) is claimed while a filter of
+        // the registry names it.
+        guard let url = request.url else { return false }
+        if !url.absoluteString.hasHTTPScheme {
+            guard let scheme = url.scheme?.lowercased(), let registry = destination.registry,
+                registry.namesScheme(scheme)
+            else { return false }
+        }
         if routesToShared { MockRegistry.noteIfStray(request) }
         return true
     }
