@@ -133,7 +133,8 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
         case .invalidForward(let base, let request):
             return "cannot forward \(request) to \(base): forward(to:) needs an absolute http or https URL"
         case .passThroughLoop(let request):
-            return "nothing answered \(request), and passing it through would send it back to this server; "
+            return "passing \(request) through would send it back to this server; give the server an upstream "
+                + "(request-mocker serve --upstream URL, or MockServer.Configuration.upstream), or "
                 + "send a Host header naming the real server, or the absolute URL as to a proxy"
         case .registryReleased(let request):
             return "\(request) was sent through the protocol class of a MockRegistry that has been released; "

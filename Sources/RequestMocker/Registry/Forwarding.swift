@@ -30,6 +30,36 @@ package struct Forwarding: Sendable {
         self.loopsBack = loopsBack
     }
 
+    /// Forwards `request` to the real network, or to the transport's upstream when it has one
+    /// (recording it, with a ticket), unless it would come back to the transport itself.
+    func passThrough(_ request: MockRequest, recording ticket: RecordingTicket?) -> PendingOutcome {
+        var sent = request
+        if let upstream {
+            guard let rebased = Forwarding.rebased(request, under: upstream) else {
+                let error = RequestMockerError.invalidForward(
+                    base: upstream.absoluteString, request: request.description)
+                return .ready(Outcome(.refusal(Refusal(error))))
+            }
+            // Recorded as the client asked (a cassette matches the next run's requests by path,
+            // which the upstream's base path would change).
+            sent = rebased
+        }
+        if loopsBack(sent.url) {
+            return .ready(Outcome(.refusal(.loop(request))))
+        }
+        let outgoing = marked(sent)
+        if let relayed = relay?.relay(outgoing, timeout: timeout, recording: ticket != nil) {
+            return relayed
+        }
+        let (timeout, streams) = (self.timeout, streamsBodies)
+        return .pending { [ticket] in
+            guard let ticket else {
+                return await Forwarder.outcome(for: outgoing, timeout: timeout, streams: streams)
+            }
+            return await ticket.forwardAndRecord(outgoing, timeout: timeout, streams: streams)
+        }
+    }
+
     /// `request` as it is sent on: with the mark, when there is one.
     func marked(_ request: MockRequest) -> MockRequest {
         guard let mark else { return request }

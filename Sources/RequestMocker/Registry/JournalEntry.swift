@@ -11,7 +11,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public enum Disposition: Sendable {
         /// A filter answered (see ``JournalEntry/filter``).
         case answered
-        /// No filter matched, and it was sent to the network.
+        /// Sent to the network (or a server's upstream): no filter matched and the registry's
+        /// policy passes such requests through, or the filter in ``JournalEntry/filter``
+        /// answered with ``MockResponse/passThrough``.
         case passedThrough
         /// No filter matched, and the request failed with this report.
         case unmatched(UnmatchedRequestReport)
@@ -61,7 +63,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// Whether no filter matched the request.
     public var isUnmatched: Bool {
         switch disposition {
-        case .passedThrough, .unmatched, .answeredByPolicy: true
+        case .passedThrough: entry == nil
+        case .unmatched, .answeredByPolicy: true
         case .answered, .failed, .recorded: false
         }
     }
@@ -75,7 +78,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
                 "\(request) -> \(file.map { "file \($0.path)" } ?? filter.map(\.description) ?? "?")"
             }
         case .recorded: "\(request) -> recorded into \(file?.path ?? "?")"
-        case .passedThrough: "\(request) -> passed through to the network"
+        case .passedThrough:
+            "\(request) -> passed through to the network\(filter.map { " by \($0)" } ?? "")"
         case .unmatched: "\(request) -> unmatched"
         case .answeredByPolicy: "\(request) -> unmatched-request policy"
         case .failed(let reason): "\(request) -> failed: \(reason)"

@@ -12,7 +12,8 @@ extension MockRegistry {
         let (answer, entry) = decide(request)
         switch answer {
         case .respond(let response, let captures, let origin):
-            let disposition: JournalEntry.Disposition = entry == nil ? .answeredByPolicy : .answered
+            let disposition: JournalEntry.Disposition =
+                response.passesThrough ? .passedThrough : entry == nil ? .answeredByPolicy : .answered
             let transcript = request.asksForWebSocket ? WebSocketTranscript() : nil
             let journalEntry = journaled(
                 request, entry, origin.file, origin.entryIndex, disposition, webSocket: transcript)
@@ -20,10 +21,12 @@ extension MockRegistry {
                 request: request, captures: captures, entry: entry, transcript: transcript, forwarding: forwarding)
             return (response.resolve(context), journalEntry)
         case .passThrough:
-            return (forwarded(request, recording: nil, forwarding), journaled(request, entry, nil, nil, .passedThrough))
+            return (
+                forwarding.passThrough(request, recording: nil), journaled(request, entry, nil, nil, .passedThrough)
+            )
         case .record(let ticket):
             let journalEntry = journaled(request, entry, ticket.target.destination, nil, .recorded)
-            return (forwarded(request, recording: ticket, forwarding), journalEntry)
+            return (forwarding.passThrough(request, recording: ticket), journalEntry)
         case .fail(let mistake):
             let disposition: JournalEntry.Disposition
             if case .unmatched(let report) = mistake {
@@ -57,38 +60,6 @@ extension MockRegistry {
             return (.fail(.unmatched(report)), nil)
         case .respond(let response):
             return (.respond(response.claimed() ?? .status(404), captures: Captures(), from: .inline), nil)
-        }
-    }
-
-    /// Forwards `request` to the real network, or to the transport's upstream when it has one
-    /// (recording it, with a ticket), unless it would come back to the transport itself.
-    private func forwarded(
-        _ request: MockRequest, recording ticket: RecordingTicket?, _ forwarding: Forwarding
-    ) -> PendingOutcome {
-        var sent = request
-        if let upstream = forwarding.upstream {
-            guard let rebased = Forwarding.rebased(request, under: upstream) else {
-                let error = RequestMockerError.invalidForward(
-                    base: upstream.absoluteString, request: request.description)
-                return .ready(Outcome(.refusal(Refusal(error))))
-            }
-            // Recorded as the client asked (a cassette matches the next run's requests by path,
-            // which the upstream's base path would change).
-            sent = rebased
-        }
-        if forwarding.loopsBack(sent.url) {
-            return .ready(Outcome(.refusal(.loop(request))))
-        }
-        let outgoing = forwarding.marked(sent)
-        if let relayed = forwarding.relay?.relay(outgoing, timeout: forwarding.timeout, recording: ticket != nil) {
-            return relayed
-        }
-        let (timeout, streams) = (forwarding.timeout, forwarding.streamsBodies)
-        return .pending { [ticket] in
-            guard let ticket else {
-                return await Forwarder.outcome(for: outgoing, timeout: timeout, streams: streams)
-            }
-            return await ticket.forwardAndRecord(outgoing, timeout: timeout, streams: streams)
         }
     }
 

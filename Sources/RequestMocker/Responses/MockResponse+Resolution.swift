@@ -72,6 +72,8 @@ extension MockResponse {
             return next.resolve(context, nesting: nesting)
         case .forward(let base):
             return forwarded(to: base, context)
+        case .passThrough:
+            return context.forwarding.passThrough(context.request, recording: nil).delayed(by: extraDelay)
         case .handler(.sync(let block)) where context.forwarding.runsBlocksOnTheirOwnThread:
             return .blocking {
                 do {

@@ -27,6 +27,8 @@ public struct MockResponse: Sendable {
         case slice(FileSlice, defaultContentType: String?)
         /// The answer of another server, at this base URL.
         case forward(URL)
+        /// The answer of the server the request names (or the transport's upstream).
+        case passThrough
         case handler(Handler)
         case fault(ConnectionFault)
         case failure(any Error)
@@ -116,7 +118,7 @@ public struct MockResponse: Sendable {
         switch content {
         case .body, .file, .slice, .stream: return .ok
         case .webSocket: return .switchingProtocols
-        case .handler, .fault, .failure, .sequence, .forward, .unbuildable: return nil
+        case .handler, .fault, .failure, .sequence, .forward, .passThrough, .unbuildable: return nil
         }
     }
 
@@ -223,6 +225,33 @@ public struct MockResponse: Sendable {
     /// ```
     public static func forward(to base: URL) -> MockResponse {
         MockResponse(content: .forward(base))
+    }
+
+    /// The answer of the real server the request names: the request goes to its own URL,
+    /// unchanged, through the library's pass-through session (as the registry's
+    /// ``UnmatchedRequestPolicy/passThrough`` sends what nothing matches), and the journal marks
+    /// it ``JournalEntry/Disposition/passedThrough``. For analytics, CDN or sign-in traffic that
+    /// must reach the network while everything else is mocked and a miss fails.
+    ///
+    /// Through `MockServer` (and `request-mocker serve`) the request goes to the server's
+    /// upstream when it has one; otherwise it would come back to the server itself, so it gets
+    /// `502` with ``RequestMockerError/passThroughLoop(request:)``, unless it names another
+    /// server (a `Host` header, or an absolute URL as to a proxy). A delay set on the response
+    /// holds the answer back; other modifiers don't apply.
+    ///
+    /// ```swift
+    /// registry.register(.any("https://cdn.example.com/**"), respond: .passThrough)
+    /// registry.register(.get("https://api.example.com/users/<id>"), respond: .json(["id": 7]))
+    /// // Anything else fails with the unmatched-request report.
+    /// ```
+    public static var passThrough: MockResponse {
+        MockResponse(content: .passThrough)
+    }
+
+    /// Whether this response sends the request on to its own server (``passThrough``).
+    var passesThrough: Bool {
+        if case .passThrough = content { return true }
+        return false
     }
 
     /// A redirect to `location`; the library follows it (see ``MockRegistry/followsRedirects``).

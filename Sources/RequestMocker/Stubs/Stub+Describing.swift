@@ -182,6 +182,8 @@ extension Stub {
             throw refuse("an error can't be sent; use .fault(_:) for a broken connection")
         case .forward:
             throw refuse("forward(to:) can't be sent")
+        case .passThrough:
+            throw refuse("a pass-through can't be sent; the server sends what no stub answers to its upstream")
         case .unbuildable(let reason):
             throw refuse("the response can't be built (\(reason)), so it can't be sent either")
         case .webSocket(let script):
