@@ -259,7 +259,7 @@ struct MockResponseTests {
         #expect("\(ConnectionFault.stall)" == "the server stalled")
     }
 
-    @Test("redirects: followed, 302 becomes GET without body, 307 keeps method and body, final URL reported")
+    @Test("redirects: followed, 302 turns a POST into a GET without body, 307 keeps the method, final URL reported")
     func redirects() async throws {
         registry.register(.post("/old"), respond: .redirect(to: "/new", status: 302))
         registry.register(.post("/temp"), respond: .redirect(to: "https://other.test/kept", status: 307))
@@ -276,7 +276,14 @@ struct MockResponseTests {
         #expect(movedResponse.url == url("/new"))
         post.url = url("/temp")
         let (kept, keptResponse) = try await session.data(for: post)
-        #expect(String(decoding: kept, as: UTF8.self) == "POST body=b")
+        #if os(Linux)
+            // As FoundationNetworking 6.3.1 does against a real server: no body after any
+            // redirect, 307 included (measured; RedirectParityTests compares every case).
+            #expect(String(decoding: kept, as: UTF8.self) == "POST body=none")
+        #else
+            // The Fetch standard's rule, which the Apple shim follows: 307 keeps the body.
+            #expect(String(decoding: kept, as: UTF8.self) == "POST body=b")
+        #endif
         #expect(keptResponse.url == URL(string: "https://other.test/kept"))
         #expect(
             registry.journal.map(\.request.description) == [

@@ -43,6 +43,9 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     package private(set) var expectedAt: CodeLocation?
 
     var conditions: [Condition] = []
+    /// Whether a redirect this filter answers with is followed through `MockURLProtocol`:
+    /// `nil` leaves it to ``MockRegistry/followsRedirects``.
+    package private(set) var followsRedirects: Bool?
     /// ``host``, parsed once.
     private(set) var hostPattern: HostPattern?
 
@@ -229,6 +232,21 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// ```
     public func when(_ description: String, _ predicate: @escaping @Sendable (MockRequest) -> Bool) -> RequestFilter {
         adding(.predicate(description, predicate))
+    }
+
+    /// A copy whose redirects `MockURLProtocol` follows, or not (the 3xx is then the caller's
+    /// final answer), whatever ``MockRegistry/followsRedirects`` says. The session delegate's
+    /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)` is never
+    /// called for a mocked redirect (FoundationNetworking traps when a URL protocol reports one),
+    /// so this is the way to see the 3xx.
+    ///
+    /// ```swift
+    /// registry.register(.get("/logout").followingRedirects(false), respond: .redirect(to: "/login"))
+    /// ```
+    public func followingRedirects(_ follows: Bool) -> RequestFilter {
+        var copy = self
+        copy.followsRedirects = follows
+        return copy
     }
 
     /// A copy that answers with `response`.

@@ -78,7 +78,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     }
 
     /// Captures a `URLRequest`, reading its body from `httpBody` or else its body stream; a
-    /// request without a URL gets `file:///`.
+    /// request without a URL gets `file:///`. The header fields are the request's, with those
+    /// URL loading adds from the request itself (`Host`, `Content-Length`, a `POST` body's
+    /// default `Content-Type`), as `MockURLProtocol` captures them.
     ///
     /// ```swift
     /// let request = MockRequest(URLRequest(url: URL(string: "https://api.test/users/7")!))
@@ -92,12 +94,17 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// the platform hid (see the type's docs).
     init(_ request: URLRequest, isUploadTask: Bool) {
         let body = request.httpBody ?? request.httpBodyStream.map(Self.readAll)
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        let hidden = isUploadTask && body == nil
         self.init(
-            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-            url: request.url ?? URL(fileURLWithPath: "/"),
-            headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
+            method: method,
+            url: url,
+            headers: Self.withWireFields(
+                HTTPHeaders(request.allHTTPHeaderFields ?? [:]), method: method, url: url, body: body,
+                bodyHidden: hidden),
             body: body,
-            bodyHiddenByUploadTask: isUploadTask && body == nil
+            bodyHiddenByUploadTask: hidden
         )
     }
 

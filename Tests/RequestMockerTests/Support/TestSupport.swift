@@ -9,22 +9,19 @@ final class PythonEchoServer: Sendable {
     let child: ChildProcess
     let port: Int
 
-    /// The server's script, `Fixtures/echo_server.py`.
-    static var script: URL {
-        get throws {
-            guard let url = Bundle.module.url(forResource: "echo_server", withExtension: "py", subdirectory: "Fixtures")
-            else {
-                throw ServerDidNotStart(output: "Fixtures/echo_server.py is missing from the test bundle")
-            }
-            return url
+    /// A server script in `Fixtures`: `echo_server.py` unless another is named.
+    static func script(_ name: String) throws -> URL {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "py", subdirectory: "Fixtures") else {
+            throw ServerDidNotStart(output: "Fixtures/\(name).py is missing from the test bundle")
         }
+        return url
     }
 
-    init() throws {
+    init(script: String = "echo_server") throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-echo-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
-        let child = try ChildProcess(["python3", try Self.script.path], output: output.path)
+        let child = try ChildProcess(["python3", try Self.script(script).path], output: output.path)
         // The script prints its port on its first line; a synchronous wait, as an initializer of a
         // suite has no other (a few hundred milliseconds at most).
         var line = ""

@@ -1,0 +1,43 @@
+import Foundation
+
+extension MockRequest {
+    /// `headers` with the fields URL loading adds from the request itself, so that a filter
+    /// sees them through `MockURLProtocol` as a server sees them on the wire:
+    ///
+    /// - `Host`: the URL's host, with its port when the URL names one;
+    /// - `Content-Length`: the body's length, or `0` for a `POST` or `PUT` without one where the
+    ///   platform sends that (``URLLoadingRules/sendsEmptyLength(for:)``);
+    /// - `Content-Type: application/x-www-form-urlencoded` for a `POST` with a body and no type.
+    ///
+    /// A field the request sets itself is kept. A body the platform hid (an upload task's) has
+    /// no length here. The fields that depend on the platform's loader rather than the request
+    /// (`User-Agent`, `Accept`, `Accept-Encoding`, `Accept-Language`, `Connection`) are not
+    /// added: only `MockServer` sees them.
+    static func withWireFields(
+        _ headers: HTTPHeaders, method: HTTPMethod, url: URL, body: Data?, bodyHidden: Bool
+    ) -> HTTPHeaders {
+        var headers = headers
+        if !headers.contains(.host), let authority = Self.authority(of: url) {
+            headers.add(.host, authority)
+        }
+        if !headers.contains(.contentLength) {
+            if let body {
+                headers.add(.contentLength, String(body.count))
+            } else if !bodyHidden, URLLoadingRules.sendsEmptyLength(for: method) {
+                headers.add(.contentLength, "0")
+            }
+        }
+        if method == .post, !headers.contains(.contentType), let body, !body.isEmpty {
+            headers.add(.contentType, "application/x-www-form-urlencoded")
+        }
+        return headers
+    }
+
+    /// `host[:port]` as a `Host` field writes it: an IPv6 address in brackets, the port only
+    /// when the URL names one.
+    static func authority(of url: URL) -> String? {
+        guard let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return url.port.map { "\(bracketed):\($0)" } ?? bracketed
+    }
+}
