@@ -12,8 +12,13 @@ import Testing
 struct RedirectParityTests {
     let server: PythonEchoServer
 
+    /// One server for every case of the suite (each case gets a suite of its own, and a
+    /// Python server each would load the machine in the test run's first seconds); the script
+    /// exits with this process.
+    private static let shared = Result { try PythonEchoServer(script: "redirect_server") }
+
     init() throws {
-        server = try PythonEchoServer(script: "redirect_server")
+        server = try Self.shared.get()
     }
 
     /// The fields compared: what the test sets, and what URL loading derives from the request.
@@ -80,7 +85,6 @@ struct RedirectParityTests {
         "the request after a redirect is the platform's: method, body and fields",
         arguments: [301, 302, 303, 307, 308], ["GET", "HEAD", "POST", "PUT"])
     func sameAsTheRealServer(status: Int, method: String) async throws {
-        defer { server.stop() }
         let real = URLSession(configuration: .ephemeral)
         let mocked = mocks().makeSession()
         for crossOrigin in [false, true] {
@@ -114,7 +118,6 @@ struct RedirectParityTests {
         /// body, not even 307 and 308; `Content-Type` stays.
         @Test("FoundationNetworking's measured rules")
         func measuredRules() async throws {
-            defer { server.stop() }
             let real = URLSession(configuration: .ephemeral)
             var seen: [String] = []
             for status in [301, 303, 307] {
@@ -139,7 +142,6 @@ struct RedirectParityTests {
 
     @Test("a filter can make its redirect the final answer; the registry's switch does it for all")
     func notFollowed() async throws {
-        defer { server.stop() }
         let registry = MockRegistry()
         registry.register(.get("/logout").followingRedirects(false), respond: .redirect(to: "/login"))
         registry.register(.get("/old"), respond: .redirect(to: "/login", status: 301))

@@ -27,7 +27,7 @@ public final class MockRegistry: Sendable {
         var route: RouteTable.Route?
         /// The protocol classes made for session configurations, by their request timeout (see
         /// `RouteTable`).
-        var sessionRoutes: [TimeInterval: RouteTable.Route] = [:]
+        var sessionRoutes: [SessionRouteKey: [RouteTable.Route]] = [:]
         var session: URLSession?
         var strays: [MockRequest] = []
     }
@@ -58,7 +58,7 @@ public final class MockRegistry: Sendable {
     deinit {
         let (route, session, sessionRoutes) = state.withLock { ($0.route, $0.session, $0.sessionRoutes) }
         session?.finishTasksAndInvalidate()
-        for route in (route.map { [$0] } ?? []) + sessionRoutes.values { RouteTable.release(route) }
+        for route in (route.map { [$0] } ?? []) + sessionRoutes.values.joined() { RouteTable.release(route) }
     }
 
     // MARK: Settings

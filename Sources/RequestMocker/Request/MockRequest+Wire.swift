@@ -41,3 +41,21 @@ extension MockRequest {
         return url.port.map { "\(bracketed):\($0)" } ?? bracketed
     }
 }
+
+extension MockRequest {
+    /// A copy with one more header field.
+    func adding(_ name: HTTPHeaders.Name, _ value: String) -> MockRequest {
+        var headers = self.headers
+        headers.add(name, value)
+        return MockRequest(
+            method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: bodyHiddenByUploadTask)
+    }
+
+    /// A copy whose `name` field has this one value.
+    func replacing(_ name: HTTPHeaders.Name, with value: String) -> MockRequest {
+        var headers = self.headers
+        headers.replace(name, with: value)
+        return MockRequest(
+            method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: bodyHiddenByUploadTask)
+    }
+}

@@ -12,10 +12,15 @@ struct Exchange: Sendable {
 
     let registry: MockRegistry
     let forwarding: Forwarding
+    /// Where the session keeps cookies, when its configuration is known: each response's
+    /// `Set-Cookie` goes there, a redirect's included, and the request after a redirect carries
+    /// the cookies stored for its URL.
+    let cookies: CookieJar?
 
-    init(registry: MockRegistry, timeout: TimeInterval) {
+    init(registry: MockRegistry, timeout: TimeInterval, cookies: CookieJar? = nil) {
         self.registry = registry
         forwarding = Forwarding(timeout: timeout)
+        self.cookies = cookies
     }
 
     /// Where a request stands in a chain of redirects: the current request and the ones that
@@ -100,6 +105,7 @@ struct Exchange: Sendable {
             return .done(.failure(RequestMockerError.webSocketNeedsServer(request: hop.request.description)))
         case .response(let resolved): response = resolved
         }
+        cookies?.store(response.headers, from: hop.request.url)
         // The registry's setting is read only for a redirect: it takes the registry's lock.
         guard Self.redirectStatuses.contains(response.status), hop.follows ?? registry.followsRedirects else {
             return .done(.response(response, url: hop.request.url))
@@ -111,7 +117,10 @@ struct Exchange: Sendable {
             return .done(
                 .failure(RequestMockerError.invalidRedirect(location: location, request: hop.request.description)))
         }
-        let request = Self.redirected(hop.request, to: url, status: response.status)
+        var request = Self.redirected(hop.request, to: url, status: response.status)
+        // As the platform's loader prepares the next request: the stored cookies for its URL
+        // replace the field.
+        if let cookie = cookies?.field(for: url) { request = request.replacing(.cookie, with: cookie) }
         let isLoop = hop.chain.contains { $0.method == request.method && $0.url == request.url }
         let nextHop = Hop(request: request, earlier: hop.chain)
         guard nextHop.chain.count <= MockRegistry.maximumRedirects + 1 else {

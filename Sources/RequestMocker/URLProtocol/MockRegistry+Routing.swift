@@ -20,14 +20,34 @@ extension MockRegistry {
     }
 
     /// A protocol class of this registry that holds requests to `configuration`'s
-    /// `timeoutIntervalForRequest` as it is now; one per timeout, released with the registry.
+    /// `timeoutIntervalForRequest` and cookie settings as they are now; one per timeout and
+    /// cookie storage in use, released with the registry.
     func protocolClass(for configuration: URLSessionConfiguration) -> AnyClass {
-        let timeout = configuration.timeoutIntervalForRequest
+        let key = SessionRouteKey(configuration)
+        let jar = CookieJar(configuration)
         return state.withLock { state in
-            if let route = state.sessionRoutes[timeout] { return route.protocolClass }
-            let route = RouteTable.assign(self, sessionTimeout: timeout)
-            state.sessionRoutes[timeout] = route
+            for route in state.sessionRoutes[key] ?? [] where jar.map({ RouteTable.take(route, for: $0) }) ?? true {
+                return route.protocolClass
+            }
+            let route = RouteTable.assign(self, sessionTimeout: key.timeout, cookies: jar)
+            state.sessionRoutes[key, default: []].append(route)
             return route.protocolClass
         }
+    }
+}
+
+/// What a session route is kept for: the timeout and cookie flags (the storage itself is
+/// matched by its slot, see ``RouteTable/take(_:for:)``).
+struct SessionRouteKey: Hashable, Sendable {
+    let timeout: TimeInterval
+    let hasCookieStorage: Bool
+    let acceptsCookies: Bool
+    let sendsCookies: Bool
+
+    init(_ configuration: URLSessionConfiguration) {
+        timeout = configuration.timeoutIntervalForRequest
+        hasCookieStorage = configuration.httpCookieStorage != nil
+        acceptsCookies = configuration.httpCookieAcceptPolicy != .never
+        sendsCookies = configuration.httpShouldSetCookies
     }
 }

@@ -90,7 +90,14 @@ public class MockURLProtocol: URLProtocol {
         guard let registry = destination.registry else {
             return finishNow(.failure(RequestMockerError.registryReleased(request: request.description)))
         }
-        switch Exchange(registry: registry, timeout: timeout(in: destination)).start(request) {
+        var request = request
+        // The stored cookies, as the platform's HTTP loader adds them (FoundationNetworking has
+        // added them to the task's request already, when the session made the task).
+        if let cookie = destination.cookies?.field(for: request.url), !request.headers.contains(.cookie) {
+            request = request.adding(.cookie, cookie)
+        }
+        let exchange = Exchange(registry: registry, timeout: timeout(in: destination), cookies: destination.cookies)
+        switch exchange.start(request) {
         case .finished(let answer):
             finishNow(answer)
         case .deferred(let work):

@@ -15,8 +15,10 @@
 ///
 /// A configuration made by ``URLSessionConfiguration/mocking(_:basedOn:)`` (and so
 /// ``MockRegistry/makeSession(configuration:delegate:delegateQueue:)``) gets the slot of its
-/// registry and `timeoutIntervalForRequest`, which a URL protocol can't otherwise see; one slot
-/// per registry and timeout, so making sessions doesn't add slots.
+/// registry, `timeoutIntervalForRequest` and cookie settings (``CookieJar``), which a URL
+/// protocol can't otherwise see: one slot per registry, timeout and cookie storage alive at
+/// once (a slot whose storage is gone serves the next), so making sessions one after another
+/// doesn't add slots.
 enum RouteTable {
     private struct Slots: Sendable {
         var lastSlot = 0
@@ -26,13 +28,37 @@ enum RouteTable {
     private struct Slot: Sendable {
         weak var registry: MockRegistry?
         let sessionTimeout: TimeInterval?
+        /// The cookie settings of the configuration the slot serves now, its storage held
+        /// weakly: a configuration (and every session made from it) holds its storage, so once
+        /// the storage is gone no session uses the slot, and the next configuration with the
+        /// same settings may take it over.
+        var cookies: WeakCookieJar?
     }
 
-    /// Where a slot's requests go, and the `timeoutIntervalForRequest` of the session
-    /// configurations it was made for, if any.
+    /// Where a slot's requests go, and the `timeoutIntervalForRequest` and cookie settings of
+    /// the session configurations it was made for, if any.
     struct Destination: Sendable {
         let registry: MockRegistry?
         let sessionTimeout: TimeInterval?
+        var cookies: CookieJar? = nil
+    }
+
+    /// A ``CookieJar`` whose storage is held weakly.
+    struct WeakCookieJar: @unchecked Sendable {
+        // @unchecked Sendable: as `CookieJar`; the weak reference is read under the slots' lock.
+        weak var storage: HTTPCookieStorage?
+        let accepts: Bool
+        let sends: Bool
+
+        init(_ jar: CookieJar) {
+            storage = jar.storage
+            accepts = jar.accepts
+            sends = jar.sends
+        }
+
+        var jar: CookieJar? {
+            storage.map { CookieJar(storage: $0, accepts: accepts, sends: sends) }
+        }
     }
 
     private static let slots = LockedState(Slots())
@@ -48,10 +74,12 @@ enum RouteTable {
 
     /// A new slot and its protocol class, routed to `registry`, for sessions whose
     /// configuration has `sessionTimeout` when there is one.
-    static func assign(_ registry: MockRegistry, sessionTimeout: TimeInterval? = nil) -> Route {
+    static func assign(_ registry: MockRegistry, sessionTimeout: TimeInterval? = nil, cookies: CookieJar? = nil) -> Route
+    {
         let slot = slots.withLock { slots in
             slots.lastSlot += 1
-            slots.destinations[slots.lastSlot] = Slot(registry: registry, sessionTimeout: sessionTimeout)
+            slots.destinations[slots.lastSlot] = Slot(
+                registry: registry, sessionTimeout: sessionTimeout, cookies: cookies.map(WeakCookieJar.init))
             return slots.lastSlot
         }
         var type: any RouteSlot.Type = SlotEnd.self
@@ -64,7 +92,20 @@ enum RouteTable {
     static func destination(forSlot slot: Int) -> Destination {
         slots.withLock { slots in
             let found = slots.destinations[slot]
-            return Destination(registry: found?.registry, sessionTimeout: found?.sessionTimeout)
+            return Destination(
+                registry: found?.registry, sessionTimeout: found?.sessionTimeout, cookies: found?.cookies?.jar)
+        }
+    }
+
+    /// Points `route` at `jar`'s storage when the route serves that storage already or its
+    /// storage is gone; `false` when another live storage holds it.
+    static func take(_ route: Route, for jar: CookieJar) -> Bool {
+        guard let slot = route.slot else { return false }
+        return slots.withLock { slots in
+            guard let current = slots.destinations[slot]?.cookies else { return false }
+            if let storage = current.storage { return storage === jar.storage }
+            slots.destinations[slot]?.cookies = WeakCookieJar(jar)
+            return true
         }
     }
 
