@@ -74,8 +74,9 @@ enum RouteTable {
 
     /// A new slot and its protocol class, routed to `registry`, for sessions whose
     /// configuration has `sessionTimeout` when there is one.
-    static func assign(_ registry: MockRegistry, sessionTimeout: TimeInterval? = nil, cookies: CookieJar? = nil) -> Route
-    {
+    static func assign(
+        _ registry: MockRegistry, sessionTimeout: TimeInterval? = nil, cookies: CookieJar? = nil
+    ) -> Route {
         let slot = slots.withLock { slots in
             slots.lastSlot += 1
             slots.destinations[slots.lastSlot] = Slot(
