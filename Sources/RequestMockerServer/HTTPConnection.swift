@@ -193,6 +193,7 @@ struct HTTPConnection {
         _ request: MockRequest?, _ entry: JournalEntry?, _ outcome: ServedRequest.Outcome,
         since arrival: ContinuousClock.Instant, refusal: String? = nil
     ) {
+        if let entry { server.registry.complete(entry, outcome.completion(refusal: refusal)) }
         guard let onRequest = server.onRequest else { return }
         onRequest(
             ServedRequest(

@@ -116,3 +116,19 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         return "\(tenths / 10).\(tenths % 10)"
     }
 }
+
+extension ServedRequest.Outcome {
+    /// How the answer ended, as the journal records it; `refusal` is the reason when the
+    /// response written was a refusal (a `404` for an unmatched request, a `500` for a mistake).
+    func completion(refusal: String?) -> JournalEntry.Completion {
+        switch self {
+        case .responded(let status): refusal.map { .failed("\(status.code): \($0)") } ?? .delivered
+        case .webSocket: .delivered
+        case .fault(let fault): .failed("\(fault)")
+        case .reset(let reason): .failed("reset: \(reason)")
+        case .refused(let status, let reason): .failed("\(status.code): \(reason)")
+        case .brokeOff(_, let reason): .failed("the body broke off: \(reason)")
+        case .abandoned: .cancelled
+        }
+    }
+}

@@ -44,6 +44,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     case mockDataUnavailable(path: String, reason: String)
     /// ``MockRegistry/waitForRequests(count:matching:timeout:)`` ran out of time.
     case waitTimedOut(expected: Int, received: Int, filter: String?)
+    /// ``MockRegistry/waitForCompletedRequests(count:matching:timeout:)`` gave up: how many
+    /// answers it waited for, how many ended, and how many of those requests had arrived.
+    case completionWaitTimedOut(expected: Int, ended: Int, arrived: Int, filter: String?)
     /// A cassette file is not valid HAR: the file, the JSON path that failed, and why.
     case invalidCassette(path: String, jsonPath: String, reason: String)
     /// A cassette file exists but could not be read.
@@ -147,6 +150,11 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
             return "mock-data file \(path) is not valid: \(reason)"
         case .mockDataUnavailable(let path, let reason):
             return "mock data at \(path) could not be read just now: \(reason); the request may be retried"
+        case .completionWaitTimedOut(let expected, let ended, let arrived, let filter):
+            let which = filter.map { " matching \($0)" } ?? ""
+            return
+                "timed out waiting for the answers to \(expected) request\(expected == 1 ? "" : "s")\(which) to end; "
+                + "\(ended) ended, of \(arrived) that arrived"
         case .waitTimedOut(let expected, let received, let filter):
             let which = filter.map { " matching \($0)" } ?? ""
             return "timed out waiting for \(expected) request\(expected == 1 ? "" : "s")\(which); \(received) arrived"

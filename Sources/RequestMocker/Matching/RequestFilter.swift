@@ -46,6 +46,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// Whether a redirect this filter answers with is followed through `MockURLProtocol`:
     /// `nil` leaves it to ``MockRegistry/followsRedirects``.
     package private(set) var followsRedirects: Bool?
+    /// Run once the answer to a request this filter matched has ended.
+    package private(set) var completionCallback: (@Sendable (JournalEntry) -> Void)?
     /// ``host``, parsed once.
     private(set) var hostPattern: HostPattern?
 
@@ -246,6 +248,21 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     public func followingRedirects(_ follows: Bool) -> RequestFilter {
         var copy = self
         copy.followsRedirects = follows
+        return copy
+    }
+
+    /// A copy that calls `callback` once the answer to each request it matched has ended,
+    /// delivered, failed or cancelled (see ``JournalEntry/completion``), on the thread that
+    /// ended it (Mocker's `completion`). Keep it short; it must not block.
+    ///
+    /// ```swift
+    /// registry.register(
+    ///     .post("/events").onCompletion { entry in print(entry.request, entry.completion ?? .cancelled) },
+    ///     respond: .status(204))
+    /// ```
+    public func onCompletion(_ callback: @escaping @Sendable (JournalEntry) -> Void) -> RequestFilter {
+        var copy = self
+        copy.completionCallback = callback
         return copy
     }
 

@@ -42,6 +42,27 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// when it didn't).
     public let webSocket: WebSocketTranscript?
     let entry: FilterIndex.Entry?
+    /// How the answer ended, filled in by the transport when it does.
+    let record = CompletionRecord()
+
+    /// How the answer to a request ended, as far as the transport can tell: handed over whole,
+    /// failed, or abandoned because the caller cancelled or the client went away.
+    public enum Completion: Sendable, Equatable {
+        /// The whole answer reached the caller (through `MockServer`: was written).
+        case delivered
+        /// The request failed instead: an error, a fault, a refusal, a body that broke off.
+        case failed(String)
+        /// The caller cancelled the task, or the client left, before the answer was complete.
+        case cancelled
+    }
+
+    /// How the answer ended, or `nil` while it is still on its way (a delay, an `async`
+    /// block, a stream). ``MockRegistry/waitForCompletedRequests(count:matching:timeout:)`` waits
+    /// for it.
+    public var completion: Completion? { record.value?.completion }
+
+    /// When the answer ended.
+    public var completionDate: Date? { record.value?.date }
 
     init(
         request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil,
@@ -83,6 +104,22 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         case .unmatched: "\(request) -> unmatched"
         case .answeredByPolicy: "\(request) -> unmatched-request policy"
         case .failed(let reason): "\(request) -> failed: \(reason)"
+        }
+    }
+}
+
+/// The completion of one journal entry, set once.
+final class CompletionRecord: Sendable {
+    private let state = LockedState<(completion: JournalEntry.Completion, date: Date)?>(nil)
+
+    var value: (completion: JournalEntry.Completion, date: Date)? { state.withLock { $0 } }
+
+    /// Sets the completion unless one is set; whether this call set it.
+    func complete(_ completion: JournalEntry.Completion) -> Bool {
+        state.withLock { value in
+            guard value == nil else { return false }
+            value = (completion, Date())
+            return true
         }
     }
 }

@@ -1,8 +1,12 @@
-/// The requests of `entries` that `filter` matches (all of them without a filter). Runs user
-/// predicates, so never under the registry's lock.
-private func matchingRequests(in entries: [JournalEntry], _ filter: RequestFilter?) -> [MockRequest] {
-    guard let filter else { return entries.map(\.request) }
-    return entries.compactMap { filter.match($0.request) != nil ? $0.request : nil }
+/// The entries of `entries` that `filter` matches (all of them without a filter), and only
+/// those whose answer ended when `completedOnly`. Runs user predicates, so never under the
+/// registry's lock.
+private func matchingEntries(
+    in entries: [JournalEntry], _ filter: RequestFilter?, completedOnly: Bool = false
+) -> [JournalEntry] {
+    entries.filter { entry in
+        (!completedOnly || entry.completion != nil) && (filter.map { $0.match(entry.request) != nil } ?? true)
+    }
 }
 
 extension MockRegistry {
@@ -12,8 +16,27 @@ extension MockRegistry {
             state.journal.append(entry)
             return state.journal.waiters.isEmpty ? ([], []) : (state.journal.entries, state.journal.waiters)
         }
+        wake(waiters, entries)
+    }
+
+    /// Records how the answer to `entry` ended (the first call wins), wakes the waiters that
+    /// satisfies, and runs the callback of the filter that answered. Transports call it when
+    /// they finish with a request.
+    package func complete(_ entry: JournalEntry, _ completion: JournalEntry.Completion) {
+        guard entry.record.complete(completion) else { return }
+        // The filter's callback first: a test that waited for the completion may look at what
+        // the callback did.
+        entry.filter?.completionCallback?(entry)
+        let (entries, waiters) = state.withLock { state -> ([JournalEntry], [RequestJournal.Waiter]) in
+            let waiting = state.journal.waiters.filter(\.completedOnly)
+            return waiting.isEmpty ? ([], []) : (state.journal.entries, waiting)
+        }
+        wake(waiters, entries)
+    }
+
+    private func wake(_ waiters: [RequestJournal.Waiter], _ entries: [JournalEntry]) {
         for waiter in waiters {
-            let matched = matchingRequests(in: entries, waiter.filter)
+            let matched = matchingEntries(in: entries, waiter.filter, completedOnly: waiter.completedOnly)
             guard matched.count >= waiter.count,
                 let removed = state.withLock({ $0.journal.removeWaiter(waiter.id) })
             else { continue }
@@ -33,7 +56,7 @@ extension MockRegistry {
     /// #expect(registry.requests(matching: .post("/events")).count == 3)
     /// ```
     public func requests(matching filter: RequestFilter) -> [MockRequest] {
-        matchingRequests(in: journal, filter)
+        matchingEntries(in: journal, filter).map(\.request)
     }
 
     /// The requests no filter matched, oldest first.
@@ -84,31 +107,69 @@ extension MockRegistry {
     public func waitForRequests(
         count: Int, matching filter: RequestFilter? = nil, timeout: Duration = .seconds(5)
     ) async throws -> [MockRequest] {
+        try await wait(count: count, matching: filter, completedOnly: false, timeout: timeout).map(\.request)
+    }
+
+    /// Waits until `count` requests (matching `filter`, when given) have had their answer
+    /// end: delivered, failed or cancelled (``JournalEntry/completion``). For code under test
+    /// that fires a request and handles its answer later, where arrival is too early to look at
+    /// the result (Mocker's `completion`).
+    ///
+    /// ```swift
+    /// profile.refresh()   // fire and forget: the view model updates when the answer comes
+    /// let done = try await registry.waitForCompletedRequests(matching: .get("/profile"))
+    /// #expect(done.first?.completion == .delivered)
+    /// #expect(profile.name == "Ada")
+    /// ```
+    ///
+    /// - Returns: the matching journal entries whose answer ended, oldest first.
+    /// - Throws: ``RequestMockerError/completionWaitTimedOut(expected:ended:arrived:filter:)``
+    ///   when `timeout` passes first, or `CancellationError` when the waiting task is cancelled.
+    public func waitForCompletedRequests(
+        count: Int = 1, matching filter: RequestFilter? = nil, timeout: Duration = .seconds(5)
+    ) async throws -> [JournalEntry] {
+        try await wait(count: count, matching: filter, completedOnly: true, timeout: timeout)
+    }
+
+    private func wait(
+        count: Int, matching filter: RequestFilter?, completedOnly: Bool, timeout: Duration
+    ) async throws -> [JournalEntry] {
         let id = state.withLock { state -> Int in
             state.journal.nextWaiterID += 1
             return state.journal.nextWaiterID
         }
+        let ends: @Sendable ((any Error)?) -> Void = { [weak self] error in
+            self?.endWait(id, throwing: error, filter: filter, count: count, completedOnly: completedOnly)
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 while true {
-                    // Match outside the lock; register only if nothing arrived meanwhile.
+                    // Match outside the lock; register only if nothing changed meanwhile.
                     let (entries, seen) = state.withLock { ($0.journal.entries, $0.journal.appended) }
-                    let matched = matchingRequests(in: entries, filter)
+                    let matched = matchingEntries(in: entries, filter, completedOnly: completedOnly)
                     if matched.count >= count { return continuation.resume(returning: matched) }
                     let registered = state.withLock { state -> Bool? in
                         // Checked under the lock that `onCancel` takes too: no cancellation is missed.
                         if Task.isCancelled { return nil }
                         guard state.journal.appended == seen else { return false }
                         state.journal.waiters.append(
-                            .init(id: id, count: count, filter: filter, continuation: continuation))
+                            .init(
+                                id: id, count: count, filter: filter, completedOnly: completedOnly,
+                                continuation: continuation))
                         return true
                     }
                     guard let registered else { return continuation.resume(throwing: CancellationError()) }
                     if registered { break }
                 }
-                let timer = Task { [weak self] in
+                // An answer that ended between the match and the registration woke nobody: look
+                // again, now that the waiter is registered.
+                if completedOnly {
+                    let entries = state.withLock { $0.journal.entries }
+                    wake(state.withLock { $0.journal.waiters.filter { $0.id == id } }, entries)
+                }
+                let timer = Task {
                     guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    self?.endWait(id, throwing: nil, filter: filter, count: count)
+                    ends(nil)
                 }
                 let stillWaiting = state.withLock { state -> Bool in
                     guard let index = state.journal.waiters.firstIndex(where: { $0.id == id }) else { return false }
@@ -118,19 +179,23 @@ extension MockRegistry {
                 if !stillWaiting { timer.cancel() }
             }
         } onCancel: {
-            endWait(id, throwing: CancellationError(), filter: filter, count: count)
+            ends(CancellationError())
         }
     }
 
-    private func endWait(_ id: Int, throwing error: (any Error)?, filter: RequestFilter?, count: Int) {
+    private func endWait(
+        _ id: Int, throwing error: (any Error)?, filter: RequestFilter?, count: Int, completedOnly: Bool
+    ) {
         guard let waiter = state.withLock({ $0.journal.removeWaiter(id) }) else { return }
         waiter.timer?.cancel()
+        let entries = journal
+        let arrived = matchingEntries(in: entries, filter).count
         waiter.continuation.resume(
             throwing: error
-                ?? RequestMockerError.waitTimedOut(
-                    expected: count,
-                    received: matchingRequests(in: journal, filter).count,
-                    filter: filter?.description
-                ))
+                ?? (completedOnly
+                    ? RequestMockerError.completionWaitTimedOut(
+                        expected: count, ended: matchingEntries(in: entries, filter, completedOnly: true).count,
+                        arrived: arrived, filter: filter?.description)
+                    : RequestMockerError.waitTimedOut(expected: count, received: arrived, filter: filter?.description)))
     }
 }

@@ -8,7 +8,9 @@ struct RequestJournal: Sendable {
         let id: Int
         let count: Int
         let filter: RequestFilter?
-        let continuation: CheckedContinuation<[MockRequest], any Error>
+        /// Whether only entries whose answer ended count.
+        let completedOnly: Bool
+        let continuation: CheckedContinuation<[JournalEntry], any Error>
         var timer: Task<Void, Never>?
     }
 

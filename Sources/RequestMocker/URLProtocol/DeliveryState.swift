@@ -63,6 +63,8 @@ struct DeliveryMachine: Sendable {
     /// When the deferred work last showed progress (its start, or a streamed piece): the
     /// request's timeout counts from here, as URL loading's does between received bytes.
     var lastActivity = ContinuousClock.Instant.now
+    /// The journal entry of the hop being answered, and its registry, until its answer ends.
+    var journal: (registry: MockRegistry, entry: JournalEntry)?
 }
 
 extension LockedState where State == DeliveryMachine {
@@ -270,6 +272,25 @@ extension LockedState where State == DeliveryMachine {
             case .idle, .stopped, .finished: false
             }
         }
+    }
+
+    /// Notes the journal entry of the hop now answered; the hop before it (a redirect the
+    /// library followed) was delivered.
+    func noteEntry(_ entry: JournalEntry, in registry: MockRegistry) {
+        let earlier = withLock { machine in
+            defer { machine.journal = (registry, entry) }
+            return machine.journal
+        }
+        if let earlier { earlier.registry.complete(earlier.entry, .delivered) }
+    }
+
+    /// Records how the answer to the current journal entry ended.
+    func completeEntry(_ completion: JournalEntry.Completion) {
+        let current = withLock { machine in
+            defer { machine.journal = nil }
+            return machine.journal
+        }
+        if let current { current.registry.complete(current.entry, completion) }
     }
 
     /// `stopLoading`: nothing may be delivered from now on, until a restart.

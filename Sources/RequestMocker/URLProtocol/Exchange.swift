@@ -16,11 +16,17 @@ struct Exchange: Sendable {
     /// `Set-Cookie` goes there, a redirect's included, and the request after a redirect carries
     /// the cookies stored for its URL.
     let cookies: CookieJar?
+    /// Told each hop's journal entry as the registry writes it.
+    let noteEntry: @Sendable (JournalEntry) -> Void
 
-    init(registry: MockRegistry, timeout: TimeInterval, cookies: CookieJar? = nil) {
+    init(
+        registry: MockRegistry, timeout: TimeInterval, cookies: CookieJar? = nil,
+        noteEntry: @escaping @Sendable (JournalEntry) -> Void = { _ in }
+    ) {
         self.registry = registry
         forwarding = Forwarding(timeout: timeout)
         self.cookies = cookies
+        self.noteEntry = noteEntry
     }
 
     /// Where a request stands in a chain of redirects: the current request and the ones that
@@ -45,6 +51,7 @@ struct Exchange: Sendable {
         var hop = start
         while true {
             let (pending, entry) = registry.answer(hop.request, forwarding: forwarding)
+            noteEntry(entry)
             hop.follows = entry.filter?.followsRedirects
             guard case .ready(let outcome) = pending, outcome.wait == .zero, !outcome.isStall else {
                 let current = hop

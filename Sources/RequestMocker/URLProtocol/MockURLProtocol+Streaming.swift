@@ -29,7 +29,7 @@ extension MockURLProtocol {
                 }, generation: generation)
         }
         guard let response = Self.urlResponse(resolved, url: url) else {
-            return client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+            return fail(client, URLError(.badServerResponse))
         }
         guard let generation = delivery.beginStreaming() else { return }
         client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
@@ -49,8 +49,8 @@ extension MockURLProtocol {
         guard let client else { return }
         for piece in pieces { client.urlProtocol(self, didLoad: piece) }
         switch ending {
-        case .complete: client.urlProtocolDidFinishLoading(self)
-        case .failed(let error): client.urlProtocol(self, didFailWithError: error)
+        case .complete: finish(client)
+        case .failed(let error): fail(client, error)
         case nil: break
         }
     }

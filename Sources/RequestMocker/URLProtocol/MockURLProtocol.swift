@@ -80,6 +80,20 @@ public class MockURLProtocol: URLProtocol {
 
     override public func stopLoading() {
         delivery.stop()
+        // A stop is also how a task is suspended; only a cancelled task's answer is abandoned.
+        if task?.state == .canceling { delivery.completeEntry(.cancelled) }
+    }
+
+    /// Fails the request, and records how its answer ended.
+    func fail(_ client: any URLProtocolClient, _ error: any Error) {
+        client.urlProtocol(self, didFailWithError: error)
+        delivery.completeEntry(.failed((error as? URLError)?.reason ?? "\(error)"))
+    }
+
+    /// Ends the response, and records that it was delivered.
+    func finish(_ client: any URLProtocolClient) {
+        client.urlProtocolDidFinishLoading(self)
+        delivery.completeEntry(.delivered)
     }
 
     private func begin(_ request: MockRequest, generation: Int) {
@@ -96,7 +110,10 @@ public class MockURLProtocol: URLProtocol {
         if let cookie = destination.cookies?.field(for: request.url), !request.headers.contains(.cookie) {
             request = request.adding(.cookie, cookie)
         }
-        let exchange = Exchange(registry: registry, timeout: timeout(in: destination), cookies: destination.cookies)
+        let delivery = delivery
+        let exchange = Exchange(
+            registry: registry, timeout: timeout(in: destination), cookies: destination.cookies,
+            noteEntry: { delivery.noteEntry($0, in: registry) })
         switch exchange.start(request) {
         case .finished(let answer):
             finishNow(answer)
@@ -170,7 +187,7 @@ public class MockURLProtocol: URLProtocol {
         guard let client else { return }
         switch answer {
         case .failure(let error):
-            client.urlProtocol(self, didFailWithError: error)
+            fail(client, error)
         case .response(let resolved, let url):
             // What goes without a body (a HEAD, a 204, a 304) is never read, so a stream never starts.
             let sendsBody = !isHead && !resolved.status.forbidsBody
@@ -181,11 +198,11 @@ public class MockURLProtocol: URLProtocol {
             do {
                 body = sendsBody ? try resolved.body.data() : Data()
             } catch {
-                client.urlProtocol(self, didFailWithError: error)
+                fail(client, error)
                 return
             }
             guard let response = Self.urlResponse(resolved, url: url) else {
-                client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+                fail(client, URLError(.badServerResponse))
                 return
             }
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
@@ -197,14 +214,13 @@ public class MockURLProtocol: URLProtocol {
                         + "(RequestMocker truncated(afterBytes:))",
                     NSURLErrorFailingURLErrorKey: url,
                 ]
-                client.urlProtocol(
-                    self, didFailWithError: URLError(ConnectionFault.truncatedBodyErrorCode, userInfo: info))
+                fail(client, URLError(ConnectionFault.truncatedBodyErrorCode, userInfo: info))
                 return
             }
             if !body.isEmpty {
                 client.urlProtocol(self, didLoad: body)
             }
-            client.urlProtocolDidFinishLoading(self)
+            finish(client)
         }
     }
 

@@ -1,0 +1,98 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import RequestMockerTestSupport
+import Testing
+
+/// The journal records how each answer ended, and a test can wait for that rather than for the
+/// request's arrival: through `MockURLProtocol` and through `MockServer`.
+@Suite("Waiting for answers to end")
+struct CompletionTests {
+    @Test("fire and forget through the URL protocol: delivered, failed and cancelled answers are recorded and awaited")
+    func throughTheURLProtocol() async throws {
+        let registry = MockRegistry()
+        let completions = LockedState<[String]>([])
+        registry.register(
+            .get("https://api.test/profile").onCompletion { entry in
+                completions.withLock { $0.append("\(entry.request.url.path) \(String(describing: entry.completion))") }
+            }, respond: MockResponse.json(["name": "Ada"]).delayed(by: .milliseconds(300)))
+        registry.register(.get("https://api.test/offline"), respond: .error(URLError(.notConnectedToInternet)))
+        registry.register(.get("https://api.test/slow"), respond: MockResponse.string("late").delayed(by: .seconds(30)))
+        let session = registry.makeSession()
+
+        // Code under test that fires the request and handles the answer on its own.
+        let received = LockedState<Data?>(nil)
+        session.dataTask(with: url("https://api.test/profile")) { data, _, _ in received.withLock { $0 = data } }
+            .resume()
+        #expect(registry.journal.first?.completion == nil)
+        let done = try await registry.waitForCompletedRequests(matching: .get("/profile"), timeout: .seconds(10))
+        #expect(done.map(\.completion) == [.delivered])
+        #expect(try #require(done.first?.completionDate) >= (try #require(done.first?.date)))
+        #expect(completions.withLock { $0 } == ["/profile Optional(RequestMocker.JournalEntry.Completion.delivered)"])
+        // The completion handler runs on the session's queue right after the hand-over.
+        let clock = ContinuousClock()
+        let patience = clock.now + .seconds(5)
+        while received.withLock({ $0 }) == nil, clock.now < patience { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(received.withLock { $0 } == Data(#"{"name":"Ada"}"#.utf8))
+
+        _ = try? await session.data(from: url("https://api.test/offline"))
+        let task = session.dataTask(with: url("https://api.test/slow"))
+        task.resume()
+        _ = try await registry.waitForRequests(count: 1, matching: .get("/slow"))
+        task.cancel()
+        let ended = try await registry.waitForCompletedRequests(count: 3, timeout: .seconds(10))
+        #expect(ended.map(\.request.url.path) == ["/profile", "/offline", "/slow"])
+        #expect(ended[1].completion == .failed(URLError(.notConnectedToInternet).reason))
+        #expect(ended[2].completion == .cancelled)
+    }
+
+    @Test("a wait that nothing ends times out, saying how many ended")
+    func timesOut() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/slow"), respond: MockResponse.string("late").delayed(by: .seconds(30)))
+        let task = registry.makeSession().dataTask(with: url("https://api.test/slow"))
+        task.resume()
+        defer { task.cancel() }
+        _ = try await registry.waitForRequests(count: 1)
+        let filter = RequestFilter.get("/slow")
+        let error = await #expect(throws: RequestMockerError.self) {
+            _ = try await registry.waitForCompletedRequests(matching: filter, timeout: .milliseconds(300))
+        }
+        #expect(
+            error?.description
+                == "timed out waiting for the answers to 1 request matching \(filter) to end; "
+                + "0 ended, of 1 that arrived")
+    }
+
+    @Test("through the server: written, refused and abandoned answers")
+    func throughTheServer() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/hello"), respond: .string("hi"))
+        registry.register(.get("/slow"), respond: MockResponse.string("late").delayed(by: .seconds(30)))
+        try await withServer(registry) { _, base in
+            #expect(try await ExternalProcess.curl([base.absoluteString + "/hello"]).output == "hi")
+            _ = try await ExternalProcess.curl([base.absoluteString + "/missing"])
+            // A client that resets the connection during the delay. (One that only closes its
+            // side is taken for a half-close, which still reads the answer, so it waits.)
+            let reset = try await ExternalProcess.python(
+                """
+                import socket, struct, sys, time
+                s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+                s.sendall(b"GET /slow HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+                time.sleep(0.3)
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                s.close()
+                """, [String(base.port ?? 0)])
+            #expect(reset.status == 0, "\(reset.error)")
+            let ended = try await registry.waitForCompletedRequests(count: 3, timeout: .seconds(10))
+            #expect(ended.map(\.request.url.path) == ["/hello", "/missing", "/slow"])
+            #expect(ended[0].completion == .delivered)
+            guard case .failed(let reason) = ended[1].completion else {
+                Issue.record("\(String(describing: ended[1].completion))")
+                return
+            }
+            #expect(reason.hasPrefix("404: no filter matched GET "))
+            #expect(ended[2].completion == .cancelled)
+        }
+    }
+}
