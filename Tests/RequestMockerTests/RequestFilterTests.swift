@@ -85,6 +85,24 @@ struct RequestFilterTests {
         #expect(filter.match(request(.post, "/login")) == nil)
     }
 
+    /// The README's "Differences by design" rows, pinned.
+    @Test(";params belong to their segment; a nil query value asks only for the name")
+    func differencesByDesign() {
+        let withParams = request(.get, "https://api.test/users;v=2/7;x=1")
+        #expect(withParams.pathSegments == ["users;v=2", "7;x=1"])
+        #expect(RequestFilter.get("/users/<id>").match(withParams) == nil)
+        #expect(RequestFilter.get("/users;v=2/<id>").match(withParams)?["id"] == "7;x=1")
+        #expect(RequestFilter.get("/*/<id>").match(withParams)?["id"] == "7;x=1")
+        let present = RequestFilter.get("/s").query(["debug": nil])
+        for query in ["debug", "debug=", "debug=1"] {
+            #expect(present.match(request(.get, "https://api.test/s?\(query)")) != nil, "\(query)")
+        }
+        #expect(present.match(request(.get, "https://api.test/s?other")) == nil)
+        let empty = RequestFilter.get("/s").query(["debug": ""])
+        #expect(empty.match(request(.get, "https://api.test/s?debug=")) != nil)
+        #expect(empty.match(request(.get, "https://api.test/s?debug=1")) == nil)
+    }
+
     @Test("any @Sendable predicate")
     func predicate() {
         let filter = RequestFilter.post("/upload").when("small body") { ($0.body?.count ?? 0) < 4 }
