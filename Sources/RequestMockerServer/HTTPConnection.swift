@@ -358,6 +358,12 @@ struct HTTPConnection {
             report(request, entry, .abandoned, since: arrival)
             return false
         }
+        guard !cutShort else {
+            // The client sees a body that ends early, as the URL protocol fails it.
+            let reason = "cut short after \(limit) of \(length) bytes (truncated(afterBytes:))"
+            report(request, entry, .brokeOff(status: response.status, reason: reason), since: arrival)
+            return false
+        }
         report(request, entry, .responded(status: response.status), since: arrival, refusal: refusal)
         return !closing
     }

@@ -12,7 +12,7 @@ import RequestMocker
 public struct ServedRequest: Sendable, CustomStringConvertible {
     /// How the exchange ended.
     public enum Outcome: Sendable, Equatable {
-        /// A response with this status was sent (or begun, for a truncated body).
+        /// A response with this status was sent.
         case responded(status: HTTPStatus)
         /// The response asked for a fault, and the connection broke that way.
         case fault(ConnectionFault)
@@ -22,8 +22,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         case refused(status: HTTPStatus, reason: String)
         /// The client went away, or the server stopped, before the response was complete.
         case abandoned
-        /// A relayed response began with this status, and its body broke off before its end
-        /// (the upstream failed): the connection was closed, so the client saw it incomplete.
+        /// A response began with this status, and its body broke off before its end (a
+        /// relayed upstream failed, or the mock was `truncated(afterBytes:)`): the connection
+        /// was closed, so the client saw it incomplete.
         case brokeOff(status: HTTPStatus, reason: String)
         /// The server switched to the WebSocket protocol, and the connection ended: with the
         /// close code of its closing handshake (`nil` when it ended without one), after so many

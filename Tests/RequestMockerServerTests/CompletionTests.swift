@@ -69,8 +69,12 @@ struct CompletionTests {
         let registry = MockRegistry()
         registry.register(.get("/hello"), respond: .string("hi"))
         registry.register(.get("/slow"), respond: MockResponse.string("late").delayed(by: .seconds(30)))
+        registry.register(
+            .get("/cut"), respond: MockResponse.string(String(repeating: "x", count: 100)).truncated(afterBytes: 5))
         try await withServer(registry) { _, base in
             #expect(try await ExternalProcess.curl([base.absoluteString + "/hello"]).output == "hi")
+            // A body cut short fails, as through the URL protocol.
+            #expect(try await ExternalProcess.curl([base.absoluteString + "/cut"]).output == "xxxxx")
             _ = try await ExternalProcess.curl([base.absoluteString + "/missing"])
             // A client that resets the connection during the delay. (One that only closes its
             // side is taken for a half-close, which still reads the answer, so it waits.)
@@ -84,15 +88,18 @@ struct CompletionTests {
                 s.close()
                 """, [String(base.port ?? 0)])
             #expect(reset.status == 0, "\(reset.error)")
-            let ended = try await registry.waitForCompletedRequests(count: 3, timeout: .seconds(10))
-            #expect(ended.map(\.request.url.path) == ["/hello", "/missing", "/slow"])
+            let ended = try await registry.waitForCompletedRequests(count: 4, timeout: .seconds(10))
+            #expect(ended.map(\.request.url.path) == ["/hello", "/cut", "/missing", "/slow"])
             #expect(ended[0].completion == .delivered)
-            guard case .failed(let reason) = ended[1].completion else {
-                Issue.record("\(String(describing: ended[1].completion))")
+            #expect(
+                ended[1].completion
+                    == .failed("the body broke off: cut short after 5 of 100 bytes (truncated(afterBytes:))"))
+            guard case .failed(let reason) = ended[2].completion else {
+                Issue.record("\(String(describing: ended[2].completion))")
                 return
             }
             #expect(reason.hasPrefix("404: no filter matched GET "))
-            #expect(ended[2].completion == .cancelled)
+            #expect(ended[3].completion == .cancelled)
         }
     }
 }

@@ -52,6 +52,21 @@ struct PassThroughFilterTests {
         }
     }
 
+    @Test("a pass-through taking its turn in a sequence is journaled as passed through")
+    func inASequence() async throws {
+        try await withServer(Self.origin()) { _, real in
+            let registry = MockRegistry()
+            registry.register(
+                .get(real.absoluteString + "/cdn/**"), respond: .sequence([.passThrough, .string("mocked")]))
+            let session = registry.makeSession()
+            let first = try await session.data(from: real.appendingPathComponent("cdn/a.js")).0
+            let second = try await session.data(from: real.appendingPathComponent("cdn/a.js")).0
+            #expect(String(decoding: first, as: UTF8.self) == "real a.js")
+            #expect(String(decoding: second, as: UTF8.self) == "mocked")
+            #expect(registry.journal.map { "\($0.disposition)" } == ["passedThrough", "answered"])
+        }
+    }
+
     @Test("through MockServer it goes to the upstream; with none, 502 says why")
     func throughTheServer() async throws {
         let origin = Self.origin()

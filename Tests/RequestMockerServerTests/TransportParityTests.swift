@@ -195,11 +195,13 @@ import Testing
     static func fetch(_ url: URL, in session: URLSession, host: String?) async throws -> Received {
         var request = URLRequest(url: url)
         // Set as a property: FoundationNetworking's HTTP loader ignores the timeout given to
-        // `URLRequest(url:timeoutInterval:)` and waits for the session's. Three seconds, not one:
-        // the whole suite runs in parallel, and in its first seconds other tests' synchronous work
-        // can hold Swift concurrency's two threads for longer than a second, which an async block
-        // (and the server's wait for it) needs too.
-        request.timeoutInterval = 3
+        // `URLRequest(url:timeoutInterval:)` and waits for the session's. The stall is expected
+        // to time out, after three seconds; anything else gets fifteen, which only guards against
+        // a hang: the whole suite runs in parallel, and in its first seconds other tests' work
+        // can hold Swift concurrency's two threads (which an async block, a forwarded request
+        // and the server's wait for them need too) for longer than three seconds (seen once in
+        // five runs of the whole suite on a two-core machine).
+        request.timeoutInterval = url.path == "/stall" ? 3 : 15
         if let host { request.setValue(host, forHTTPHeaderField: "Host") }
         do {
             let (data, response) = try await session.data(for: request)

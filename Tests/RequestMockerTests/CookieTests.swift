@@ -82,6 +82,26 @@ struct CookieTests {
         #endif
     }
 
+    @Test("a cookie the real server sets through a pass-through stays with the session that got it")
+    func passThroughKeepsCookiesApart() async throws {
+        func passing() -> MockRegistry {
+            let registry = MockRegistry()
+            registry.register(.any(server.baseURL + "/**"), respond: .passThrough)
+            return registry
+        }
+        // Two tests' registries, one process: the pass-through session is shared, its cookies aren't.
+        let (first, second) = (passing(), passing())
+        var login = URLRequest(url: URL(string: server.baseURL + "/login")!)
+        login.httpMethod = "POST"
+        let firstSession = first.makeSession()
+        _ = try await firstSession.data(for: login)
+        let profile = URL(string: server.baseURL + "/profile")!
+        #expect(try Self.cookieSent(try await firstSession.data(from: profile).0) == "session=abc123")
+        #expect(try Self.cookieSent(try await second.makeSession().data(from: profile).0) == "")
+        #expect(first.journal.count == 2)
+        #expect(second.journal.count == 1)
+    }
+
     @Test("each session keeps its own cookies; a cookie the test puts in the storage is sent")
     func sessionsKeepTheirOwn() async throws {
         let registry = mocks()

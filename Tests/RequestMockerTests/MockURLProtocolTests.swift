@@ -154,6 +154,57 @@ struct MockURLProtocolTests {
         #expect(registry.journal.count == 1)
     }
 
+    @Test("suspend then resume after a followed redirect asks for the next hop once")
+    func suspendResumeAfterRedirect() async throws {
+        let hop = registry.register(
+            .get("/new"),
+            respond: .sequence([.string("first turn"), .string("second turn")]).delayed(by: .milliseconds(300)))
+        registry.register(.get("/old"), respond: MockResponse.redirect(to: "/new").delayed(by: .milliseconds(50)))
+        let recorder = RecordingDelegate()
+        let task = registry.makeSession(delegate: recorder).dataTask(with: url("/old"))
+        task.resume()
+        // The redirect was followed: the next hop is in its delay.
+        _ = try await registry.waitForRequests(count: 2, timeout: .seconds(10))
+        task.suspend()
+        try await Task.sleep(for: .milliseconds(100))
+        task.resume()
+        let (_, data, error) = try await withDeadline(10) { await recorder.completion() }
+        #expect(error == nil)
+        #expect(data == Data("first turn".utf8))
+        #expect(hop.requestCount == 1)
+        #expect(registry.journal.map(\.request.url.path) == ["/old", "/new"])
+        let ended = try await registry.waitForCompletedRequests(count: 2, timeout: .seconds(10))
+        #expect(ended.map(\.completion) == [.delivered, .delivered])
+    }
+
+    @Test("a cancelled task doesn't follow the redirect a block returns after the cancel")
+    func cancelledTaskFollowsNoRedirect() async throws {
+        let started = AsyncStream<Void>.makeStream()
+        let returned = LockedState(false)
+        registry.register(.get("/stubborn")) { _, _ in
+            started.continuation.yield()
+            // Work that doesn't notice the cancel: it returns its redirect anyway.
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { continuation.resume() }
+            }
+            returned.withLock { $0 = true }
+            return .redirect(to: "/next")
+        }
+        registry.register(.get("/next"), respond: .string("next"))
+        let task = registry.makeSession().dataTask(with: url("/stubborn"))
+        task.resume()
+        var iterator = started.stream.makeAsyncIterator()
+        await iterator.next()
+        task.cancel()
+        let clock = ContinuousClock()
+        let patience = clock.now + .seconds(10)
+        while !returned.withLock({ $0 }), clock.now < patience { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(returned.withLock { $0 })
+        #expect(registry.journal.map(\.request.url.path) == ["/stubborn"])
+        #expect(registry.journal.map(\.completion) == [.cancelled])
+    }
+
     @Test("a delay too long for any clock is capped, and the timeout answers")
     func hugeDelay() async throws {
         registry.register(

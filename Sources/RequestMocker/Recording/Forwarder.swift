@@ -7,14 +7,28 @@ import Foundation
 /// Sends a request to the real network: for pass-through, recording, ``MockResponse/forward(to:)``
 /// and a server's upstream.
 ///
-/// The inner session is a plain ephemeral one: it has none of RequestMocker's classes, so the
-/// forwarded request can't come back to us. It does not follow redirects: the 3xx is the
+/// The inner session keeps nothing (see `configuration`) and has none of RequestMocker's
+/// classes, so the forwarded request can't come back to us. It does not follow redirects: the 3xx is the
 /// answer. `MockURLProtocol` follows it through the registry like any answer, so every hop is
 /// matched (and recorded) on its own; the loopback server hands it to its client, which follows
 /// it. (FoundationNetworking drops a refused redirect's body.)
 enum Forwarder {
     private static let transfers = Transfers()
-    private static let session = URLSession(configuration: .ephemeral, delegate: transfers, delegateQueue: nil)
+    private static let session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+
+    /// Ephemeral, and keeping nothing between requests: no cookies (a forwarded request
+    /// carries its client's own `Cookie` field, and the answer's `Set-Cookie` goes back to the
+    /// client's jar), no cache, no credentials. One session serves every registry, server and
+    /// test of the process, so anything it kept would reach the next one's requests.
+    private static var configuration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.urlCredentialStorage = nil
+        return configuration
+    }
 
     /// The largest body a streamed exchange keeps for its recording (a whole body is held by
     /// whoever receives it anyway).

@@ -159,9 +159,11 @@ extension HAR {
         for (index, param) in params.enumerated() {
             let paramPath = "\(path).params[\(index)]"
             let field = try object(param, paramPath)
-            let name = try string(field, "name", paramPath)
-            pairs.append(
-                "\(FormFields.encode(name))=\(FormFields.encode(try optionalString(field, "value", paramPath) ?? ""))")
+            let name = FormFields.encode(try string(field, "name", paramPath))
+            // A param without a value is a bare field (`flag`), as ``FormFields`` keeps it apart
+            // from an empty one (`flag=`).
+            let value = try optionalString(field, "value", paramPath)
+            pairs.append(value.map { "\(name)=\(FormFields.encode($0))" } ?? name)
         }
         return Data(pairs.joined(separator: "&").utf8)
     }

@@ -112,15 +112,19 @@ extension MockRegistry {
 
     /// Waits until `count` requests (matching `filter`, when given) have had their answer
     /// end: delivered, failed or cancelled (``JournalEntry/completion``). For code under test
-    /// that fires a request and handles its answer later, where arrival is too early to look at
-    /// the result (Mocker's `completion`).
+    /// that fires a request and doesn't wait for its answer, where arrival is too early to say
+    /// how it went (Mocker's `completion`).
     ///
     /// ```swift
-    /// profile.refresh()   // fire and forget: the view model updates when the answer comes
-    /// let done = try await registry.waitForCompletedRequests(matching: .get("/profile"))
+    /// analytics.flush()   // fire and forget: nothing in the app waits for the answer
+    /// let done = try await registry.waitForCompletedRequests(matching: .post("/events"))
     /// #expect(done.first?.completion == .delivered)
-    /// #expect(profile.name == "Ada")
     /// ```
+    ///
+    /// "Delivered" means handed to URL loading (through `MockServer`: written); the task's
+    /// completion handler, or the `await` of `data(for:)`, resumes after that on the session's
+    /// own queue. A test that looks at what that handler did (a view model's state) waits for
+    /// that itself.
     ///
     /// - Returns: the matching journal entries whose answer ended, oldest first.
     /// - Throws: ``RequestMockerError/completionWaitTimedOut(expected:ended:arrived:filter:)``

@@ -102,7 +102,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
             url: url,
             headers: Self.withWireFields(
                 HTTPHeaders(request.allHTTPHeaderFields ?? [:]), method: method, url: url, body: body,
-                bodyHidden: hidden),
+                bodyHidden: hidden, streamed: request.httpBody == nil && request.httpBodyStream != nil),
             body: body,
             bodyHiddenByUploadTask: hidden
         )
@@ -114,14 +114,10 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// The scheme, lower case (`http`, `https`).
     public var scheme: String { url.scheme?.lowercased() ?? "" }
 
-    /// The port: the URL's explicit port, else 80 for `http` and 443 for `https`.
+    /// The port: the URL's explicit port, else 80 for `http` (and `ws`) and 443 for `https`
+    /// (and `wss`).
     public var port: Int? {
-        if let port = url.port { return port }
-        switch scheme {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
+        url.port ?? Self.defaultPort(of: url)
     }
 
     /// The path as it appears in the URL (percent-encoded); `/` when the URL has none.

@@ -237,7 +237,10 @@ public struct MockResponse: Sendable {
     /// upstream when it has one; otherwise it would come back to the server itself, so it gets
     /// `502` with ``RequestMockerError/passThroughLoop(request:)``, unless it names another
     /// server (a `Host` header, or an absolute URL as to a proxy). A delay set on the response
-    /// holds the answer back; other modifiers don't apply.
+    /// holds the answer back; other modifiers don't apply. As an element of a
+    /// ``sequence(_:afterLast:)`` it is journaled as passed through too; returned by a block
+    /// it passes through the same way, but the journal entry, written before the block runs,
+    /// says ``JournalEntry/Disposition/answered``.
     ///
     /// ```swift
     /// registry.register(.any("https://cdn.example.com/**"), respond: .passThrough)

@@ -55,7 +55,8 @@ struct Exchange: Sendable {
             hop.follows = entry.filter?.followsRedirects
             guard case .ready(let outcome) = pending, outcome.wait == .zero, !outcome.isStall else {
                 let current = hop
-                return .deferred { await finish(pending, at: current) }
+                let followed = LockedState<Step?>(nil)
+                return .deferred { await finish(pending, at: current, followed: followed) }
             }
             switch next(after: outcome, at: hop) {
             case .done(let delivery): return .finished(delivery)
@@ -65,7 +66,11 @@ struct Exchange: Sendable {
     }
 
     /// Waits for the outcome and out its delay, then delivers it or follows its redirect.
-    private func finish(_ pending: PendingOutcome, at hop: Hop) async -> Delivery {
+    ///
+    /// The work runs again when a suspended task resumes; the hop after a redirect is asked of
+    /// the registry once (`followed` keeps it), so it is neither journaled twice nor takes a
+    /// sequence's turn twice. A cancelled run asks for no next hop at all.
+    private func finish(_ pending: PendingOutcome, at hop: Hop, followed: LockedState<Step?>) async -> Delivery {
         let outcome = await pending.value
         if outcome.isStall {
             // Only the request's timeout (or cancelling it) ends a stall.
@@ -83,7 +88,15 @@ struct Exchange: Sendable {
         case .done(let delivery):
             return delivery
         case .redirect(let nextHop):
-            switch advance(nextHop) {
+            guard !Task.isCancelled else { return .failure(URLError(.cancelled)) }
+            let step: Step
+            if let known = followed.withLock({ $0 }) {
+                step = known
+            } else {
+                step = advance(nextHop)
+                followed.withLock { $0 = step }
+            }
+            switch step {
             case .finished(let delivery): return delivery
             case .deferred(let work): return await work()
             }
@@ -163,9 +176,7 @@ struct Exchange: Sendable {
     /// Whether two URLs share scheme, host and port (the port a scheme implies counts).
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         func origin(_ url: URL) -> (String, String, Int?) {
-            let scheme = url.scheme?.lowercased() ?? ""
-            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
-            return (scheme, url.host?.lowercased() ?? "", port)
+            (url.scheme?.lowercased() ?? "", url.host?.lowercased() ?? "", url.port ?? MockRequest.defaultPort(of: url))
         }
         return origin(a) == origin(b)
     }

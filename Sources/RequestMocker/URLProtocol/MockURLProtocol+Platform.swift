@@ -114,9 +114,10 @@ enum URLLoadingRules {
         // which compares each case). It sends no body after any redirect, 307 and 308 included
         // (RFC 9110 §15.4.8 says those keep it), and keeps every header field.
 
-        /// libcurl sends `Content-Length: 0` for a `POST` or `PUT` without a body.
+        /// libcurl sends `Content-Length: 0` for every method but `GET` and `HEAD` without a
+        /// body (measured: `POST`, `PUT`, `DELETE`, `PATCH`, `OPTIONS`, `TRACE`, an extension).
         static func sendsEmptyLength(for method: HTTPMethod) -> Bool {
-            method == .post || method == .put
+            method != .get && method != .head
         }
 
         static func redirect(_ method: HTTPMethod, status: HTTPStatus) -> Redirect {

@@ -90,7 +90,7 @@ struct BrowserHARTests {
         #expect(registry.journal.map(\.entryIndex) == [0, 1, 2, 3, 4, 5])
     }
 
-    @Test("a Firefox export plays back: time-zone offsets, form params, missing content text")
+    @Test("a Firefox export plays back: time-zone offsets, form params (one without a value), missing content text")
     func firefox() async throws {
         let cassette = try Cassette(
             contentsOf: harFixture("firefox", in: folder), record: .none, matchers: CassetteMatcher.default + [.body])
@@ -99,7 +99,8 @@ struct BrowserHARTests {
             interactions.map(\.startedAt) == [
                 HARTimestamp.parse("2026-11-20T09:15:02.250Z"), HARTimestamp.parse("2026-11-20T09:15:02.400Z"),
             ])
-        #expect(interactions.first?.request.bodyText == "user=ada%20lovelace&remember=yes")
+        // A param without a value is a bare field, not an empty one (`debug=`).
+        #expect(interactions.first?.request.bodyText == "user=ada%20lovelace&remember=yes&debug")
         #expect(interactions.first?.duration == .milliseconds(40))
         registry.register(cassette)
         let session = registry.makeSession()
@@ -107,7 +108,7 @@ struct BrowserHARTests {
         var login = URLRequest(url: url("https://api.shop.example/v1/login"))
         login.httpMethod = "POST"
         login.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        login.httpBody = Data("remember=yes&user=ada+lovelace".utf8)
+        login.httpBody = Data("debug&remember=yes&user=ada+lovelace".utf8)
         let (data, response) = try await session.data(for: login)
         #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
         #expect(response.header("Content-Encoding") == nil)
