@@ -37,6 +37,10 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
     /// Creates headers from a dictionary (for example `HTTPURLResponse.allHeaderFields` or
     /// `URLRequest.allHTTPHeaderFields`), sorted by name so the order is stable.
     public init(_ dictionary: [String: String]) {
+        guard dictionary.count > 1 else {
+            fields = dictionary.map { Field(name: Name($0.key), value: $0.value) }
+            return
+        }
         fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: Name($0.key), value: $0.value) }
     }
 

@@ -114,6 +114,11 @@ enum URLLoadingRules {
         // which compares each case). It sends no body after any redirect, 307 and 308 included
         // (RFC 9110 §15.4.8 says those keep it), and keeps every header field.
 
+        /// The session adds the stored cookies to a task's request when it makes the task
+        /// (`URLSession._Configuration.setCookies(on:)`), so the request a URL protocol starts
+        /// with carries them already; only a followed redirect needs them added.
+        static let requestCarriesStoredCookies = true
+
         /// libcurl sends `Content-Length: 0` for every method but `GET` and `HEAD` without a
         /// body (measured: `POST`, `PUT`, `DELETE`, `PATCH`, `OPTIONS`, `TRACE`, an extension).
         static func sendsEmptyLength(for method: HTTPMethod) -> Bool {
@@ -128,6 +133,10 @@ enum URLLoadingRules {
         // Apple platforms: the Fetch standard's rules (a redirect's method and body, §4.4),
         // which Apple's URL loading is documented to follow; unmeasured, as no Mac runs the
         // tests here.
+
+        /// The HTTP loader adds the stored cookies as it sends a request, so a URL protocol's
+        /// request has none yet; the protocol adds them, as the loader would.
+        static let requestCarriesStoredCookies = false
 
         static func sendsEmptyLength(for method: HTTPMethod) -> Bool { false }
 

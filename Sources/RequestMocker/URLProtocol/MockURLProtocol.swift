@@ -107,7 +107,9 @@ public class MockURLProtocol: URLProtocol {
         var request = request
         // The stored cookies, as the platform's HTTP loader adds them (FoundationNetworking has
         // added them to the task's request already, when the session made the task).
-        if let cookie = destination.cookies?.field(for: request.url), !request.headers.contains(.cookie) {
+        if !URLLoadingRules.requestCarriesStoredCookies, let cookie = destination.cookies?.field(for: request.url),
+            !request.headers.contains(.cookie)
+        {
             request = request.adding(.cookie, cookie)
         }
         let delivery = delivery
