@@ -49,7 +49,7 @@ extension HTTPConnection {
             sendsBody && stream.expectedLength == nil && head.minorVersion > 0 && response.httpVersion != "HTTP/1.0"
         let closing =
             !head.keepAlive || connection.isStopping || (sendsBody && stream.expectedLength == nil && !chunked)
-            || response.headers.values(for: .connection).contains { $0.lowercased().contains("close") }
+            || response.headers.contains(token: "close", in: .connection)
         var pendingHead: [UInt8]? = ResponseHead.bytes(
             status: response.status, version: response.httpVersion, headers: response.headers,
             connection: connectionHeader(closing, head), chunked: chunked)

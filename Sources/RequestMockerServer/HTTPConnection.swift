@@ -291,7 +291,7 @@ struct HTTPConnection {
     private func makeRequest(_ head: RequestHead, body: Data?) -> Result<MockRequest, Rejection> {
         let fallback = server.baseURL.flatMap { base -> String? in
             guard let host = base.host, let port = base.port else { return nil }
-            return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            return host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
         }
         do {
             let url = try RequestTarget.url(of: head, fallbackAuthority: fallback)
@@ -330,7 +330,7 @@ struct HTTPConnection {
         let cutShort = sendsBody && limit < length
         let closing =
             !head.keepAlive || connection.isStopping || cutShort || response.httpVersion == "HTTP/1.0"
-            || response.headers.values(for: .connection).contains { $0.lowercased().contains("close") }
+            || response.headers.contains(token: "close", in: .connection)
         // Open a file before the head goes out, so a file that vanished still gets a clean 500.
         var file: FileHandle?
         if sendsBody, case .file(let slice) = response.body {

@@ -232,10 +232,25 @@ extension HTTPHeaders {
     /// The elements of a comma-separated field value (RFC 9110 §5.6.1), without the spaces and
     /// tabs around them; empty elements are left out.
     package static func listElements(_ value: String) -> [String] {
-        value.split(separator: ",").compactMap { element in
-            let bytes = element.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
-            return bytes.isEmpty ? nil : String(decoding: bytes.reversed(), as: UTF8.self)
+        // Over the UTF-8 bytes: splitting on the Character "," compares grapheme clusters, and
+        // this runs for every relayed response. Commas and whitespace are ASCII, so the bounds
+        // fall on characters.
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        var elements: [String] = []
+        for element in value.utf8.split(separator: UInt8(ascii: ",")) {
+            var start = element.startIndex
+            var end = element.endIndex
+            while start < end, isWhitespace(element[start]) { start = element.index(after: start) }
+            while start < end, isWhitespace(element[element.index(before: end)]) { end = element.index(before: end) }
+            if start < end { elements.append(String(value[start..<end])) }
         }
+        return elements
+    }
+
+    /// Whether the comma-separated values of `name` hold `token`, compared case-insensitively
+    /// (`Connection: keep-alive, Close` holds `close`).
+    package func contains(token: String, in name: Name) -> Bool {
+        values(for: name).contains { Self.listElements($0).contains { $0.caseInsensitiveEquals(token) } }
     }
 }
 

@@ -18,9 +18,8 @@ struct RequestHead: Sendable {
 
     /// Whether the client wants the connection kept open after this exchange.
     var keepAlive: Bool {
-        let tokens = headers.values(for: .connection).flatMap(HTTPHeaders.listElements).map { $0.lowercased() }
-        if tokens.contains("close") { return false }
-        return minorVersion >= 1 || tokens.contains("keep-alive")
+        if headers.contains(token: "close", in: .connection) { return false }
+        return minorVersion >= 1 || headers.contains(token: "keep-alive", in: .connection)
     }
 
     /// Whether the client waits for `100 Continue` before sending its body.

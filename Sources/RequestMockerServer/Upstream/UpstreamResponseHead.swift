@@ -115,7 +115,8 @@ struct UpstreamResponseHead {
 
     /// Whether the upstream keeps the connection open after this response.
     var keepsAlive: Bool {
-        let tokens = headers.values(for: .connection).flatMap(HTTPHeaders.listElements).map { $0.lowercased() }
-        return minorVersion >= 1 ? !tokens.contains("close") : tokens.contains("keep-alive")
+        minorVersion >= 1
+            ? !headers.contains(token: "close", in: .connection)
+            : headers.contains(token: "keep-alive", in: .connection)
     }
 }
