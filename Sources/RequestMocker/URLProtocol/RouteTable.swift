@@ -25,7 +25,11 @@ enum RouteTable {
         var destinations: [Int: Slot] = [:]
     }
 
-    private struct Slot: Sendable {
+    /// A class, so that looking one up for every request copies a reference rather than its
+    /// weak references (each copy of a weak reference goes through its side table).
+    ///
+    /// @unchecked Sendable: `cookies` changes only under the slots' lock.
+    private final class Slot: @unchecked Sendable {
         weak var registry: MockRegistry?
         let sessionTimeout: TimeInterval?
         /// The cookie settings of the configuration the slot serves now, its storage held
@@ -33,6 +37,12 @@ enum RouteTable {
         /// the storage is gone no session uses the slot, and the next configuration with the
         /// same settings may take it over.
         var cookies: WeakCookieJar?
+
+        init(registry: MockRegistry, sessionTimeout: TimeInterval?, cookies: WeakCookieJar?) {
+            self.registry = registry
+            self.sessionTimeout = sessionTimeout
+            self.cookies = cookies
+        }
     }
 
     /// Where a slot's requests go, and the `timeoutIntervalForRequest` and cookie settings of
@@ -92,9 +102,9 @@ enum RouteTable {
 
     static func destination(forSlot slot: Int) -> Destination {
         slots.withLock { slots in
-            let found = slots.destinations[slot]
+            guard let found = slots.destinations[slot] else { return Destination(registry: nil, sessionTimeout: nil) }
             return Destination(
-                registry: found?.registry, sessionTimeout: found?.sessionTimeout, cookies: found?.cookies?.jar)
+                registry: found.registry, sessionTimeout: found.sessionTimeout, cookies: found.cookies?.jar)
         }
     }
 
@@ -103,9 +113,9 @@ enum RouteTable {
     static func take(_ route: Route, for jar: CookieJar) -> Bool {
         guard let slot = route.slot else { return false }
         return slots.withLock { slots in
-            guard let current = slots.destinations[slot]?.cookies else { return false }
+            guard let found = slots.destinations[slot], let current = found.cookies else { return false }
             if let storage = current.storage { return storage === jar.storage }
-            slots.destinations[slot]?.cookies = WeakCookieJar(jar)
+            found.cookies = WeakCookieJar(jar)
             return true
         }
     }
