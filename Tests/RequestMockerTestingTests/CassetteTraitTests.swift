@@ -28,31 +28,24 @@ import Testing
 
     @Test func recordsIntoAFileNamedAfterTheTestAndSavesItWhenTheTestEnds() async throws {
         let test = try #require(Test.current)
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let origin = MockRegistry()
-        origin.register(.get("/greeting"), respond: .json(["hello": "world"]))
-        let server = MockServer(registry: origin)
-        let base = try server.start()
-        defer { server.stop() }
+        try await withRecordingSetup { directory, server, base in
+            let trait = CassetteTrait.cassette(record: .once, in: directory)
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                let answer = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
+                #expect(answer.body == #"{"hello":"world"}"#)
+                #expect(MockRegistry.current.journal.map(\.disposition.isRecorded) == [true])
+            }
 
-        let trait = CassetteTrait.cassette(record: .once, in: directory)
-        try await trait.provideScope(for: test, testCase: Test.Case.current) {
-            let answer = try await get(base.absoluteString + "/greeting", through: MockRegistry.current.session)
-            #expect(answer.body == #"{"hello":"world"}"#)
-            #expect(MockRegistry.current.journal.map(\.disposition.isRecorded) == [true])
+            let file = directory.appendingPathComponent(
+                "__Cassettes__/CassetteTraitTests/recordsIntoAFileNamedAfterTheTestAndSavesItWhenTheTestEnds.har"
+            )
+            server.stop()
+            let replay = MockRegistry()
+            replay.register(try Cassette(contentsOf: file, record: .none))
+            let replayed = try await get(base.absoluteString + "/greeting", through: replay.session)
+            #expect(replayed.status == 200)
+            #expect(replayed.body == #"{"hello":"world"}"#)
         }
-
-        let file = directory.appendingPathComponent(
-            "__Cassettes__/CassetteTraitTests/recordsIntoAFileNamedAfterTheTestAndSavesItWhenTheTestEnds.har"
-        )
-        server.stop()
-        let replay = MockRegistry()
-        replay.register(try Cassette(contentsOf: file, record: .none))
-        let replayed = try await get(base.absoluteString + "/greeting", through: replay.session)
-        #expect(replayed.status == 200)
-        #expect(replayed.body == #"{"hello":"world"}"#)
     }
 
     @Test func aMissingPlaybackOnlyCassetteFailsTheTestBeforeItRuns() async throws {
@@ -75,7 +68,7 @@ import Testing
     @Test(arguments: [false, true])
     func aTestThatFailsSavesNothingUnlessAsked(savesWhenTestFails: Bool) async throws {
         let test = try #require(Test.current)
-        try await withRecordingSetup { directory, base in
+        try await withRecordingSetup { directory, _, base in
             let trait = CassetteTrait.cassette(
                 record: .once, named: "failing-\(savesWhenTestFails)", in: directory,
                 savesWhenTestFails: savesWhenTestFails)
@@ -93,7 +86,7 @@ import Testing
 
     @Test func aTestWithFindingsToReportSavesNothing() async throws {
         let test = try #require(Test.current)
-        try await withRecordingSetup { directory, base in
+        try await withRecordingSetup { directory, _, base in
             let trait = CassetteTrait.cassette(record: .once, named: "findings", in: directory)
             await withKnownIssue {
                 try await trait.provideScope(for: test, testCase: Test.Case.current) {
@@ -110,7 +103,7 @@ import Testing
 
     @Test func aFailedExpectationCountsAsAFailedTest() async throws {
         let test = try #require(Test.current)
-        try await withRecordingSetup { directory, base in
+        try await withRecordingSetup { directory, _, base in
             let trait = CassetteTrait.cassette(record: .once, named: "expectation", in: directory)
             // The failing expectation is dropped outside the trait, so this test doesn't fail; the
             // trait, inside, sees it first.
@@ -170,9 +163,9 @@ extension JournalEntry.Disposition {
 }
 
 /// A folder for cassettes and a real server with `GET /greeting`, for a test that records,
-/// removed and stopped when `body` returns.
+/// removed and stopped when `body` returns (a test may stop the server earlier).
 private func withRecordingSetup(
-    _ body: (_ directory: URL, _ base: URL) async throws -> Void
+    _ body: (_ directory: URL, _ server: MockServer, _ base: URL) async throws -> Void
 ) async throws {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("RequestMockerTestingTests-\(UUID().uuidString)", isDirectory: true)
@@ -182,5 +175,5 @@ private func withRecordingSetup(
     let server = MockServer(registry: origin)
     let base = try server.start()
     defer { server.stop() }
-    try await body(directory, base)
+    try await body(directory, server, base)
 }

@@ -11,13 +11,8 @@ import Testing
 struct CookieTests {
     let server: PythonEchoServer
 
-    /// One server for every case of the suite (each case gets a suite of its own, and a
-    /// Python server each would load the machine in the test run's first seconds); the script
-    /// exits with this process.
-    private static let shared = Result { try PythonEchoServer(script: "redirect_server") }
-
-    init() throws {
-        server = try Self.shared.get()
+    init() async throws {
+        server = try await PythonEchoServer.shared(script: "redirect_server")
     }
 
     /// Mocks of the real server: `/login` sets `session`, `/r/302?cookie=1` sets `hop` and

@@ -400,7 +400,7 @@ struct SharedRegistryTests {
     @Test("the shared registry passes unmatched requests through to a real server")
     func passThrough() async throws {
         try await MockRegistry.withSharedTurn {
-            let server = try PythonEchoServer()
+            let server = try await PythonEchoServer()
             defer { server.stop() }
             let session = URLSession(configuration: .mocking(.shared))
             var request = URLRequest(url: URL(string: server.baseURL + "/echo/path?q=1")!)
@@ -432,7 +432,7 @@ struct SharedRegistryTests {
 
     @Test("a per-session registry can pass through too")
     func passThroughOptIn() async throws {
-        let server = try PythonEchoServer()
+        let server = try await PythonEchoServer()
         defer { server.stop() }
         let registry = MockRegistry(unmatchedPolicy: .passThrough)
         registry.register(.get("/mocked"), respond: .string("mocked"))
@@ -446,7 +446,7 @@ struct SharedRegistryTests {
 
     @Test("a real server's redirect is followed through the registry, so a mocked target answers")
     func passedThroughRedirectsComeBack() async throws {
-        let server = try PythonEchoServer()
+        let server = try await PythonEchoServer()
         defer { server.stop() }
         let registry = MockRegistry(unmatchedPolicy: .passThrough)
         registry.register(.get("/echo/after-redirect"), respond: .string("mocked target"))

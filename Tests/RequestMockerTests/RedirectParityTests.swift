@@ -12,13 +12,8 @@ import Testing
 struct RedirectParityTests {
     let server: PythonEchoServer
 
-    /// One server for every case of the suite (each case gets a suite of its own, and a
-    /// Python server each would load the machine in the test run's first seconds); the script
-    /// exits with this process.
-    private static let shared = Result { try PythonEchoServer(script: "redirect_server") }
-
-    init() throws {
-        server = try Self.shared.get()
+    init() async throws {
+        server = try await PythonEchoServer.shared(script: "redirect_server")
     }
 
     /// The fields compared: what the test sets, and what URL loading derives from the request.

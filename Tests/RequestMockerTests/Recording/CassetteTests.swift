@@ -11,9 +11,9 @@ struct CassetteTests {
     let server: PythonEchoServer
     var file: URL { folder.url.appendingPathComponent("Cassettes/traffic.har") }
 
-    init() throws {
+    init() async throws {
         folder = try TemporaryFolder()
-        server = try PythonEchoServer()
+        server = try await PythonEchoServer()
     }
 
     private func request(

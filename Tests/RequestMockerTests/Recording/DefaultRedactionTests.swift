@@ -11,8 +11,8 @@ struct DefaultRedactionTests {
     let server: PythonEchoServer
     let folder: TemporaryFolder
 
-    init() throws {
-        server = try PythonEchoServer()
+    init() async throws {
+        server = try await PythonEchoServer()
         folder = try TemporaryFolder()
     }
 

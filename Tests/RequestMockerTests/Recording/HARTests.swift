@@ -121,7 +121,7 @@ struct BrowserHARTests {
     @Test("saving a browser export keeps its pages and underscore fields")
     func keepsBrowserFields() async throws {
         let file = try harFixture("chrome", in: folder)
-        let server = try PythonEchoServer()
+        let server = try await PythonEchoServer()
         defer { server.stop() }
         let cassette = try Cassette(contentsOf: file, record: .newEpisodes)
         try await registry.withCassette(cassette) { session in

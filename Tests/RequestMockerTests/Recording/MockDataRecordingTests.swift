@@ -10,9 +10,9 @@ struct MockDataRecordingTests {
     let server: PythonEchoServer
     var mockData: URL { folder.url.appendingPathComponent("MockData") }
 
-    init() throws {
+    init() async throws {
         folder = try TemporaryFolder()
-        server = try PythonEchoServer()
+        server = try await PythonEchoServer()
     }
 
     private func recordingFolder(_ mode: RecordMode, redaction: Redaction = .default) throws -> MockDataFolder {

@@ -10,9 +10,9 @@ struct RecordModeTests {
     let server: PythonEchoServer
     var file: URL { folder.url.appendingPathComponent("modes.har") }
 
-    init() throws {
+    init() async throws {
         folder = try TemporaryFolder()
-        server = try PythonEchoServer()
+        server = try await PythonEchoServer()
     }
 
     private func get(_ path: String) -> URLRequest {

@@ -132,7 +132,7 @@ struct YAHTTPVCRTests {
         let folder = try TemporaryFolder()
         let tape = folder.url.appendingPathComponent("httpbin.json")
         try Data(contentsOf: Self.fixture("httpbin", "json")).write(to: tape)
-        let server = try PythonEchoServer()
+        let server = try await PythonEchoServer()
         defer { server.stop() }
         let cassette = try openCassette(tape, record: .newEpisodes)
         let registry = MockRegistry()

@@ -17,17 +17,19 @@ final class PythonEchoServer: Sendable {
         return url
     }
 
-    init(script: String = "echo_server") throws {
+    /// Starts `script` and waits for the port it prints on its first line (a few hundred
+    /// milliseconds at most). The wait sleeps the task, not the thread: suites are made on Swift
+    /// concurrency's pool, which has two threads on a two-core machine, and a blocked one held
+    /// up every other test in the run's first seconds.
+    init(script: String = "echo_server") async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-echo-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let child = try ChildProcess(["python3", try Self.script(script).path], output: output.path)
-        // The script prints its port on its first line; a synchronous wait, as an initializer of a
-        // suite has no other (a few hundred milliseconds at most).
         var line = ""
         for _ in 0..<1_000 where !line.contains("\n") {
             line = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            if !line.contains("\n") { Thread.sleep(forTimeInterval: 0.01) }
+            if !line.contains("\n") { try? await Task.sleep(for: .milliseconds(10)) }
         }
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             child.send(SIGTERM)
@@ -35,6 +37,21 @@ final class PythonEchoServer: Sendable {
         }
         self.child = child
         self.port = port
+    }
+
+    private static let sharedServers = LockedState<[String: Task<PythonEchoServer, any Error>]>([:])
+
+    /// One server of `script` for the whole run, for suites whose every case compares against
+    /// it (each case gets a suite instance of its own): they share it rather than each starting
+    /// Python while the run's first seconds are busiest. The script exits with this process.
+    static func shared(script: String) async throws -> PythonEchoServer {
+        let starting = sharedServers.withLock { servers in
+            if let server = servers[script] { return server }
+            let server = Task { try await PythonEchoServer(script: script) }
+            servers[script] = server
+            return server
+        }
+        return try await starting.value
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
