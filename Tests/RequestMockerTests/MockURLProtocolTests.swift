@@ -177,7 +177,7 @@ struct MockURLProtocolTests {
         #expect(ended.map(\.completion) == [.delivered, .delivered])
     }
 
-    @Test("a cancelled task doesn't follow the redirect a block returns after the cancel")
+    @Test("a cancelled task neither follows the redirect a block returns after the cancel nor keeps its cookie")
     func cancelledTaskFollowsNoRedirect() async throws {
         let started = AsyncStream<Void>.makeStream()
         let returned = LockedState(false)
@@ -188,10 +188,11 @@ struct MockURLProtocolTests {
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { continuation.resume() }
             }
             returned.withLock { $0 = true }
-            return .redirect(to: "/next")
+            return .redirect(to: "/next", headers: ["Set-Cookie": "late=1; Path=/"])
         }
         registry.register(.get("/next"), respond: .string("next"))
-        let task = registry.makeSession().dataTask(with: url("/stubborn"))
+        let session = registry.makeSession()
+        let task = session.dataTask(with: url("/stubborn"))
         task.resume()
         var iterator = started.stream.makeAsyncIterator()
         await iterator.next()
@@ -203,6 +204,7 @@ struct MockURLProtocolTests {
         #expect(returned.withLock { $0 })
         #expect(registry.journal.map(\.request.url.path) == ["/stubborn"])
         #expect(registry.journal.map(\.completion) == [.cancelled])
+        #expect(session.configuration.httpCookieStorage?.cookies?.map(\.name) == [])
     }
 
     @Test("a delay too long for any clock is capped, and the timeout answers")

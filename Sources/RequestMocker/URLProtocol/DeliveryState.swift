@@ -145,12 +145,12 @@ extension LockedState where State == DeliveryMachine {
     /// on meanwhile, cancels them at once.
     func track(generation: Int, work: DeferredWork?, tasks: [Task<Void, Never>]) {
         let stale = withLock { machine -> Bool in
-            if let work { machine.work = work }
             switch machine.phase {
             case .waiting(generation): break
             case .streaming(generation) where machine.streamEnding == nil: break
             default: return true
             }
+            if let work { machine.work = work }
             machine.tasks = tasks
             return false
         }
@@ -163,6 +163,9 @@ extension LockedState where State == DeliveryMachine {
         let (taken, tasks) = withLock { machine -> (Bool, [Task<Void, Never>]) in
             guard case .waiting(generation) = machine.phase else { return (false, []) }
             machine.phase = .ready(delivery)
+            // A restart now delivers this answer: the work (which may hold a followed
+            // redirect's whole answer) isn't needed any more.
+            machine.work = nil
             defer { machine.tasks = [] }
             return (true, machine.tasks)
         }
@@ -248,6 +251,7 @@ extension LockedState where State == DeliveryMachine {
             case .waiting(generation):
                 guard left <= .zero else { return (.wait(left), []) }
                 machine.phase = .ready(.failure(error()))
+                machine.work = nil
             case .streaming(generation) where machine.streamEnding == nil:
                 guard left <= .zero else { return (.wait(left), []) }
                 machine.streamEnding = .failed(error())

@@ -67,9 +67,11 @@ struct Exchange: Sendable {
 
     /// Waits for the outcome and out its delay, then delivers it or follows its redirect.
     ///
-    /// The work runs again when a suspended task resumes; the hop after a redirect is asked of
-    /// the registry once (`followed` keeps it), so it is neither journaled twice nor takes a
-    /// sequence's turn twice. A cancelled run asks for no next hop at all.
+    /// The work runs again when a suspended task resumes (a block's or a pass-through's work
+    /// too), but the hop after a redirect is asked of the registry once (`followed` keeps it),
+    /// so it is neither journaled twice nor takes a sequence's turn twice. A cancelled run
+    /// (cancelled or suspended task) stops after its wait: it neither stores the answer's
+    /// cookies nor asks for a next hop.
     private func finish(_ pending: PendingOutcome, at hop: Hop, followed: LockedState<Step?>) async -> Delivery {
         let outcome = await pending.value
         if outcome.isStall {
@@ -84,17 +86,20 @@ struct Exchange: Sendable {
                 return .failure(URLError(.cancelled))
             }
         }
+        // A block that ignored the cancel returns here anyway; what it returned goes nowhere.
+        guard !Task.isCancelled else { return .failure(URLError(.cancelled)) }
         switch next(after: outcome, at: hop) {
         case .done(let delivery):
             return delivery
         case .redirect(let nextHop):
-            guard !Task.isCancelled else { return .failure(URLError(.cancelled)) }
-            let step: Step
-            if let known = followed.withLock({ $0 }) {
-                step = known
-            } else {
-                step = advance(nextHop)
-                followed.withLock { $0 = step }
+            // Decided under the memo's lock, so a cancelled run still inside `advance` and the
+            // run that resumed the task can't both ask the registry. (Nothing else takes this
+            // lock, and `advance` takes none that is held while this one is taken.)
+            let step = followed.withLock { known -> Step in
+                if let known { return known }
+                let step = advance(nextHop)
+                known = step
+                return step
             }
             switch step {
             case .finished(let delivery): return delivery

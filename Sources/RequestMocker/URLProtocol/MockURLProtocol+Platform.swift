@@ -119,6 +119,11 @@ enum URLLoadingRules {
         /// with carries them already; only a followed redirect needs them added.
         static let requestCarriesStoredCookies = true
 
+        /// Whether the loader adds and stores cookies for `request`: always, as
+        /// FoundationNetworking ignores `httpShouldHandleCookies` both ways (it reads only the
+        /// configuration's settings).
+        static func handlesCookies(_ request: URLRequest) -> Bool { true }
+
         /// libcurl sends `Content-Length: 0` for every method but `GET` and `HEAD` without a
         /// body (measured: `POST`, `PUT`, `DELETE`, `PATCH`, `OPTIONS`, `TRACE`, an extension).
         static func sendsEmptyLength(for method: HTTPMethod) -> Bool {
@@ -137,6 +142,10 @@ enum URLLoadingRules {
         /// The HTTP loader adds the stored cookies as it sends a request, so a URL protocol's
         /// request has none yet; the protocol adds them, as the loader would.
         static let requestCarriesStoredCookies = false
+
+        /// Whether the loader adds and stores cookies for `request`: not when the request turned
+        /// them off (`httpShouldHandleCookies`, documented as both sending and storing them).
+        static func handlesCookies(_ request: URLRequest) -> Bool { request.httpShouldHandleCookies }
 
         static func sendsEmptyLength(for method: HTTPMethod) -> Bool { false }
 

@@ -105,16 +105,17 @@ public class MockURLProtocol: URLProtocol {
             return finishNow(.failure(RequestMockerError.registryReleased(request: request.description)))
         }
         var request = request
+        let cookies = URLLoadingRules.handlesCookies(self.request) ? destination.cookies : nil
         // The stored cookies, as the platform's HTTP loader adds them (FoundationNetworking has
         // added them to the task's request already, when the session made the task).
-        if !URLLoadingRules.requestCarriesStoredCookies, let cookie = destination.cookies?.field(for: request.url),
+        if !URLLoadingRules.requestCarriesStoredCookies, let cookie = cookies?.field(for: request.url),
             !request.headers.contains(.cookie)
         {
             request = request.adding(.cookie, cookie)
         }
         let delivery = delivery
         let exchange = Exchange(
-            registry: registry, timeout: timeout(in: destination), cookies: destination.cookies,
+            registry: registry, timeout: timeout(in: destination), cookies: cookies,
             noteEntry: { delivery.noteEntry($0, in: registry) })
         switch exchange.start(request) {
         case .finished(let answer):
