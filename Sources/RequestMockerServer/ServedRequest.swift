@@ -104,7 +104,10 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
             guard refusal == nil, let file = entry.file else { return "from \(network), not recorded\(failure)" }
             let shown = file.pathExtension == "http" ? file.lastPathComponent : "into \(file.path)"
             return "from \(network), recorded \(shown)"
-        case .passedThrough: return (hasUpstream ? "from upstream" : "passed through to the network") + failure
+        case .passedThrough:
+            // A filter's `.passThrough` is named, so a log reader sees which stub let it through.
+            let by = entry.filter.map { ", passed through by \($0)" } ?? ""
+            return (hasUpstream ? "from upstream" : "passed through to the network") + by + failure
         case .unmatched: return "unmatched"
         case .answeredByPolicy: return "from the unmatched-request policy"
         case .failed(let reason): return "failed: \(reason)"

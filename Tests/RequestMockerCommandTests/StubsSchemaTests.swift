@@ -77,6 +77,19 @@ import Testing
                     + #""subprotocols": ["chat"], "maximumMessageSize": 4096}}}"#,
                 true
             ),
+            (
+                #"{"request": {"formBody": {"a": "1", "flag": null}, "pathExtension": ".png"}, "#
+                    + #""response": {"passThrough": true, "delay": 0.1}}"#,
+                true
+            ),
+            (#"{"request": {"pathExtension": "tar.gz"}, "response": {}}"#, false),
+            (#"{"request": {"pathExtension": ""}, "response": {}}"#, false),
+            (#"{"request": {"formBody": {"a": 1}}, "response": {}}"#, false),
+            (#"{"request": {}, "response": {"passThrough": false}}"#, false),
+            (#"{"request": {}, "response": {"passThrough": true, "status": 200}}"#, false),
+            (#"{"request": {}, "response": {"passThrough": true, "headers": {}}}"#, false),
+            (#"{"request": {}, "response": {"passThrough": true, "body": "x"}}"#, false),
+            (#"{"request": {}, "response": {"passThrough": true, "template": false}}"#, false),
             (#"{"request": {}, "response": {"webSocket": "mirror"}}"#, false),
             (#"{"request": {}, "response": {"webSocket": "echo", "status": 200}}"#, false),
             (#"{"request": {}, "response": {"webSocket": {"rules": [{"reply": []}]}}}"#, false),

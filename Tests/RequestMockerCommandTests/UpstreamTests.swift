@@ -40,6 +40,31 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("PUT /echo/here?q=swift&page=2 -> 200 from upstream (") }, "\(lines)")
     }
 
+    @Test func aPassThroughStubSendsItsRequestsUpstreamPastABroaderStub() async throws {
+        let upstream = try await Upstream()
+        let folder = try TemporaryFolder()
+        let stubs = try folder.write(
+            "stubs.json",
+            #"""
+            {"stubs": [
+              {"request": {"path": "/users/7"}, "response": {"passThrough": true}},
+              {"request": {"path": "/users/*"}, "response": {"json": {"from": "stub"}}}
+            ]}
+            """#)
+        let (serving, base) = try await serving(["--stubs", stubs.path, "--upstream", upstream.url.absoluteString])
+        let mocked = try await ExternalProcess.curl([base.absoluteString + "/users/1"])
+        let passed = try await ExternalProcess.curl([base.absoluteString + "/users/7"])
+        #expect(await serving.interrupt() == 0)
+        #expect(mocked.output == #"{"from":"stub"}"#)
+        #expect(passed.output == #"{"id": 7, "name": "User 7"}"#)
+        let lines = serving.log.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains {
+                $0.hasPrefix("GET /users/7 -> 200 from upstream, passed through by ANY /users/7 (stubs.json:2) (")
+            },
+            "\(lines)")
+    }
+
     @Test func theBodyIsRelayedAsItArrives() async throws {
         let upstream = try await Upstream()
         let (serving, base) = try await serving(["--upstream", upstream.url.absoluteString])

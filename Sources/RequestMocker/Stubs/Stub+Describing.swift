@@ -11,7 +11,8 @@ extension Stub {
     ///
     /// - Throws: ``Invalid`` for what JSON can't carry: a block, a predicate (`when`), an exact
     ///   query, a scheme, an error response, a forward, an HTTP version, a throttled or truncated
-    ///   body, a body file that can't be read, or a sequence of more than 1,000 responses.
+    ///   body, a body file that can't be read, a status or headers on a pass-through, or a
+    ///   sequence of more than 1,000 responses.
     public init(describing filter: RequestFilter) throws(Invalid) {
         var request: [String: JSONValue] = [:]
         func refuse(_ step: String, _ reason: String) -> Invalid {
@@ -43,10 +44,24 @@ extension Stub {
                 headers[name.rawValue] = value.map(JSONValue.string) ?? .null
             case .jsonBody(let value):
                 request["jsonBody"] = value
-            case .formBody:
-                throw refuse("formBody", "a stub can't ask for form fields; describe the filter without formBody")
-            case .pathExtension:
-                throw refuse("pathExtension", "a stub can't ask for a path extension; use a path pattern instead")
+            case .formBody(let fields):
+                guard request["formBody"] == nil else {
+                    throw refuse("formBody", "form fields are asked for twice, which a stub can't hold")
+                }
+                var members: [String: JSONValue] = [:]
+                for field in fields {
+                    guard members[field.name] == nil else {
+                        throw refuse(
+                            "formBody", "the form field \(field.name) is asked for twice, which a stub can't hold")
+                    }
+                    members[field.name] = field.value.map(JSONValue.string) ?? .null
+                }
+                request["formBody"] = .object(members)
+            case .pathExtension(let name):
+                guard request["pathExtension"] == nil else {
+                    throw refuse("pathExtension", "two path extensions are asked for, which a stub can't hold")
+                }
+                request["pathExtension"] = .string(name)
             case .predicate(let description, _):
                 throw refuse("when", "the predicate \"\(description)\" is Swift code, which can't be sent")
             }
@@ -129,9 +144,10 @@ extension Stub {
             }
         }
         switch response.content {
-        case .sequence, .fault:
+        case .sequence, .fault, .passThrough:
             guard response.statusOverride == nil, headers.isEmpty else {
-                throw refuse("a status or headers on a sequence or fault can't be sent; set them on each response")
+                throw refuse(
+                    "a status or headers on a sequence, fault or pass-through can't be sent; set them on each response")
             }
         default:
             break
@@ -183,7 +199,7 @@ extension Stub {
         case .forward:
             throw refuse("forward(to:) can't be sent")
         case .passThrough:
-            throw refuse("a pass-through can't be sent; the server sends what no stub answers to its upstream")
+            members["passThrough"] = true
         case .unbuildable(let reason):
             throw refuse("the response can't be built (\(reason)), so it can't be sent either")
         case .webSocket(let script):

@@ -82,7 +82,8 @@ struct StubReader {
         -> RequestFilter
     {
         let members = try object(
-            json, at: steps, allowed: ["method", "host", "path", "query", "headers", "jsonBody"])
+            json, at: steps,
+            allowed: ["method", "host", "path", "query", "headers", "jsonBody", "formBody", "pathExtension"])
         var method: HTTPMethod?
         if let value = members["method"] {
             let name = try string(value, at: steps + [.key("method")])
@@ -125,13 +126,25 @@ struct StubReader {
             }
         }
         if let value = members["jsonBody"] { filter = filter.jsonBody(value) }
+        if let value = members["formBody"] {
+            let fields = try fields(value, at: steps + [.key("formBody")], allowsNull: true)
+            filter = filter.adding(.formBody(fields.map { Condition.QueryRequirement(name: $0.name, value: $0.value) }))
+        }
+        if let value = members["pathExtension"] {
+            let text = try string(value, at: steps + [.key("pathExtension")])
+            let name = text.hasPrefix(".") ? text.dropFirst() : text[...]
+            guard !name.isEmpty, !name.contains(where: { $0 == "/" || $0 == "." }) else {
+                throw invalid(steps + [.key("pathExtension")], "expected an extension such as json or png")
+            }
+            filter = filter.pathExtension(text)
+        }
         return filter
     }
 
     // MARK: Response
 
     private static let bodyKeys = [
-        "json", "body", "base64Body", "bodyFile", "fault", "sequence", "chunks", "events", "webSocket",
+        "json", "body", "base64Body", "bodyFile", "fault", "sequence", "chunks", "events", "webSocket", "passThrough",
     ]
 
     private mutating func response(
@@ -160,6 +173,15 @@ struct StubReader {
                 throw invalid(steps + [.key(extra)], "a fault sends no response, so it has no \"\(extra)\"")
             }
             response = .fault(try fault(members["fault"] ?? .null, at: steps + [.key("fault")]))
+        case "passThrough":
+            if let extra = ["status", "headers", "template"].first(where: { members[$0] != nil }) {
+                throw invalid(
+                    steps + [.key(extra)], "a pass-through sends the real server's answer, so it has no \"\(extra)\"")
+            }
+            guard members["passThrough"] == .bool(true) else {
+                throw invalid(steps + [.key("passThrough")], "expected true (leave it out for a mocked response)")
+            }
+            response = .passThrough
         case "sequence":
             guard !inSequence else {
                 throw invalid(steps + [.key("sequence")], "a sequence's responses can't be sequences")

@@ -63,6 +63,20 @@ struct StubDescribingTests {
         #expect(try Stub(json: stub.json).json == stub.json)
     }
 
+    @Test func formFieldsAPathExtensionAndAPassThroughAreSent() throws {
+        let form = try Stub(describing: .post("/token").formBody(["grant_type": "password", "scope": nil]))
+        #expect(
+            form.json["request"] == [
+                "method": "POST", "path": "/token", "formBody": ["grant_type": "password", "scope": nil],
+            ])
+        let picture = try Stub(describing: .get("/images/*").pathExtension(".PNG"))
+        #expect(picture.json["request"] == ["method": "GET", "path": "/images/*", "pathExtension": "png"])
+        let cdn = try Stub(
+            describing: .get("/cdn/**").respond(with: MockResponse.passThrough.delayed(by: .milliseconds(250))))
+        #expect(cdn.json["response"] == ["passThrough": true, "delay": 0.25])
+        for stub in [form, picture, cdn] { #expect(try Stub(json: stub.json).json == stub.json) }
+    }
+
     @Test func aFileBodyIsSentAsItsBytes() async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("user.json", #"{"id": 1}"#)
@@ -90,12 +104,21 @@ struct StubDescribingTests {
             "at request.query: an exact query can't be sent; use query(_:), which allows other items"
         ),
         (
-            RequestFilter.post("/a").formBody(["q": "1"]),
-            "at request.formBody: a stub can't ask for form fields; describe the filter without formBody"
+            RequestFilter.post("/a").formBody(["q": "1"]).formBody(["r": "2"]),
+            "at request.formBody: form fields are asked for twice, which a stub can't hold"
         ),
         (
-            RequestFilter.get("/a").pathExtension("png"),
-            "at request.pathExtension: a stub can't ask for a path extension; use a path pattern instead"
+            RequestFilter.post("/a").formBody(["q": "1", "q": "2"]),
+            "at request.formBody: the form field q is asked for twice, which a stub can't hold"
+        ),
+        (
+            RequestFilter.get("/a").pathExtension("png").pathExtension("jpg"),
+            "at request.pathExtension: two path extensions are asked for, which a stub can't hold"
+        ),
+        (
+            RequestFilter.get("/a").respond(with: MockResponse.passThrough.withHeader("X-A", "b")),
+            "at response: a status or headers on a sequence, fault or pass-through can't be sent; "
+                + "set them on each response"
         ),
         (
             RequestFilter.get("/a").respond(with: .stream { _, _, continuation in continuation.finish() }),

@@ -71,6 +71,39 @@ struct StubTests {
         #expect(try await fetch(registry, "https://api.test/text/Ada").body == "Hello, Ada!")
     }
 
+    @Test("form fields, a path extension, and a pass-through to the real server")
+    func formsExtensionsAndPassThrough() async throws {
+        let real = try await PythonEchoServer.shared(script: "redirect_server").baseURL
+        let registry = MockRegistry()
+        for json: JSONValue in [
+            [
+                "request": ["method": "POST", "path": "/token", "formBody": ["grant_type": "password", "scope": nil]],
+                "response": ["json": ["token": "t"]],
+            ],
+            ["request": ["path": "/images/*", "pathExtension": "png"], "response": ["body": "a picture"]],
+            ["request": ["path": "/echo/**"], "response": ["passThrough": true]],
+        ] {
+            registry.register(try Stub(json: json).filter)
+        }
+        let token = try await fetch(
+            registry, "https://api.test/token", method: "POST", body: "scope&grant_type=password&user=ada")
+        #expect(token.body == #"{"token":"t"}"#)
+        let refused = await #expect(throws: RequestMockerError.self) {
+            _ = try await fetch(registry, "https://api.test/token", method: "POST", body: "grant_type=code&scope")
+        }
+        #expect("\(refused.map(String.init(describing:)) ?? "")".contains("grant_type"))
+        #expect(try await fetch(registry, "https://api.test/images/logo.PNG").body == "a picture")
+        await #expect(throws: RequestMockerError.self) {
+            _ = try await fetch(registry, "https://api.test/images/a.jpg")
+        }
+        let passed = try await fetch(registry, real + "/echo/hi")
+        #expect(try JSONValue(parsing: Data(passed.body.utf8))["path"] == "/echo/hi")
+        guard case .passedThrough = try #require(registry.journal.last).disposition else {
+            Issue.record("\(String(describing: registry.journal.last))")
+            return
+        }
+    }
+
     @Test("sequences, faults, delays and base64 bodies")
     func responses() async throws {
         let registry = MockRegistry()
@@ -135,7 +168,7 @@ struct StubTests {
             (
                 #"{"request": {"verb": "GET"}, "response": {}}"#,
                 #"at request.verb: unknown key "verb"; the keys here are "method", "host", "path", "query", "#
-                    + #""headers", "jsonBody""#
+                    + #""headers", "jsonBody", "formBody", "pathExtension""#
             ),
             (
                 #"{"request": {"path": "/a/<b"}, "response": {}}"#,
@@ -158,7 +191,23 @@ struct StubTests {
             (
                 #"{"request": {}, "response": {"json": 1, "body": "x"}}"#,
                 #"at response.body: a response has at most one of "json", "body", "base64Body", "bodyFile", "#
-                    + #""fault", "sequence", "chunks", "events", "webSocket""#
+                    + #""fault", "sequence", "chunks", "events", "webSocket", "passThrough""#
+            ),
+            (
+                #"{"request": {"pathExtension": "tar.gz"}, "response": {}}"#,
+                "at request.pathExtension: expected an extension such as json or png"
+            ),
+            (
+                #"{"request": {"formBody": {"a": 1}}, "response": {}}"#,
+                "at request.formBody.a: expected a string or null"
+            ),
+            (
+                #"{"request": {}, "response": {"passThrough": false}}"#,
+                "at response.passThrough: expected true (leave it out for a mocked response)"
+            ),
+            (
+                #"{"request": {}, "response": {"passThrough": true, "status": 200}}"#,
+                #"at response.status: a pass-through sends the real server's answer, so it has no "status""#
             ),
             (
                 #"{"request": {}, "response": {"fault": "explode"}}"#,
