@@ -83,6 +83,33 @@ import Testing
         #expect(silent.output.hasSuffix("the server closed the connection before it answered\n"))
     }
 
+    @Test func anUpstreamContentLengthMustBeOneNumber() async throws {
+        let upstream = ScriptedServer(
+            script: try .init(
+                rules: [
+                    .init(
+                        "^GET /same ",
+                        [.text("HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\nContent-Length: 5\r\n\r\nhello")]),
+                    .init(
+                        "^GET /two ",
+                        [.text("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello")]),
+                ],
+                framing: .delimiter("\r\n\r\n")))
+        let port = try upstream.start()
+        defer { upstream.stop() }
+        let upstreamURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let (server, base) = try front(of: upstreamURL)
+        defer { server.stop() }
+        let same = try await ExternalProcess.curl(["--include", base.absoluteString + "/same"])
+        #expect(same.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(same.output)")
+        #expect(same.output.hasSuffix("\r\n\r\nhello"))
+        let two = try await ExternalProcess.curl(["--include", base.absoluteString + "/two"])
+        #expect(two.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(two.output)")
+        #expect(
+            two.output.hasSuffix(
+                "the server's response was not HTTP: its Content-Length 5, 6 is not one number\n"))
+    }
+
     @Test func aRedirectForwardedThroughTheSessionArrivesWhole() async throws {
         let registry = MockRegistry()
         registry.register(.get("/old"), respond: .redirect(to: "/new").withHeader("Content-Type", "text/plain"))

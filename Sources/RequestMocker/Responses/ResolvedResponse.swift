@@ -10,23 +10,27 @@ package final class ResolvedResponse: Sendable {
     /// How the body goes onto the wire (the server honours it byte by byte; the URL protocol
     /// turns it into a delay and an error).
     package let transfer: BodyTransfer
-    /// `headers` as `HTTPURLResponse` takes them, built once.
-    let headerDictionary: [String: String]
+    /// `headers` as `HTTPURLResponse` takes them: built once, as a prepared response answers
+    /// many requests through the URL protocol.
+    var headerDictionary: [String: String] { builtDictionary ?? headers.dictionary }
+    private let builtDictionary: [String: String]?
     /// Why the response can't go out as HTTP/1.1, if it can't: a status outside 100–999, a
     /// header name that isn't a token, or a value with a line break or NUL (which would let a
     /// mock write headers, or a second response, of its own).
     let wireProblem: String?
 
+    /// - Parameter forURLLoading: whether the URL protocol may deliver it (build the header
+    ///   dictionary now); `false` for what only goes onto a socket, such as a relayed answer.
     package init(
         status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: ResponseBody,
-        transfer: BodyTransfer = .whole
+        transfer: BodyTransfer = .whole, forURLLoading: Bool = true
     ) {
         self.status = status
         self.httpVersion = httpVersion
         self.headers = headers
         self.body = body
         self.transfer = transfer
-        headerDictionary = headers.dictionary
+        builtDictionary = forURLLoading ? headers.dictionary : nil
         wireProblem = Self.wireProblem(status: status, headers: headers)
     }
 

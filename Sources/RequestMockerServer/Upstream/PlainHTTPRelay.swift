@@ -182,20 +182,34 @@ final class PlainHTTPRelay: UpstreamRelay {
         }
         var headers = head.headers.endToEnd()
         if case .length = framing {} else if request.method != .head { headers = headers.removing([.contentLength]) }
-        let reader = UpstreamBody(
-            socket: socket, framing: framing, buffer: buffer, start: start, keepsAlive: head.keepsAlive,
-            timeout: timeout, relay: self)
         let expected: Int? =
             switch framing {
             case .none: 0
             case .length(let length): length
             case .chunked, .close: nil
             }
+        // The usual API answer: the whole body came with the head, and nothing after it. It is
+        // handed over as bytes (written with the head in one go) and the connection goes back
+        // at once, instead of through a stream.
+        if let expected, buffer.count - start == expected {
+            if head.keepsAlive { giveBack(socket) } else { socket.close() }
+            let body = ResponseBody.bytes(Data(buffer[start...]))
+            return Outcome(
+                .response(
+                    ResolvedResponse(
+                        status: head.status, httpVersion: "HTTP/1.1", headers: headers, body: body, forURLLoading: false
+                    )))
+        }
+        let reader = UpstreamBody(
+            socket: socket, framing: framing, buffer: buffer, start: start, keepsAlive: head.keepsAlive,
+            timeout: timeout, relay: self)
         let stream = BodyStream(
             expectedLength: expected, pull: { reader.next(waitingAtMost: $0) }, onCancel: { reader.cancel() })
         return Outcome(
             .response(
-                ResolvedResponse(status: head.status, httpVersion: "HTTP/1.1", headers: headers, body: .stream(stream)))
+                ResolvedResponse(
+                    status: head.status, httpVersion: "HTTP/1.1", headers: headers, body: .stream(stream),
+                    forURLLoading: false))
         )
     }
 
