@@ -94,6 +94,16 @@ public final class MockServer: Sendable {
         /// let server = MockServer(registry: registry, configuration: configuration)
         /// ```
         public var upstream: URL?
+        /// Whether, without an ``upstream``, what the registry passes through goes to the
+        /// network: to the `Host` the request names, or its absolute target, as a proxy sends it.
+        /// `false` answers it `502` with ``RequestMockerError/passThroughNeedsUpstream(request:)``,
+        /// so nothing leaves the machine; `request-mocker serve` sets that without `--upstream`.
+        ///
+        /// ```swift
+        /// var configuration = MockServer.Configuration()
+        /// configuration.passesThroughToTheNetwork = false
+        /// ```
+        public var passesThroughToTheNetwork = true
         /// The admin API under `/__admin/` (see ``MockServer/Admin``): `nil`, the default, turns it
         /// off, and `/__admin/` paths go to the registry like any other.
         public var admin: Admin?
@@ -286,6 +296,7 @@ public final class MockServer: Sendable {
         forwarding.runsBlocksOnTheirOwnThread = true
         forwarding.streamsBodies = true
         forwarding.upstream = configuration.upstream
+        forwarding.reachesTheNetwork = configuration.passesThroughToTheNetwork
         forwarding.relay = relay
         return forwarding
     }

@@ -70,6 +70,8 @@ enum ServeCommand {
         }
         var configuration = MockServer.Configuration(host: options.host, port: options.port)
         configuration.upstream = options.upstream
+        // A stub's pass-through, too, goes nowhere but the upstream.
+        configuration.passesThroughToTheNetwork = false
         if options.admin { configuration.admin = MockServer.Admin(token: options.adminToken) }
         let server = MockServer(registry: registry, configuration: configuration) { [recordingCassette] served in
             printLine(served.description)

@@ -21,7 +21,9 @@ func fail(_ message: String, status: Int32) -> Never {
 
 /// Writes one line to standard output at once (unbuffered), so a pipe or a log file shows each
 /// request as it happens. With `write(2)` itself: `FileHandle.write(_:)` cost the server several
-/// microseconds a request, and traps on a write error.
+/// microseconds a request, and traps on a write error. An output that can't take more now (a
+/// non-blocking one) is waited for; one that fails (a full disk) loses the line and the server
+/// goes on. (A reader that closed the pipe ends the process with `SIGPIPE`, as for any command.)
 func printLine(_ line: String) {
     let bytes = Array((line + "\n").utf8)
     var offset = 0
@@ -34,8 +36,11 @@ func printLine(_ line: String) {
             offset += written
         } else if written < 0, errno == EINTR {
             continue
+        } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+            var output = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&output, 1, 1_000)
         } else {
-            return  // a closed or full output: the line is lost, the server goes on
+            return
         }
     }
 }

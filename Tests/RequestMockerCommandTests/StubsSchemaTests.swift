@@ -84,6 +84,8 @@ import Testing
             ),
             (#"{"request": {"pathExtension": "tar.gz"}, "response": {}}"#, false),
             (#"{"request": {"pathExtension": ""}, "response": {}}"#, false),
+            (#"{"request": {"pathExtension": "png/\u0301"}, "response": {}}"#, false),
+            (#"{"request": {"pathExtension": ".\u0301png"}, "response": {}}"#, true),
             (#"{"request": {"formBody": {"a": 1}}, "response": {}}"#, false),
             (#"{"request": {}, "response": {"passThrough": false}}"#, false),
             (#"{"request": {}, "response": {"passThrough": true, "status": 200}}"#, false),

@@ -65,6 +65,25 @@ import Testing
             "\(lines)")
     }
 
+    @Test func withoutAnUpstreamAPassThroughStubSendsNothingToTheNetwork() async throws {
+        let upstream = try await Upstream()
+        let folder = try TemporaryFolder()
+        let stubs = try folder.write(
+            "stubs.json", #"{"stubs": [{"request": {"path": "/users/7"}, "response": {"passThrough": true}}]}"#)
+        let (serving, base) = try await serving(["--stubs", stubs.path])
+        // The Host names a real server, which a proxy would reach.
+        let host = "127.0.0.1:\(upstream.url.port ?? 0)"
+        let refused = try await ExternalProcess.curl([
+            "--include", "-H", "Host: \(host)", base.absoluteString + "/users/7",
+        ])
+        #expect(await serving.interrupt() == 0)
+        #expect(refused.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(refused.output)")
+        #expect(
+            refused.output.hasSuffix(
+                "\r\n\r\npassing GET http://\(host)/users/7 through needs an upstream: this server sends nothing to "
+                    + "the network without one; start it with --upstream URL (MockServer.Configuration.upstream)\n"))
+    }
+
     @Test func theBodyIsRelayedAsItArrives() async throws {
         let upstream = try await Upstream()
         let (serving, base) = try await serving(["--upstream", upstream.url.absoluteString])

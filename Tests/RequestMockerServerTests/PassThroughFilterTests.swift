@@ -67,6 +67,37 @@ struct PassThroughFilterTests {
         }
     }
 
+    @Test("a delayed pass-through whose body streams waits out its delay, then relays the whole body")
+    func delayedStreamedBody() async throws {
+        // The real server sends the head and the first piece at once, the rest a moment later:
+        // a scripted one, on threads of its own, so a busy test run can't hold it up.
+        let origin = ScriptedServer(
+            script: try .init(
+                rules: [
+                    .init(
+                        "^GET /feed ",
+                        [
+                            .text("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nfirst \r\n"),
+                            .pause(.milliseconds(50)), .text("6\r\nsecond\r\n0\r\n\r\n"),
+                        ])
+                ],
+                framing: .delimiter("\r\n\r\n")))
+        _ = try origin.start()
+        defer { origin.stop() }
+        let registry = MockRegistry()
+        registry.register(.get("/feed"), respond: MockResponse.passThrough.delayed(by: .milliseconds(1_300)))
+        var configuration = MockServer.Configuration()
+        configuration.upstream = origin.url()
+        // Shorter than the delay (the relay waits at least a second): the body's idle time counts
+        // from when it is asked for, not from when the head came.
+        configuration.forwardingTimeout = 1
+        try await withServer(registry, configuration: configuration) { _, front in
+            let fed = try await ExternalProcess.curl([front.absoluteString + "/feed"])
+            #expect(fed.status == 0, "\(fed.error) \(String(describing: registry.journal.last?.completion))")
+            #expect(fed.output == "first second")
+        }
+    }
+
     @Test("through MockServer it goes to the upstream; with none, 502 says why")
     func throughTheServer() async throws {
         let origin = Self.origin()

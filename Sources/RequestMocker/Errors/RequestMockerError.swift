@@ -61,6 +61,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     /// Nothing answered a request the loopback server received, and passing it through would
     /// send it back to the same server.
     case passThroughLoop(request: String)
+    /// A filter passed a request through on a server that sends nothing to the network without
+    /// an upstream (`request-mocker serve` without `--upstream`).
+    case passThroughNeedsUpstream(request: String)
     /// ``MockResponse/forward(to:)`` would send the request back to the server it came to.
     case forwardLoop(request: String, target: String)
     /// ``MockResponse/forward(to:)`` was given a base that isn't an absolute http(s) URL.
@@ -139,6 +142,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
             return "passing \(request) through would send it back to this server; give the server an upstream "
                 + "(request-mocker serve --upstream URL, or MockServer.Configuration.upstream), or "
                 + "send a Host header naming the real server, or the absolute URL as to a proxy"
+        case .passThroughNeedsUpstream(let request):
+            return "passing \(request) through needs an upstream: this server sends nothing to the network "
+                + "without one; start it with --upstream URL (MockServer.Configuration.upstream)"
         case .registryReleased(let request):
             return "\(request) was sent through the protocol class of a MockRegistry that has been released; "
                 + "keep the registry alive as long as its sessions (store it in the test case)"

@@ -223,7 +223,8 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     /// registry.register(.get("https://cdn.example.com/**").pathExtension("png"), respond: .file(placeholder))
     /// ```
     public func pathExtension(_ extension: String) -> RequestFilter {
-        let trimmed = `extension`.hasPrefix(".") ? String(`extension`.dropFirst()) : `extension`
+        let scalars = `extension`.unicodeScalars
+        let trimmed = scalars.first == "." ? String(scalars.dropFirst()) : `extension`
         return adding(.pathExtension(trimmed.lowercased()))
     }
 

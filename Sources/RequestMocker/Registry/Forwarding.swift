@@ -17,6 +17,9 @@ package struct Forwarding: Sendable {
     /// Where requests the registry passes through or records go, when not to their own URL: a
     /// server's upstream, under whose base path their path and query are appended.
     package var upstream: URL?
+    /// Whether, without an upstream, what is passed through goes to its own URL on the network;
+    /// `false` refuses it (`502`) instead.
+    package var reachesTheNetwork = true
     /// Carries forwarded requests itself where it can (the server's relay to a plain-HTTP
     /// upstream); what it declines goes through the pass-through session.
     package var relay: (any UpstreamRelay)?
@@ -43,6 +46,8 @@ package struct Forwarding: Sendable {
             // Recorded as the client asked (a cassette matches the next run's requests by path,
             // which the upstream's base path would change).
             sent = rebased
+        } else if !reachesTheNetwork {
+            return .ready(Outcome(.refusal(.needsUpstream(request))))
         }
         if loopsBack(sent.url) {
             return .ready(Outcome(.refusal(.loop(request))))

@@ -55,6 +55,13 @@ package struct Refusal: Sendable {
         return Refusal(status: .badGateway, error: loop, message: "\(loop)")
     }
 
+    /// `502`: the request was passed through, and the transport sends nothing to the network
+    /// without an upstream.
+    static func needsUpstream(_ request: MockRequest) -> Refusal {
+        let error = RequestMockerError.passThroughNeedsUpstream(request: request.description)
+        return Refusal(status: .badGateway, error: error, message: "\(error)")
+    }
+
     package static func loop(_ request: MockRequest) -> Refusal {
         let loop = RequestMockerError.passThroughLoop(request: request.description)
         return Refusal(status: .badGateway, error: loop, message: "\(loop)")

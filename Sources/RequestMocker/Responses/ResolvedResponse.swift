@@ -16,22 +16,23 @@ package final class ResolvedResponse: Sendable {
     private let builtDictionary: [String: String]?
     /// Why the response can't go out as HTTP/1.1, if it can't: a status outside 100–999, a
     /// header name that isn't a token, or a value with a line break or NUL (which would let a
-    /// mock write headers, or a second response, of its own).
+    /// mock write headers, or a second response, of its own). Not asked of a relayed answer.
     let wireProblem: String?
 
-    /// - Parameter forURLLoading: whether the URL protocol may deliver it (build the header
-    ///   dictionary now); `false` for what only goes onto a socket, such as a relayed answer.
+    /// - Parameter relayed: an answer the server relays from its upstream, which only goes onto
+    ///   a socket: it isn't checked as a mock's is (its head was parsed strictly) and gets no
+    ///   header dictionary (only the URL protocol reads one).
     package init(
         status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: ResponseBody,
-        transfer: BodyTransfer = .whole, forURLLoading: Bool = true
+        transfer: BodyTransfer = .whole, relayed: Bool = false
     ) {
         self.status = status
         self.httpVersion = httpVersion
         self.headers = headers
         self.body = body
         self.transfer = transfer
-        builtDictionary = forURLLoading ? headers.dictionary : nil
-        wireProblem = Self.wireProblem(status: status, headers: headers)
+        builtDictionary = relayed ? nil : headers.dictionary
+        wireProblem = relayed ? nil : Self.wireProblem(status: status, headers: headers)
     }
 
     private static func wireProblem(status: HTTPStatus, headers: HTTPHeaders) -> String? {

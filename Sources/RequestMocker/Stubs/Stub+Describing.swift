@@ -61,6 +61,13 @@ extension Stub {
                 guard request["pathExtension"] == nil else {
                     throw refuse("pathExtension", "two path extensions are asked for, which a stub can't hold")
                 }
+                // Read back, a stub's extension loses a leading dot: one that has dots or slashes
+                // (which no last segment's extension can hold) would match something else.
+                guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0 == "/" || $0 == "." }) else {
+                    throw refuse(
+                        "pathExtension", "the path extension \(name.debugDescription) matches no path, so it isn't sent"
+                    )
+                }
                 request["pathExtension"] = .string(name)
             case .predicate(let description, _):
                 throw refuse("when", "the predicate \"\(description)\" is Swift code, which can't be sent")

@@ -132,7 +132,9 @@ struct StubReader {
         }
         if let value = members["pathExtension"] {
             let text = try string(value, at: steps + [.key("pathExtension")])
-            let name = text.hasPrefix(".") ? text.dropFirst() : text[...]
+            // By code point, as the schema's pattern reads it (a `Character` may hide a "/").
+            let scalars = text.unicodeScalars
+            let name = scalars.first == "." ? scalars.dropFirst() : scalars[...]
             guard !name.isEmpty, !name.contains(where: { $0 == "/" || $0 == "." }) else {
                 throw invalid(steps + [.key("pathExtension")], "expected an extension such as json or png")
             }

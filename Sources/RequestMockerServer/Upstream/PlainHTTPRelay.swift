@@ -197,7 +197,7 @@ final class PlainHTTPRelay: UpstreamRelay {
             return Outcome(
                 .response(
                     ResolvedResponse(
-                        status: head.status, httpVersion: "HTTP/1.1", headers: headers, body: body, forURLLoading: false
+                        status: head.status, httpVersion: "HTTP/1.1", headers: headers, body: body, relayed: true
                     )))
         }
         let reader = UpstreamBody(
@@ -209,7 +209,7 @@ final class PlainHTTPRelay: UpstreamRelay {
             .response(
                 ResolvedResponse(
                     status: head.status, httpVersion: "HTTP/1.1", headers: headers, body: .stream(stream),
-                    forURLLoading: false))
+                    relayed: true))
         )
     }
 
@@ -276,7 +276,9 @@ private final class UpstreamBody: @unchecked Sendable {
     private let ownership = LockedState(Ownership())
     private var released: Bool { ownership.withLock { $0.released } }
     private let clock = ContinuousClock()
-    private var lastProgress: ContinuousClock.Instant
+    /// When the body last made progress; from the first ask for it, not from when the head
+    /// came: a delayed pass-through holds the head back first, as long as it says.
+    private var lastProgress: ContinuousClock.Instant?
 
     init(
         socket: Socket, framing: UpstreamResponseHead.Framing, buffer: [UInt8], start: Int, keepsAlive: Bool,
@@ -289,7 +291,6 @@ private final class UpstreamBody: @unchecked Sendable {
         self.keepsAlive = keepsAlive
         self.timeout = timeout
         self.relay = relay
-        lastProgress = clock.now
         if framing == .none { finish(reusable: start == buffer.count) }
     }
 
@@ -297,7 +298,9 @@ private final class UpstreamBody: @unchecked Sendable {
         while true {
             if let piece = takeBuffered() { return piece }
             if released { return .end }
-            let remaining = clock.now.duration(to: lastProgress + timeout)
+            let since = lastProgress ?? clock.now
+            lastProgress = since
+            let remaining = clock.now.duration(to: since + timeout)
             guard remaining > .zero else {
                 fail()
                 return .failed(URLError(.timedOut))

@@ -112,6 +112,10 @@ struct StubDescribingTests {
             "at request.formBody: the form field q is asked for twice, which a stub can't hold"
         ),
         (
+            RequestFilter.get("/a").pathExtension("..png"),
+            #"at request.pathExtension: the path extension ".png" matches no path, so it isn't sent"#
+        ),
+        (
             RequestFilter.get("/a").pathExtension("png").pathExtension("jpg"),
             "at request.pathExtension: two path extensions are asked for, which a stub can't hold"
         ),
