@@ -291,7 +291,7 @@ struct HTTPConnection {
     private func makeRequest(_ head: RequestHead, body: Data?) -> Result<MockRequest, Rejection> {
         let fallback = server.baseURL.flatMap { base -> String? in
             guard let host = base.host, let port = base.port else { return nil }
-            return host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
+            return "\(host.bracketedIfIPv6):\(port)"
         }
         do {
             let url = try RequestTarget.url(of: head, fallbackAuthority: fallback)

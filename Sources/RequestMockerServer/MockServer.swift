@@ -229,7 +229,7 @@ public final class MockServer: Sendable {
             pool.stop()
             throw .cannotListen(host: configuration.host, port: configuration.port, reason: error.description)
         }
-        let host = address.host.contains(":") ? "[\(address.host)]" : address.host
+        let host = address.host.bracketedIfIPv6
         let url = URL(string: "http://\(host):\(address.port)") ?? URL(fileURLWithPath: "/")
         // A `stop()` that came in meanwhile wins.
         let running = phase.withLock { phase -> Bool in

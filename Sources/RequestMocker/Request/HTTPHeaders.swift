@@ -261,6 +261,13 @@ extension HTTPHeaders: Sequence {
 }
 
 extension String {
+    /// The host as a URL or a `Host` field writes it: an IPv6 address in brackets (`::1` gives
+    /// `[::1]`), anything else as it is. (Over UTF-8: with Foundation imported, `contains(":")`
+    /// goes through `NSString`, which showed on the request path.)
+    package var bracketedIfIPv6: String {
+        utf8.contains(UInt8(ascii: ":")) && !hasPrefix("[") ? "[\(self)]" : self
+    }
+
     /// ASCII case-insensitive equality, which is what HTTP field names and hosts need; cheaper
     /// than `caseInsensitiveCompare` because it allocates nothing.
     package func caseInsensitiveEquals(_ other: String) -> Bool {

@@ -44,9 +44,7 @@ extension MockRequest {
     /// `http` URL and `:443` of an `https` one; URL parsing in browsers drops them).
     static func authority(of url: URL) -> String? {
         guard let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
-        // (`utf8.contains`: with Foundation imported, `contains(":")` goes through `NSString`,
-        // which was most of this function's time on Linux.)
-        let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
+        let bracketed = host.bracketedIfIPv6
         guard let port = url.port, port != defaultPort(of: url) else { return bracketed }
         return "\(bracketed):\(port)"
     }

@@ -111,7 +111,7 @@ public final class ScriptedServer: Sendable {
     /// `scheme://address:port`, for building URLs to the main listener.
     public func url(scheme: String = "http", path: String = "") -> URL? {
         let (address, port) = state.withLock { ($0.address, $0.port) }
-        let host = address.contains(":") ? "[\(address)]" : address
+        let host = address.bracketedIfIPv6
         return URL(string: "\(scheme)://\(host):\(port)\(path)")
     }
 

@@ -29,7 +29,7 @@ final class PlainHTTPRelay: UpstreamRelay {
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         urlHost = host.lowercased()
         self.port = port16
-        let shownHost = self.host.contains(":") ? "[\(self.host)]" : self.host
+        let shownHost = self.host.bracketedIfIPv6
         authority = port == 80 ? shownHost : "\(shownHost):\(port)"
     }
 
