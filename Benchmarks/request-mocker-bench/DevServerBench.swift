@@ -2,8 +2,8 @@ import Foundation
 import RequestMocker
 
 // The development-server rows: `request-mocker serve --upstream` against going to nginx
-// directly (and against nginx's own reverse proxy, for scale), and `serve --stubs` with 1,000
-// stubs against nginx.
+// directly (and, for scale, against nginx's own reverse proxy and against socat, which relays
+// bytes without reading HTTP), and `serve --stubs` with 1,000 stubs against nginx.
 
 /// `wrk`'s median latency, in microseconds, for one connection sending requests back to back.
 func wrkMedianLatency(_ url: String, seconds: Int) -> Double? {
@@ -21,10 +21,12 @@ func wrkMedianLatency(_ url: String, seconds: Int) -> Double? {
 }
 
 struct DevServerResult {
-    /// Median latencies in µs: straight to nginx, through nginx's proxy, through `serve --upstream`.
+    /// Median latencies in µs: straight to nginx, through nginx's proxy, through `serve --upstream`,
+    /// and through socat (when it is installed).
     let direct: Double
     let nginxProxy: Double
     let forwarded: Double?
+    let byteRelay: Double?
     /// Requests a second: nginx, and `serve --stubs` with 1,000 stubs.
     let nginx: Double
     let stubs: Double?
@@ -56,15 +58,23 @@ func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult?
     let forwarding = startCommand(
         ["--upstream", "http://127.0.0.1:\(nginx.port)"], log: folder.appendingPathComponent("logs/upstream.log"))
     let stubbed = startCommand(["--stubs", stubsFile.path], log: folder.appendingPathComponent("logs/stubs.log"))
-    commands = [forwarding?.pid, stubbed?.pid].compactMap(\.self)
+    // A relay that copies bytes each way, as close to the least a second hop costs as a
+    // program gets: one kept connection to nginx for each of wrk's.
+    let relayPort = try freePort()
+    let relay =
+        installed("socat")
+        ? spawn(["socat", "TCP-LISTEN:\(relayPort),fork,reuseaddr,nodelay", "TCP:127.0.0.1:\(nginx.port),nodelay"])
+        : nil
+    commands = [forwarding?.pid, stubbed?.pid, relay].compactMap(\.self)
+    Thread.sleep(forTimeInterval: 0.2)
 
     let latencyURLs = [
         "http://127.0.0.1:\(nginx.port)/hello", "http://127.0.0.1:\(nginx.proxyPort)/hello",
-        forwarding.map { $0.base + "/hello" },
+        forwarding.map { $0.base + "/hello" }, relay.map { _ in "http://127.0.0.1:\(relayPort)/hello" },
     ]
     let throughputURLs = ["http://127.0.0.1:\(nginx.port)/hello", stubbed.map { $0.base + "/items/999/detail" }]
     for url in (latencyURLs + throughputURLs).compactMap(\.self) { _ = wrk(url, seconds: 1) }
-    var latencies: [[Double]] = [[], [], []]
+    var latencies: [[Double]] = [[], [], [], []]
     var throughputs: [[Double]] = [[], []]
     for _ in 0..<rounds {
         for (index, url) in latencyURLs.enumerated() {
@@ -78,7 +88,8 @@ func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult?
     guard let direct = median(latencies[0]), let proxy = median(latencies[1]), let nginxRate = median(throughputs[0])
     else { return nil }
     return DevServerResult(
-        direct: direct, nginxProxy: proxy, forwarded: median(latencies[2]), nginx: nginxRate,
+        direct: direct, nginxProxy: proxy, forwarded: median(latencies[2]), byteRelay: median(latencies[3]),
+        nginx: nginxRate,
         stubs: median(throughputs[1]))
 }
 
@@ -105,6 +116,13 @@ func printDevServerRows(rounds: Int) throws {
         String(
             format: "  (nginx's own proxy_pass to it, for scale: %.0f µs, %.2f×)", result.nginxProxy,
             result.nginxProxy / result.direct))
+    if let byteRelay = result.byteRelay {
+        print(
+            String(
+                format:
+                    "  (socat relaying the bytes, reading no HTTP, for the least a second hop costs: %.0f µs, %.2f×)",
+                byteRelay, byteRelay / result.direct))
+    }
     if let stubs = result.stubs {
         let share = stubs / result.nginx
         print(

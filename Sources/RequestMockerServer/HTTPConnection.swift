@@ -289,12 +289,13 @@ struct HTTPConnection {
     }
 
     private func makeRequest(_ head: RequestHead, body: Data?) -> Result<MockRequest, Rejection> {
-        let fallback = server.baseURL.flatMap { base -> String? in
-            guard let host = base.host, let port = base.port else { return nil }
-            return "\(host.bracketedIfIPv6):\(port)"
-        }
         do {
-            let url = try RequestTarget.url(of: head, fallbackAuthority: fallback)
+            let url = try RequestTarget.url(
+                of: head,
+                fallbackAuthority: server.baseURL.flatMap { base -> String? in
+                    guard let host = base.host, let port = base.port else { return nil }
+                    return "\(host.bracketedIfIPv6):\(port)"
+                })
             return .success(MockRequest(method: head.method, url: url, headers: head.headers, body: body))
         } catch {
             return .failure(error)

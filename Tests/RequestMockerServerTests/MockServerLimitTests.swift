@@ -34,6 +34,8 @@ import Testing
         let name: String
         let bytes: String
         let status: Int
+        /// The body's message, when the case pins it.
+        var reason: String?
 
         var testDescription: String { "\(name) -> \(status)" }
     }
@@ -60,9 +62,25 @@ import Testing
         ),
         BadRequest(
             name: "header line without a colon", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n",
-            status: 400),
+            status: 400, reason: #"a header line has no colon: "Broken header line""#),
         BadRequest(
-            name: "folded header", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\n Folded: value\r\n\r\n", status: 400),
+            name: "folded header", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\n Folded: value\r\n\r\n", status: 400,
+            reason: "a header line starts with whitespace (line folding is not accepted)"),
+        BadRequest(
+            name: "space before a header's colon", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nX-A : 1\r\n\r\n",
+            status: 400, reason: #"the header name "X-A " is not a token"#),
+        BadRequest(
+            name: "header without a name", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\n: value\r\n\r\n", status: 400,
+            reason: #"the header name "" is not a token"#),
+        BadRequest(
+            name: "carriage return inside a value", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nX-A: 1\r2\r\n\r\n",
+            status: 400, reason: "the value of X-A contains a control character"),
+        BadRequest(
+            name: "NUL inside a value", bytes: "GET /fine HTTP/1.1\r\nHost: x\r\nX-A: 1\u{0}2\r\n\r\n",
+            status: 400, reason: "the value of X-A contains a control character"),
+        BadRequest(
+            name: "request line with three spaces", bytes: "GET /fine  HTTP/1.1\r\nHost: x\r\n\r\n", status: 400,
+            reason: "the request line is not `METHOD target HTTP/1.1`"),
         BadRequest(name: "not a request line", bytes: "NOT A REQUEST\r\n\r\n", status: 400),
         BadRequest(name: "HTTP/1.1 without Host", bytes: "GET /fine HTTP/1.1\r\n\r\n", status: 400),
         BadRequest(
@@ -131,6 +149,9 @@ import Testing
             let port = UInt16(base.port ?? 0)
             let reply = try await RawClient.exchange(port: port, [bad.bytes])
             #expect(reply.response.hasPrefix("HTTP/1.1 \(bad.status) "), "\(reply.response.prefix(200))")
+            if let reason = bad.reason {
+                #expect(reply.response.hasSuffix("\r\n\r\n\(reason)\n"), "\(reply.response)")
+            }
             let statusLines = reply.response.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }
             #expect(statusLines.count == 1, "one answer, then the close: \(statusLines)")
             #expect(reply.response.contains("Connection: close"))

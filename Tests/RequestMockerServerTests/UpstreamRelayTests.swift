@@ -110,6 +110,38 @@ import Testing
                 "the server's response was not HTTP: its Content-Length 5, 6 is not one number\n"))
     }
 
+    @Test func anUpstreamHeadIsReadStrictlyButForBareLineFeeds() async throws {
+        let replies: [(path: String, response: String)] = [
+            ("/bare", "HTTP/1.1 200 OK\nContent-Length: 5\nX-Kind: bare\n\nhello"),
+            ("/folded", "HTTP/1.1 200 OK\r\nX-A: 1\r\n  more\r\nContent-Length: 0\r\n\r\n"),
+            ("/spaced", "HTTP/1.1 200 OK\r\nX-A : 1\r\nContent-Length: 0\r\n\r\n"),
+            ("/carriage", "HTTP/1.1 200 OK\r\nX-A: 1\r2\r\nContent-Length: 0\r\n\r\n"),
+            ("/short", "HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n"),
+        ]
+        let rules = try replies.map { try ScriptedServer.Rule("^GET \($0.path) ", [.text($0.response)]) }
+        let upstream = ScriptedServer(script: .init(rules: rules, framing: .delimiter("\r\n\r\n")))
+        let port = try upstream.start()
+        defer { upstream.stop() }
+        let upstreamURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let (server, base) = try front(of: upstreamURL)
+        defer { server.stop() }
+        let bare = try await ExternalProcess.curl(["--include", base.absoluteString + "/bare"])
+        #expect(bare.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(bare.output)")
+        #expect(bare.output.contains("\r\nX-Kind: bare\r\n"))
+        #expect(bare.output.hasSuffix("\r\n\r\nhello"))
+        let refused = [
+            "/folded": "a header line starts with whitespace (line folding is not accepted)",
+            "/spaced": #"the header name "X-A " is not a token"#,
+            "/carriage": "the value of X-A contains a control character",
+            "/short": #"its status line "HTTP/1.1 20 OK" is not HTTP/1.x"#,
+        ]
+        for (path, reason) in refused.sorted(by: { $0.key < $1.key }) {
+            let reply = try await ExternalProcess.curl(["--include", base.absoluteString + path])
+            #expect(reply.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(path): \(reply.output)")
+            #expect(reply.output.hasSuffix("the server's response was not HTTP: \(reason)\n"), "\(reply.output)")
+        }
+    }
+
     @Test func aRedirectForwardedThroughTheSessionArrivesWhole() async throws {
         let registry = MockRegistry()
         registry.register(.get("/old"), respond: .redirect(to: "/new").withHeader("Content-Type", "text/plain"))

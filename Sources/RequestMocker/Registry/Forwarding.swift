@@ -16,7 +16,11 @@ package struct Forwarding: Sendable {
     package var streamsBodies = false
     /// Where requests the registry passes through or records go, when not to their own URL: a
     /// server's upstream, under whose base path their path and query are appended.
-    package var upstream: URL?
+    package var upstream: URL? {
+        didSet { upstreamBase = upstream.flatMap(Base.init) }
+    }
+    /// `upstream`, parsed once rather than for every request.
+    private var upstreamBase: Base?
     /// Whether, without an upstream, what is passed through goes to its own URL on the network;
     /// `false` refuses it (`502`) instead.
     package var reachesTheNetwork = true
@@ -38,7 +42,7 @@ package struct Forwarding: Sendable {
     func passThrough(_ request: MockRequest, recording ticket: RecordingTicket?) -> PendingOutcome {
         var sent = request
         if let upstream {
-            guard let rebased = Forwarding.rebased(request, under: upstream) else {
+            guard let rebased = upstreamBase?.rebased(request) else {
                 let error = RequestMockerError.invalidForward(
                     base: upstream.absoluteString, request: request.description)
                 return .ready(Outcome(.refusal(Refusal(error))))
@@ -76,16 +80,34 @@ package struct Forwarding: Sendable {
     /// `request` sent to another server: to `base` with its path and query appended, and without
     /// its `Host` (the session sets the new one). `nil` when `base` isn't an absolute http(s) URL.
     static func rebased(_ request: MockRequest, under base: URL) -> MockRequest? {
-        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https", components.host != nil
-        else { return nil }
-        var basePath = components.percentEncodedPath
-        if basePath.hasSuffix("/") { basePath.removeLast() }
-        components.percentEncodedPath = basePath + request.path
-        components.percentEncodedQuery = request.url.query(percentEncoded: true)
-        guard let target = components.url else { return nil }
-        return MockRequest(
-            method: request.method, url: target, headers: request.headers.removing([.host]), body: request.body)
+        Base(base)?.rebased(request)
+    }
+
+    /// A base URL requests are sent on under: its scheme, authority and path, without a final
+    /// `/`, as text that a request's path and query are appended to. (Putting the URL together
+    /// from text costs a quarter of what setting `URLComponents`' parts does.)
+    struct Base {
+        private let prefix: String
+
+        /// `nil` when `base` isn't an absolute http(s) URL.
+        init?(_ base: URL) {
+            guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
+                let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                components.host != nil
+            else { return nil }
+            if components.percentEncodedPath.hasSuffix("/") { components.percentEncodedPath.removeLast() }
+            components.percentEncodedQuery = nil
+            components.percentEncodedFragment = nil
+            guard let prefix = components.string else { return nil }
+            self.prefix = prefix
+        }
+
+        func rebased(_ request: MockRequest) -> MockRequest? {
+            let query = request.url.query(percentEncoded: true).map { "?" + $0 } ?? ""
+            guard let target = URL(string: prefix + request.path + query) else { return nil }
+            return MockRequest(
+                method: request.method, url: target, headers: request.headers.removing([.host]), body: request.body)
+        }
     }
 }
 

@@ -41,16 +41,19 @@ struct RequestHeadParser {
             }
             return nil
         }
-        var lines = Self.lines(buffer, begin..<end)
-        guard !lines.isEmpty else { return nil }
-        let requestLine = lines.removeFirst()
+        let lines = FieldLine.lines(buffer, begin..<end)
+        guard let requestLine = lines.first else { return nil }
         guard requestLine.count <= maximumRequestLine else {
             throw Rejection(status: .uriTooLong, reason: "the request line is longer than \(maximumRequestLine) bytes")
         }
-        var head = try Self.requestLine(requestLine)
-        for line in lines {
-            let field = try Self.headerField(line)
-            head.headers.add(field.name, field.value)
+        var head = try Self.requestLine(buffer[requestLine])
+        for line in lines.dropFirst() {
+            do {
+                let field = try FieldLine.field(buffer, line)
+                head.headers.add(field.name, field.value)
+            } catch {
+                throw Rejection(status: .badRequest, reason: error.reason)
+            }
         }
         head.framing = try framing(of: head)
         return (head, end)
@@ -71,32 +74,24 @@ struct RequestHeadParser {
         return nil
     }
 
-    /// The lines of a head, without their `CRLF` or `LF`, and without the final empty line.
-    private static func lines(_ buffer: [UInt8], _ range: Range<Int>) -> [ArraySlice<UInt8>] {
-        var lines: [ArraySlice<UInt8>] = []
-        var lineStart = range.lowerBound
-        for index in range where buffer[index] == .lf {
-            var lineEnd = index
-            if lineEnd > lineStart, buffer[lineEnd - 1] == .cr { lineEnd -= 1 }
-            if lineEnd > lineStart { lines.append(buffer[lineStart..<lineEnd]) }
-            lineStart = index + 1
-        }
-        return lines
-    }
-
     private static func requestLine(_ line: ArraySlice<UInt8>) throws(Rejection) -> RequestHead {
-        let parts = line.split(separator: .space, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+        // Exactly two spaces, with a method and a target before them.
+        guard let firstSpace = line.firstIndex(of: .space),
+            let secondSpace = line[(firstSpace + 1)...].firstIndex(of: .space),
+            !line[(secondSpace + 1)...].contains(.space), firstSpace > line.startIndex, secondSpace > firstSpace + 1
+        else {
             throw Rejection(status: .badRequest, reason: "the request line is not `METHOD target HTTP/1.1`")
         }
-        guard parts[0].allSatisfy(\.isTokenCharacter) else {
+        let (method, target, version) = (
+            line[..<firstSpace], line[(firstSpace + 1)..<secondSpace], line[(secondSpace + 1)...]
+        )
+        guard method.allSatisfy(\.isTokenCharacter) else {
             throw Rejection(status: .badRequest, reason: "the method contains characters a method can't have")
         }
-        guard parts[1].allSatisfy({ $0 > .space && $0 != 0x7F }) else {
+        guard target.allSatisfy({ $0 > .space && $0 != 0x7F }) else {
             throw Rejection(status: .badRequest, reason: "the request target contains control characters")
         }
-        let version = parts[2]
-        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)),
+        guard version.count == 8, version.starts(with: "HTTP/".utf8),
             let major = version[version.startIndex + 5].digitValue, version[version.startIndex + 6] == .dot,
             let minor = version[version.startIndex + 7].digitValue
         else {
@@ -109,43 +104,11 @@ struct RequestHeadParser {
                 reason: "only HTTP/1.0 and HTTP/1.1 are served, not HTTP/\(major).\(minor)")
         }
         return RequestHead(
-            method: HTTPMethod(rawValue: String(decoding: parts[0], as: UTF8.self)),
-            target: String(decoding: parts[1], as: UTF8.self),
+            method: HTTPMethod(rawValue: String(decoding: method, as: UTF8.self)),
+            target: String(decoding: target, as: UTF8.self),
             minorVersion: minor,
             headers: HTTPHeaders(),
             framing: .none
-        )
-    }
-
-    private static func headerField(_ line: ArraySlice<UInt8>) throws(Rejection) -> HTTPHeaders.Field {
-        guard let first = line.first, first != .space, first != .tab else {
-            throw Rejection(
-                status: .badRequest, reason: "a header line starts with whitespace (line folding is not accepted)")
-        }
-        guard let colon = line.firstIndex(of: .colon) else {
-            throw Rejection(
-                status: .badRequest,
-                reason: "a header line has no colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
-        }
-        let name = line[line.startIndex..<colon]
-        guard !name.isEmpty, name.allSatisfy(\.isTokenCharacter) else {
-            throw Rejection(
-                status: .badRequest,
-                reason:
-                    "the header name \(String(decoding: name.prefix(80), as: UTF8.self).debugDescription)"
-                    + " is not a token"
-            )
-        }
-        var value = line[(colon + 1)...]
-        while let byte = value.first, byte == .space || byte == .tab { value = value.dropFirst() }
-        while let byte = value.last, byte == .space || byte == .tab { value = value.dropLast() }
-        guard !value.contains(where: { $0 == 0 || $0 == .cr || $0 == .lf }) else {
-            throw Rejection(
-                status: .badRequest,
-                reason: "the value of \(String(decoding: name, as: UTF8.self)) contains a control character")
-        }
-        return HTTPHeaders.Field(
-            name: HTTPHeaders.Name(String(decoding: name, as: UTF8.self)), value: String(decoding: value, as: UTF8.self)
         )
     }
 

@@ -6,8 +6,8 @@ import RequestMocker
 /// `host[:port]`, so neither can change the other.
 enum RequestTarget {
     /// - Parameter fallbackAuthority: the server's own `host:port`, used for an HTTP/1.0
-    ///   request without `Host`.
-    static func url(of head: RequestHead, fallbackAuthority: String?) throws(Rejection) -> URL {
+    ///   request without `Host` (and only worked out for one).
+    static func url(of head: RequestHead, fallbackAuthority: @autoclosure () -> String?) throws(Rejection) -> URL {
         let hosts = head.headers.values(for: .host)
         guard hosts.count <= 1 else {
             throw Rejection(
@@ -26,8 +26,8 @@ enum RequestTarget {
                         status: .badRequest, reason: "Host \(shown) is not host[:port] (no user, path or spaces)")
                 }
                 authority = host
-            } else if head.minorVersion == 0, let fallbackAuthority {
-                authority = fallbackAuthority
+            } else if head.minorVersion == 0, let fallback = fallbackAuthority() {
+                authority = fallback
             } else {
                 throw Rejection(status: .badRequest, reason: "an HTTP/1.1 request needs a Host header")
             }

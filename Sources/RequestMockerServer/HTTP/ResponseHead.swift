@@ -43,7 +43,11 @@ enum ResponseHead {
         out.append(contentsOf: name.utf8)
         out.append(.colon)
         out.append(.space)
-        for byte in value.utf8 { out.append(byte == .cr || byte == .lf ? .space : byte) }
+        if value.utf8.contains(where: { $0 == .cr || $0 == .lf }) {
+            for byte in value.utf8 { out.append(byte == .cr || byte == .lf ? .space : byte) }
+        } else {
+            out.append(contentsOf: value.utf8)
+        }
         out.append(contentsOf: crlf)
     }
 

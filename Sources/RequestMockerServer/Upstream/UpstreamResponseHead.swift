@@ -26,64 +26,57 @@ struct UpstreamResponseHead {
 
     /// The head that starts at `start`, and the index after it; `nil` while it is incomplete.
     static func parse(_ buffer: [UInt8], from start: Int) throws(Invalid) -> (UpstreamResponseHead, Int)? {
-        let window = buffer[start..<min(buffer.count, start + maximumSize)]
-        // The head ends at an empty line (a bare LF is read as a line end too).
-        var lineStart = window.startIndex
-        var lines: [ArraySlice<UInt8>] = []
+        // The head ends at an empty line (a bare LF is read as a line end too), after at least
+        // one line that isn't.
+        let limit = min(buffer.count, start + maximumSize)
         var end: Int?
-        var index = window.startIndex
-        while index < window.endIndex {
-            if window[index] == .lf {
-                var line = window[lineStart..<index]
-                if line.last == .cr { line = line.dropLast() }
-                if line.isEmpty, !lines.isEmpty {
-                    end = index + 1
-                    break
+        buffer.withUnsafeBufferPointer { bytes in
+            var index = start
+            while index < limit, bytes[index] == .cr || bytes[index] == .lf { index += 1 }
+            while index < limit {
+                if bytes[index] == .lf {
+                    if index + 1 < limit, bytes[index + 1] == .lf {
+                        end = index + 2
+                        return
+                    }
+                    if index + 2 < limit, bytes[index + 1] == .cr, bytes[index + 2] == .lf {
+                        end = index + 3
+                        return
+                    }
                 }
-                if !line.isEmpty || !lines.isEmpty { lines.append(line) }
-                lineStart = index + 1
+                index += 1
             }
-            index += 1
         }
         guard let end else {
-            if window.count >= maximumSize { throw Invalid(reason: "its head is longer than 64 KiB") }
+            if limit - start >= maximumSize { throw Invalid(reason: "its head is longer than 64 KiB") }
             return nil
         }
-        return (try head(lines), end)
-    }
-
-    private static func head(_ lines: [ArraySlice<UInt8>]) throws(Invalid) -> UpstreamResponseHead {
-        let statusLine = Array(lines[0])
+        let lines = FieldLine.lines(buffer, start..<end)
+        guard let first = lines.first else { throw Invalid(reason: "it has no status line") }
+        let statusLine = buffer[first]
         // `HTTP/1.x SP 3DIGIT [SP reason]`
-        let prefix = Array("HTTP/1.".utf8)
-        guard statusLine.count >= 12, Array(statusLine[0..<7]) == prefix, statusLine[7].isDecimalDigit,
-            statusLine[8] == .space, Array(statusLine[9...11]).allSatisfy({ $0.isDecimalDigit }),
-            statusLine.count == 12 || statusLine[12] == .space,
-            let code = Int(String(decoding: Array(statusLine[9...11]), as: UTF8.self))
+        let base = statusLine.startIndex
+        guard statusLine.count >= 12, statusLine.starts(with: "HTTP/1.".utf8), statusLine[base + 7].isDecimalDigit,
+            statusLine[base + 8] == .space, let hundreds = statusLine[base + 9].digitValue,
+            let tens = statusLine[base + 10].digitValue, let units = statusLine[base + 11].digitValue,
+            statusLine.count == 12 || statusLine[base + 12] == .space
         else {
             let shown = String(decoding: statusLine.prefix(80), as: UTF8.self)
             throw Invalid(reason: "its status line \(shown.debugDescription) is not HTTP/1.x")
         }
         var headers = HTTPHeaders()
         for line in lines.dropFirst() {
-            guard let first = line.first, first != .space, first != .tab else {
-                throw Invalid(reason: "a header line is folded (RFC 9112 §5.2)")
+            do {
+                let field = try FieldLine.field(buffer, line)
+                headers.add(field.name, field.value)
+            } catch {
+                throw Invalid(reason: error.reason)
             }
-            guard let colon = line.firstIndex(of: .colon) else {
-                throw Invalid(reason: "a header line has no colon")
-            }
-            let name = String(decoding: line[..<colon], as: UTF8.self)
-            // Optional whitespace around the value (RFC 9110 §5.5) is not part of it.
-            var valueBytes = line[(colon + 1)...]
-            while let first = valueBytes.first, first == .space || first == .tab { valueBytes = valueBytes.dropFirst() }
-            while let last = valueBytes.last, last == .space || last == .tab { valueBytes = valueBytes.dropLast() }
-            let value = String(decoding: valueBytes, as: UTF8.self)
-            guard HTTPHeaders.Name.isValid(name), HTTPHeaders.isValidValue(value) else {
-                throw Invalid(reason: "the header \(name.debugDescription) is not a valid field")
-            }
-            headers.add(HTTPHeaders.Name(name), value)
         }
-        return UpstreamResponseHead(status: HTTPStatus(code), minorVersion: Int(statusLine[7] - 0x30), headers: headers)
+        let head = UpstreamResponseHead(
+            status: HTTPStatus(hundreds * 100 + tens * 10 + units), minorVersion: Int(statusLine[base + 7] - 0x30),
+            headers: headers)
+        return (head, end)
     }
 
     /// How the body of this response to a `method` request is framed.
