@@ -103,6 +103,8 @@ package struct Forwarding: Sendable {
         }
 
         func rebased(_ request: MockRequest) -> MockRequest? {
+            // A path without its `/` (`http:foo`, built by hand) would run into the authority.
+            guard request.path.hasPrefix("/") else { return nil }
             let query = request.url.query(percentEncoded: true).map { "?" + $0 } ?? ""
             guard let target = URL(string: prefix + request.path + query) else { return nil }
             return MockRequest(
