@@ -83,31 +83,35 @@ import Testing
         #expect(silent.output.hasSuffix("the server closed the connection before it answered\n"))
     }
 
-    @Test func anUpstreamContentLengthMustBeOneNumber() async throws {
-        let upstream = ScriptedServer(
-            script: try .init(
-                rules: [
-                    .init(
-                        "^GET /same ",
-                        [.text("HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\nContent-Length: 5\r\n\r\nhello")]),
-                    .init(
-                        "^GET /two ",
-                        [.text("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello")]),
-                ],
-                framing: .delimiter("\r\n\r\n")))
+    /// Runs `body` with the base URL of a server in front of a scripted upstream that answers
+    /// `GET path` with `response`, written as given.
+    func withScriptedUpstream(
+        _ replies: [(path: String, response: String)], _ body: (URL) async throws -> Void
+    ) async throws {
+        let rules = try replies.map { try ScriptedServer.Rule("^GET \($0.path) ", [.text($0.response)]) }
+        let upstream = ScriptedServer(script: .init(rules: rules, framing: .delimiter("\r\n\r\n")))
         let port = try upstream.start()
         defer { upstream.stop() }
-        let upstreamURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        let (server, base) = try front(of: upstreamURL)
+        let (server, base) = try front(of: try #require(URL(string: "http://127.0.0.1:\(port)")))
         defer { server.stop() }
-        let same = try await ExternalProcess.curl(["--include", base.absoluteString + "/same"])
-        #expect(same.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(same.output)")
-        #expect(same.output.hasSuffix("\r\n\r\nhello"))
-        let two = try await ExternalProcess.curl(["--include", base.absoluteString + "/two"])
-        #expect(two.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(two.output)")
-        #expect(
-            two.output.hasSuffix(
-                "the server's response was not HTTP: its Content-Length 5, 6 is not one number\n"))
+        try await body(base)
+    }
+
+    @Test func anUpstreamContentLengthMustBeOneNumber() async throws {
+        let replies = [
+            ("/same", "HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\nContent-Length: 5\r\n\r\nhello"),
+            ("/two", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello"),
+        ]
+        try await withScriptedUpstream(replies) { base in
+            let same = try await ExternalProcess.curl(["--include", base.absoluteString + "/same"])
+            #expect(same.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(same.output)")
+            #expect(same.output.hasSuffix("\r\n\r\nhello"))
+            let two = try await ExternalProcess.curl(["--include", base.absoluteString + "/two"])
+            #expect(two.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(two.output)")
+            #expect(
+                two.output.hasSuffix(
+                    "the server's response was not HTTP: its Content-Length 5, 6 is not one number\n"))
+        }
     }
 
     @Test func anUpstreamHeadIsReadStrictlyButForBareLineFeeds() async throws {
@@ -118,27 +122,22 @@ import Testing
             ("/carriage", "HTTP/1.1 200 OK\r\nX-A: 1\r2\r\nContent-Length: 0\r\n\r\n"),
             ("/short", "HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n"),
         ]
-        let rules = try replies.map { try ScriptedServer.Rule("^GET \($0.path) ", [.text($0.response)]) }
-        let upstream = ScriptedServer(script: .init(rules: rules, framing: .delimiter("\r\n\r\n")))
-        let port = try upstream.start()
-        defer { upstream.stop() }
-        let upstreamURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        let (server, base) = try front(of: upstreamURL)
-        defer { server.stop() }
-        let bare = try await ExternalProcess.curl(["--include", base.absoluteString + "/bare"])
-        #expect(bare.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(bare.output)")
-        #expect(bare.output.contains("\r\nX-Kind: bare\r\n"))
-        #expect(bare.output.hasSuffix("\r\n\r\nhello"))
-        let refused = [
-            "/folded": "a header line starts with whitespace (line folding is not accepted)",
-            "/spaced": #"the header name "X-A " is not a token"#,
-            "/carriage": "the value of X-A contains a control character",
-            "/short": #"its status line "HTTP/1.1 20 OK" is not HTTP/1.x"#,
-        ]
-        for (path, reason) in refused.sorted(by: { $0.key < $1.key }) {
-            let reply = try await ExternalProcess.curl(["--include", base.absoluteString + path])
-            #expect(reply.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(path): \(reply.output)")
-            #expect(reply.output.hasSuffix("the server's response was not HTTP: \(reason)\n"), "\(reply.output)")
+        try await withScriptedUpstream(replies) { base in
+            let bare = try await ExternalProcess.curl(["--include", base.absoluteString + "/bare"])
+            #expect(bare.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(bare.output)")
+            #expect(bare.output.contains("\r\nX-Kind: bare\r\n"))
+            #expect(bare.output.hasSuffix("\r\n\r\nhello"))
+            let refused = [
+                "/folded": "a header line starts with whitespace (line folding is not accepted)",
+                "/spaced": #"the header name "X-A " is not a token"#,
+                "/carriage": "the value of X-A contains a control character",
+                "/short": #"its status line "HTTP/1.1 20 OK" is not HTTP/1.x"#,
+            ]
+            for (path, reason) in refused.sorted(by: { $0.key < $1.key }) {
+                let reply = try await ExternalProcess.curl(["--include", base.absoluteString + path])
+                #expect(reply.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(path): \(reply.output)")
+                #expect(reply.output.hasSuffix("the server's response was not HTTP: \(reason)\n"), "\(reply.output)")
+            }
         }
     }
 
