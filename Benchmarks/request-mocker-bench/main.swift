@@ -4,7 +4,7 @@
 //
 //     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N] [--server-only]
 //     swift run -c release request-mocker-bench --streaming-only
-//     valgrind --tool=callgrind .build/release/request-mocker-bench --profile filter|floor [--requests N]
+//     perf record -g .build/release/request-mocker-bench --profile filter|floor|pair [--requests N]
 //
 // The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
 // without them those rows say so and the rest of the table is printed.
@@ -83,8 +83,9 @@ if CommandLine.arguments.contains("--server-only") {
     exit(0)
 }
 
-// `--profile floor|filter N`: only N sequential requests of one mode, for counting instructions
-// per request under callgrind (run with two values of N and take the difference).
+// `--profile floor|filter|pair --requests N`: only N sequential requests of one mode, for a
+// profiler (run with two values of N and take the difference); `pair` prints the 1-filter
+// budget's ratio without the rest of the table.
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count {
     try await profile(CommandLine.arguments[index + 1], requests: option("--requests", default: 1_000))
     exit(0)
@@ -364,17 +365,42 @@ for folder in [smallPath, largePath, smallCassetteFile, largeCassetteFile] {
     try? FileManager.default.removeItem(at: folder)
 }
 
-/// Sends `requests` sequential requests through the floor or a one-filter registry.
-func profile(_ mode: String, requests: Int) async throws {
+/// A session answered by the floor (`floor`) or by a registry with one filter.
+func profileSession(_ mode: String) -> (URLSession, MockRegistry) {
     let configuration = URLSessionConfiguration.ephemeral
     let registry = MockRegistry()
     registry.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
     configuration.protocolClasses =
         [mode == "floor" ? FloorProtocol.self : registry.protocolClass] + (configuration.protocolClasses ?? [])
-    let session = URLSession(configuration: configuration)
+    return (URLSession(configuration: configuration), registry)
+}
+
+/// Sends `requests` sequential requests through the floor or a one-filter registry; `pair`
+/// sends them through both, interleaved in rounds of 500, and prints the budget's ratio alone.
+func profile(_ mode: String, requests: Int) async throws {
     let request = URLRequest(url: URL(string: "https://bench.test/bench/item")!)
-    for _ in 0..<requests {
-        let (data, _) = try await session.data(for: request)
-        precondition(data == FloorProtocol.body)
+    let sessions = mode == "pair" ? [profileSession("floor"), profileSession("filter")] : [profileSession(mode)]
+    var latencies = sessions.map { _ in [Duration]() }
+    let clock = ContinuousClock()
+    var sent = 0
+    // The journal is cleared every 500 requests, as between the table's rounds, so dropping
+    // the oldest entries isn't counted (the full-journal row measures that).
+    while sent < requests {
+        let round = min(500, requests - sent)
+        for (index, (session, registry)) in sessions.enumerated() {
+            for _ in 0..<round {
+                let start = clock.now
+                let (data, _) = try await session.data(for: request)
+                latencies[index].append(clock.now - start)
+                precondition(data == FloorProtocol.body)
+            }
+            registry.clearJournal()
+        }
+        sent += round
     }
+    guard mode == "pair", latencies.allSatisfy({ !$0.isEmpty }) else { return }
+    let medians = latencies.map { $0.sorted()[$0.count / 2] }
+    print(
+        "floor \(microseconds(medians[0])) µs, 1 filter \(microseconds(medians[1])) µs: "
+            + String(format: "%.3f× floor", ratio(medians[1], medians[0])))
 }

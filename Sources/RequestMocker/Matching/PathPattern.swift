@@ -168,6 +168,7 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         }
         guard lower < upper else { return [] }
         var segments: [String] = []
+        segments.reserveCapacity(1 + bytes[lower..<upper].count { $0 == UInt8(ascii: "/") })
         var start = lower
         var hasEscape = false
         var index = lower

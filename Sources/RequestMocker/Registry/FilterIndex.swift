@@ -54,7 +54,15 @@ struct FilterIndex: Sendable {
         }
     }
 
-    private(set) var entries: [Int: Entry] = [:]
+    private(set) var entries: [Int: Entry] = [:] {
+        didSet { few = entries.count <= Self.scannedCount ? ordered : nil }
+    }
+    /// Every entry in first-match order while there are at most ``scannedCount``: a lookup then
+    /// walks them all instead of building and hashing the request's keys.
+    private var few: [Entry]? = []
+    /// Up to this many entries, trying each costs less than finding the request's buckets (a
+    /// filter that can't match stops at its first check).
+    static let scannedCount = 4
     private var buckets: [FilterIndex.Key.Shape: [Entry]] = [:]
     /// For each segment count, the literal-position layouts in use and how many filters use
     /// each: of filters for any host, and of filters for one host.
@@ -227,9 +235,16 @@ struct FilterIndex: Sendable {
         entries.values.sorted { $0.order < $1.order }
     }
 
-    /// Calls `body` with each filter that could match `request`, in first-match order, until
-    /// `body` returns a result.
+    /// Calls `body` with each filter that could match `request` (with every filter, while there
+    /// are only a few), in first-match order, until `body` returns a result.
     func firstResult<Result>(for request: MockRequest, _ body: (Entry) -> Result?) -> Result? {
+        if let few {
+            for entry in few {
+                let result = body(entry)
+                if result != nil { return result }
+            }
+            return nil
+        }
         let segments = request.pathSegments
         // Nearly every request meets one list (its bucket, or the general list): that case walks
         // it directly, without gathering the lists into an array.
@@ -262,7 +277,8 @@ struct FilterIndex: Sendable {
         if !general.isEmpty { add(general[...]) }
         if candidates.isEmpty {
             for entry in only ?? [] {
-                if let result = body(entry) { return result }
+                let result = body(entry)
+                if result != nil { return result }
             }
             return nil
         }
@@ -276,7 +292,8 @@ struct FilterIndex: Sendable {
                 }
             }
             guard nextBucket >= 0, let entry = candidates[nextBucket].popFirst() else { return nil }
-            if let result = body(entry) { return result }
+            let result = body(entry)
+            if result != nil { return result }
         }
     }
 }

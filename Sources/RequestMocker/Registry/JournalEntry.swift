@@ -27,23 +27,49 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         case recorded
     }
 
+    /// The parts, behind one reference: an entry is copied into the journal, into the
+    /// transport's state and out to callers, and each copy is then one reference count.
+    private final class Storage: Sendable {
+        let request: MockRequest
+        let disposition: Disposition
+        let date = Date()
+        let file: URL?
+        let entryIndex: Int?
+        let webSocket: WebSocketTranscript?
+        let entry: FilterIndex.Entry?
+        /// How the answer ended, and when: set once, by the transport.
+        let completion = LockedState<(completion: Completion, date: Date)?>(nil)
+
+        init(
+            request: MockRequest, disposition: Disposition, file: URL?, entryIndex: Int?,
+            webSocket: WebSocketTranscript?, entry: FilterIndex.Entry?
+        ) {
+            self.request = request
+            self.disposition = disposition
+            self.file = file
+            self.entryIndex = entryIndex
+            self.webSocket = webSocket
+            self.entry = entry
+        }
+    }
+
+    private let storage: Storage
+
     /// The request as captured.
-    public let request: MockRequest
+    public var request: MockRequest { storage.request }
     /// What became of it.
-    public let disposition: Disposition
+    public var disposition: Disposition { storage.disposition }
     /// When it arrived.
-    public let date = Date()
+    public var date: Date { storage.date }
     /// The mock-data file or cassette that answered, or that the request was recorded into.
-    public let file: URL?
+    public var file: URL? { storage.file }
     /// For a cassette that answered: which of its `log.entries` (from 0).
-    public let entryIndex: Int?
+    public var entryIndex: Int? { storage.entryIndex }
     /// For a request that asked for a WebSocket (`Upgrade: websocket`): the frames of the
     /// connection, both ways, once the server switched protocols (empty until then, and for good
     /// when it didn't).
-    public let webSocket: WebSocketTranscript?
-    let entry: FilterIndex.Entry?
-    /// How the answer ended, filled in by the transport when it does.
-    let record = CompletionRecord()
+    public var webSocket: WebSocketTranscript? { storage.webSocket }
+    var entry: FilterIndex.Entry? { storage.entry }
 
     /// How the answer to a request ended, as far as the transport can tell: handed over whole,
     /// failed, or abandoned because the caller cancelled or the client went away.
@@ -59,21 +85,27 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// How the answer ended, or `nil` while it is still on its way (a delay, an `async`
     /// block, a stream). ``MockRegistry/waitForCompletedRequests(count:matching:timeout:)`` waits
     /// for it.
-    public var completion: Completion? { record.value?.completion }
+    public var completion: Completion? { storage.completion.withLock { $0?.completion } }
 
     /// When the answer ended.
-    public var completionDate: Date? { record.value?.date }
+    public var completionDate: Date? { storage.completion.withLock { $0?.date } }
 
     init(
         request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil,
         disposition: Disposition, webSocket: WebSocketTranscript? = nil
     ) {
-        self.request = request
-        self.webSocket = webSocket
-        self.entry = entry
-        self.file = file
-        self.entryIndex = entryIndex
-        self.disposition = disposition
+        storage = Storage(
+            request: request, disposition: disposition, file: file, entryIndex: entryIndex, webSocket: webSocket,
+            entry: entry)
+    }
+
+    /// Sets how the answer ended unless that is set already; whether this call set it.
+    func complete(_ completion: Completion) -> Bool {
+        storage.completion.withLock { value in
+            guard value == nil else { return false }
+            value = (completion, Date())
+            return true
+        }
     }
 
     /// The filter that matched it, if any.
@@ -104,22 +136,6 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         case .unmatched: "\(request) -> unmatched"
         case .answeredByPolicy: "\(request) -> unmatched-request policy"
         case .failed(let reason): "\(request) -> failed: \(reason)"
-        }
-    }
-}
-
-/// The completion of one journal entry, set once.
-final class CompletionRecord: Sendable {
-    private let state = LockedState<(completion: JournalEntry.Completion, date: Date)?>(nil)
-
-    var value: (completion: JournalEntry.Completion, date: Date)? { state.withLock { $0 } }
-
-    /// Sets the completion unless one is set; whether this call set it.
-    func complete(_ completion: JournalEntry.Completion) -> Bool {
-        state.withLock { value in
-            guard value == nil else { return false }
-            value = (completion, Date())
-            return true
         }
     }
 }

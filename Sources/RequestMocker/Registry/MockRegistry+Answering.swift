@@ -46,10 +46,11 @@ extension MockRegistry {
     private func decide(_ request: MockRequest) -> (SourceAnswer, FilterIndex.Entry?) {
         let (snapshot, policy) = state.withLock { ($0.index, $0.unmatchedPolicy) }
         var misses: [SourceAnswer.Miss] = []
-        let found = snapshot.firstResult(for: request) { entry in
+        var found = snapshot.firstResult(for: request) { entry in
             entry.source.answer(request, misses: &misses).map { ($0, entry) }
         }
-        if let found { return found }
+        // Moved out, not copied: the answer holds a whole response.
+        if let found = found.take() { return found }
         switch policy.kind {
         // A cassette that doesn't record promises no network: its misses fail even when the
         // policy would pass them through.

@@ -23,7 +23,7 @@ extension MockRegistry {
     /// satisfies, and runs the callback of the filter that answered. Transports call it when
     /// they finish with a request.
     package func complete(_ entry: JournalEntry, _ completion: JournalEntry.Completion) {
-        guard entry.record.complete(completion) else { return }
+        guard entry.complete(completion) else { return }
         // The filter's callback first: a test that waited for the completion may look at what
         // the callback did.
         entry.filter?.completionCallback?(entry)

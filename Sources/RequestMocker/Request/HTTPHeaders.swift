@@ -78,6 +78,11 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, C
         fields.contains { $0.name == name }
     }
 
+    /// Makes room for `count` fields in all, so that adding up to that many allocates once.
+    package mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any earlier field of the same name.
     public mutating func add(_ name: Name, _ value: String) {
         fields.append(Field(name: name, value: value))

@@ -68,7 +68,7 @@ struct DeliveryMachine: Sendable {
 }
 
 extension LockedState where State == DeliveryMachine {
-    convenience init() {
+    init() {
         self.init(DeliveryMachine())
     }
 
