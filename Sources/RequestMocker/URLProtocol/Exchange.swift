@@ -113,10 +113,14 @@ struct Exchange: Sendable {
         case redirect(Hop)
     }
 
-    /// The redirects a client follows with the `Location` it is given.
-    static let redirectStatuses: Set<HTTPStatus> = [
-        .movedPermanently, .found, .seeOther, .temporaryRedirect, .permanentRedirect,
-    ]
+    /// Whether a client follows this status to the `Location` it is given (301, 302, 303, 307,
+    /// 308). A switch, not a set: it is asked of every response.
+    static func isFollowedRedirect(_ status: HTTPStatus) -> Bool {
+        switch status {
+        case .movedPermanently, .found, .seeOther, .temporaryRedirect, .permanentRedirect: true
+        default: false
+        }
+    }
 
     /// The outcome as URL loading delivers it (see ``Outcome``), or the redirect
     /// to follow.
@@ -132,7 +136,7 @@ struct Exchange: Sendable {
         }
         cookies?.store(response.headers, from: hop.request.url)
         // The registry's setting is read only for a redirect: it takes the registry's lock.
-        guard Self.redirectStatuses.contains(response.status), hop.follows ?? registry.followsRedirects else {
+        guard Self.isFollowedRedirect(response.status), hop.follows ?? registry.followsRedirects else {
             return .done(.response(response, url: hop.request.url))
         }
         let location = response.headers[.location]
