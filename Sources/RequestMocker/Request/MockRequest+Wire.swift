@@ -47,7 +47,8 @@ extension MockRequest {
     /// parsing in browsers drops them).
     ///
     /// Read off the URL's text, which URL parsing has checked already: asking `URL` for the
-    /// host, port and scheme apart costs about twice as much, and this runs for every request.
+    /// host, port and scheme one by one made this about 0.8 µs of every request in a `perf`
+    /// profile of the 1-filter row, several times what the one pass costs.
     static func authority(of url: URL) -> String? {
         var text = url.absoluteString
         return text.withUTF8 { bytes -> String? in

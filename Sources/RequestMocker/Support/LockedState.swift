@@ -15,9 +15,9 @@
 /// Not `Mutex` on Linux either, where it has no availability limit: it locks with
 /// priority-inheritance futexes, which go to the kernel whenever two threads meet. With 16
 /// connections on the loopback server (`request-mocker-bench --server-only`) it served 14.5k
-/// requests a second against 71k with a plain mutex. Not `NSLock`, which is an object of its
-/// own with its mutex allocated apart: every `MockURLProtocol` instance and journal entry
-/// has a lock, and three allocations for each were measurable in the 1-filter row.
+/// requests a second against 71k with `NSLock`, a plain mutex. Not `NSLock` itself either: it is
+/// an object of its own with its mutex allocated apart, three allocations where this is one,
+/// and every `MockURLProtocol` instance and journal entry has a lock.
 ///
 /// The mutex lives in a `ManagedBuffer`'s tail, whose address never changes, as POSIX
 /// requires of an initialized mutex; the default (normal) type, on Linux and Apple platforms

@@ -1,0 +1,43 @@
+// `--profile floor|filter|pair`: one mode alone, for a profiler, or the 1-filter ratio alone.
+import Foundation
+import RequestMocker
+
+/// A session answered by the floor (`floor`) or by a registry with one filter.
+func profileSession(_ mode: String) -> (URLSession, MockRegistry) {
+    let configuration = URLSessionConfiguration.ephemeral
+    let registry = MockRegistry()
+    registry.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
+    configuration.protocolClasses =
+        [mode == "floor" ? FloorProtocol.self : registry.protocolClass] + (configuration.protocolClasses ?? [])
+    return (URLSession(configuration: configuration), registry)
+}
+
+/// Sends `requests` sequential requests through the floor or a one-filter registry; `pair`
+/// sends them through both, interleaved in rounds of 500, and prints the budget's ratio alone.
+func profile(_ mode: String, requests: Int) async throws {
+    let request = URLRequest(url: URL(string: "https://bench.test/bench/item")!)
+    let sessions = mode == "pair" ? [profileSession("floor"), profileSession("filter")] : [profileSession(mode)]
+    var latencies = sessions.map { _ in [Duration]() }
+    let clock = ContinuousClock()
+    var sent = 0
+    // The journal is cleared every 500 requests, as between the table's rounds, so dropping
+    // the oldest entries isn't counted (the full-journal row measures that).
+    while sent < requests {
+        let round = min(500, requests - sent)
+        for (index, (session, registry)) in sessions.enumerated() {
+            for _ in 0..<round {
+                let start = clock.now
+                let (data, _) = try await session.data(for: request)
+                latencies[index].append(clock.now - start)
+                precondition(data == FloorProtocol.body)
+            }
+            registry.clearJournal()
+        }
+        sent += round
+    }
+    guard mode == "pair", latencies.allSatisfy({ !$0.isEmpty }) else { return }
+    let medians = latencies.map { $0.sorted()[$0.count / 2] }
+    print(
+        "floor \(microseconds(medians[0])) µs, 1 filter \(microseconds(medians[1])) µs: "
+            + String(format: "%.3f× floor", ratio(medians[1], medians[0])))
+}
