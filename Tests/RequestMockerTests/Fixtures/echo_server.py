@@ -40,6 +40,10 @@ class Echo(BaseHTTPRequestHandler):
             self.send(200, bytes(range(256)), "application/octet-stream")
         elif self.path.startswith("/gzip"):
             self.send(200, gzip.compress(b'{"compressed":true}'), extra=[("Content-Encoding", "gzip")])
+        elif self.path.startswith("/hang"):
+            # Longer than any test waits: a timeout on the client's side always comes first.
+            time.sleep(30)
+            self.send(200, b'{"hang":true}')
         elif self.path.startswith("/slow"):
             time.sleep(0.3)
             self.send(200, b'{"slow":true}')
