@@ -2,27 +2,26 @@ import Foundation
 import RequestMocker
 import RequestMockerServer
 
-/// Files the file-reading targets write their input to, each under a new name (so no cache
-/// answers for an earlier input), in a folder of the fuzzing process's own.
+/// Files the file-reading targets write their input to, each in a folder of its own under the
+/// temporary directory (a new name, so no cache answers for an earlier input), removed once
+/// the input is read. Nothing is left behind, whoever runs the targets: the fuzzer's child
+/// processes, or the test that replays the findings.
 final class FuzzFiles: Sendable {
     static let shared = FuzzFiles()
 
-    private let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "request-mocker-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
+    private let prefix = "request-mocker-fuzz-\(ProcessInfo.processInfo.processIdentifier)-"
     private let counter = LockedCounter()
 
-    private init() {
-        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    }
-
-    func removeAll() {
-        try? FileManager.default.removeItem(at: root)
+    /// A new, empty folder, or `nil` when it can't be made.
+    private func makeFolder() -> URL? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + "\(counter.next())")
+        return (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil
+            ? folder : nil
     }
 
     /// Writes `input` as a `.http` file or a cassette, and answers a request from it.
     func answer(_ input: Data, as name: String) {
-        let folder = root.appendingPathComponent("\(counter.next())")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        guard let folder = makeFolder() else { return }
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(name)
         guard (try? input.write(to: file)) != nil else { return }
@@ -46,9 +45,10 @@ final class FuzzFiles: Sendable {
     }
 
     func loadScript(_ input: Data) {
-        let file = root.appendingPathComponent("\(counter.next()).json")
+        guard let folder = makeFolder() else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("script.json")
         guard (try? input.write(to: file)) != nil else { return }
-        defer { try? FileManager.default.removeItem(at: file) }
         _ = try? ScriptedServer.Script(contentsOf: file)
     }
 }

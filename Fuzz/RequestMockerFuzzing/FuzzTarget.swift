@@ -18,11 +18,6 @@ package struct FuzzTarget: Sendable {
     package static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
     }
-
-    /// Removes the files the targets wrote (call before the process exits).
-    package static func cleanUp() {
-        FuzzFiles.shared.removeAll()
-    }
 }
 
 extension FuzzTarget {

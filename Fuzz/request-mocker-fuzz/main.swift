@@ -36,7 +36,6 @@ if let index = CommandLine.arguments.firstIndex(of: "--child"), index + 3 < Comm
         progress.write(Data("\(number)\n".utf8))
         target.run(inputs[number])
     }
-    FuzzTarget.cleanUp()
     progress.write(Data("done\n".utf8))
     exit(0)
 }
