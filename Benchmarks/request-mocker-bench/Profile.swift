@@ -1,22 +1,29 @@
-// `--profile floor|filter|pair`: one mode alone, for a profiler, or the 1-filter ratio alone.
+// `--profile floor|least|filter|pair`: one mode alone, for a profiler, or the 1-filter ratio alone.
 import Foundation
 import RequestMocker
 
-/// A session answered by the floor (`floor`) or by a registry with one filter.
+/// A session answered by the floor (`floor`), the least mock (`least`), or a registry with one
+/// filter.
 func profileSession(_ mode: String) -> (URLSession, MockRegistry) {
     let configuration = URLSessionConfiguration.ephemeral
     let registry = MockRegistry()
     registry.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
-    configuration.protocolClasses =
-        [mode == "floor" ? FloorProtocol.self : registry.protocolClass] + (configuration.protocolClasses ?? [])
+    let answering: AnyClass =
+        switch mode {
+        case "floor": FloorProtocol.self
+        case "least": LeastMockProtocol.self
+        default: registry.protocolClass
+        }
+    configuration.protocolClasses = [answering] + (configuration.protocolClasses ?? [])
     return (URLSession(configuration: configuration), registry)
 }
 
-/// Sends `requests` sequential requests through the floor or a one-filter registry; `pair`
-/// sends them through both, interleaved in rounds of 500, and prints the budget's ratio alone.
+/// Sends `requests` sequential requests through one mode; `pair` sends them through the floor,
+/// the least mock and one filter, interleaved in rounds of 500, and prints the budget's ratio
+/// with the least mock's beside it.
 func profile(_ mode: String, requests: Int) async throws {
     let request = URLRequest(url: URL(string: "https://bench.test/bench/item")!)
-    let sessions = mode == "pair" ? [profileSession("floor"), profileSession("filter")] : [profileSession(mode)]
+    let sessions = (mode == "pair" ? ["floor", "least", "filter"] : [mode]).map(profileSession)
     var latencies = sessions.map { _ in [Duration]() }
     let clock = ContinuousClock()
     var sent = 0
@@ -38,6 +45,8 @@ func profile(_ mode: String, requests: Int) async throws {
     guard mode == "pair", latencies.allSatisfy({ !$0.isEmpty }) else { return }
     let medians = latencies.map { $0.sorted()[$0.count / 2] }
     print(
-        "floor \(microseconds(medians[0])) µs, 1 filter \(microseconds(medians[1])) µs: "
-            + String(format: "%.3f× floor", ratio(medians[1], medians[0])))
+        "floor \(microseconds(medians[0])) µs, least mock \(microseconds(medians[1])) µs "
+            + String(format: "(%.3f× floor)", ratio(medians[1], medians[0]))
+            + ", 1 filter \(microseconds(medians[2])) µs: "
+            + String(format: "%.3f× floor", ratio(medians[2], medians[0])))
 }
