@@ -135,6 +135,7 @@ public final class MockServer: Sendable {
         /// The bearer token every admin call must carry, or `nil` for none (loopback only).
         public var token: String?
 
+        /// Admin settings, with the token clients must send, if any.
         public init(token: String? = nil) {
             self.token = token
         }

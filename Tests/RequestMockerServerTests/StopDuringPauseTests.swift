@@ -24,32 +24,11 @@ import Testing
         var description: String { rawValue }
     }
 
-    /// Connects, sends `head`, and 0.3 s later does `then`; reads until the connection ends or
-    /// 60 s pass. Prints how it ended and how many bytes came.
-    private static let client = """
-        import socket, sys, time
-        port, head, then = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-        s = socket.create_connection(("127.0.0.1", port))
-        s.settimeout(60)
-        s.sendall(head.encode("latin-1"))
-        time.sleep(0.3)
-        if then == "input":
-            s.sendall(b"GET /next HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
-        else:
-            s.shutdown(socket.SHUT_WR)
-        received, ending = 0, "closed"
-        try:
-            while True:
-                data = s.recv(65536)
-                if not data:
-                    break
-                received += len(data)
-        except socket.timeout:
-            ending = "timeout"
-        except ConnectionResetError:
-            ending = "reset"
-        print(ending, received)
-        """
+    /// `Fixtures/stop_client.py`: connects, sends `head`, and 0.3 s later does `then`; reads
+    /// until the connection ends or 60 s pass. Prints how it ended and how many bytes came.
+    private static func client() throws -> URL {
+        try #require(Bundle.module.url(forResource: "stop_client", withExtension: "py", subdirectory: "Fixtures"))
+    }
 
     /// Runs the client against `port`, waits until `arrived` says the request is in and the
     /// client had time to act, then stops the server and returns how long `stop()` took and how
@@ -57,8 +36,9 @@ import Testing
     private static func stopDuringWait(
         port: UInt16, head: String, then: Then, arrived: @escaping @Sendable () -> Bool, stop: () -> Void
     ) async throws -> (stopTook: Duration, client: String) {
+        let script = try Self.client()
         let client = Task {
-            try await ExternalProcess.python(Self.client, [String(port), head, then.rawValue], timeout: .seconds(90))
+            try await ExternalProcess.python(file: script, [String(port), head, then.rawValue], timeout: .seconds(90))
         }
         let clock = ContinuousClock()
         let patience = clock.now + .seconds(20)

@@ -48,6 +48,13 @@ package enum ExternalProcess {
         try await run("python3", ["-c", script] + arguments, timeout: timeout)
     }
 
+    /// Runs a Python script file: one of a test target's fixtures.
+    package static func python(
+        file: URL, _ arguments: [String] = [], timeout: Duration = .seconds(30)
+    ) async throws -> ProcessResult {
+        try await run("python3", [file.path] + arguments, timeout: timeout)
+    }
+
     package static func curl(_ arguments: [String], input: Data? = nil) async throws -> ProcessResult {
         try await run("curl", ["--silent", "--show-error", "--max-time", "20"] + arguments, input: input)
     }

@@ -12,6 +12,7 @@ public struct Captures: Sendable, Hashable, CustomStringConvertible {
     /// The captured pairs, in pattern order.
     public private(set) var pairs: [(name: String, value: String)] = []
 
+    /// No captures.
     public init() {}
 
     /// Creates captures from pairs (handy in tests of your own blocks).
@@ -42,6 +43,7 @@ public struct Captures: Sendable, Hashable, CustomStringConvertible {
         Dictionary(pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Whether nothing was captured.
     public var isEmpty: Bool { pairs.isEmpty }
 
     public var description: String {

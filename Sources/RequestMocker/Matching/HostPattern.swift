@@ -35,7 +35,6 @@ struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
-    /// Whether `request`'s host (and port, when the pattern has one) fits.
     /// The host a filter is filed under in the registry's index: its name, unless it is a
     /// `*.` wildcard (filed for any host, and checked per request).
     var indexName: String? { isWildcard ? nil : name }
@@ -47,6 +46,8 @@ struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         return host.lowercased()
     }
 
+    /// Whether `request`'s host (and port, when the pattern has one) fits: the same name in any
+    /// letter case, or for `*.example.com` any name that ends in `.example.com`.
     func matches(_ request: MockRequest) -> Bool {
         guard var host = request.url.host, !host.isEmpty else { return false }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

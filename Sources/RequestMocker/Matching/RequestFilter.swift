@@ -254,7 +254,7 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
 
     /// A copy that calls `callback` once the answer to each request it matched has ended,
     /// delivered, failed or cancelled (see ``JournalEntry/completion``), on the thread that
-    /// ended it (Mocker's `completion`). Keep it short; it must not block.
+    /// ended it. Keep it short; it must not block.
     ///
     /// ```swift
     /// registry.register(

@@ -32,6 +32,7 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     /// records replaces it.
     public let replacesExisting: Bool
 
+    /// A mode of your own; the built-in ones are the static members.
     public init(name: String, playsBack: Bool, recording: Recording, replacesExisting: Bool) {
         self.name = name
         self.playsBack = playsBack

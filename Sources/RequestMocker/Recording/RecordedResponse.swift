@@ -9,11 +9,16 @@
 /// }
 /// ```
 public struct RecordedResponse: Sendable, Hashable {
+    /// The status the server sent.
     public var status: HTTPStatus
+    /// The HTTP version of the status line, such as `HTTP/1.1`.
     public var httpVersion: String
+    /// The header fields, in the order they were received.
     public var headers: HTTPHeaders
+    /// The body, decoded from any `Content-Encoding` (see the type's docs).
     public var body: Data
 
+    /// A response with these parts.
     public init(status: HTTPStatus, httpVersion: String = "HTTP/1.1", headers: HTTPHeaders = [:], body: Data = Data()) {
         self.status = status
         self.httpVersion = httpVersion

@@ -119,7 +119,7 @@ package enum TrafficConversion {
             let response: RecordedResponse
             if name.hasSuffix(".json") {
                 response = RecordedResponse(
-                    status: .ok, headers: ["Content-Type": "application/json", "Content-Length": String(data.count)],
+                    status: .ok, headers: [.contentType: "application/json", .contentLength: String(data.count)],
                     body: data)
             } else {
                 do {

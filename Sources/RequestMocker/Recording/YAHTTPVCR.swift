@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads the cassettes YAHTTPVCR (one of the libraries RequestMocker grew from) wrote: a JSON
+/// Reads the cassettes the YAHTTPVCR library writes: a JSON
 /// array, or a property list (XML or binary) of the same array, of "scenes" in tape order. Each
 /// recorded request is a chapter of scenes sharing an `id`: its request (type 0), its response
 /// (1), its body in pieces (2), and then an error (3) or the end (4). Bodies are

@@ -113,7 +113,7 @@ extension MockRegistry {
     /// Waits until `count` requests (matching `filter`, when given) have had their answer
     /// end: delivered, failed or cancelled (``JournalEntry/completion``). For code under test
     /// that fires a request and doesn't wait for its answer, where arrival is too early to say
-    /// how it went (Mocker's `completion`).
+    /// how it went.
     ///
     /// ```swift
     /// analytics.flush()   // fire and forget: nothing in the app waits for the answer

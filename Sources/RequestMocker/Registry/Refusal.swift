@@ -21,7 +21,6 @@ package struct Refusal: Sendable {
         }
     }
 
-    /// `502` for a request that passing through would send back to the server it came to.
     /// `504`: the answer wasn't ready within the server's response timeout.
     package static func answerTimedOut(after timeout: Duration) -> Refusal {
         Refusal(
@@ -62,6 +61,7 @@ package struct Refusal: Sendable {
         return Refusal(status: .badGateway, error: error, message: "\(error)")
     }
 
+    /// `502` for a request that passing through would send back to the server it came to.
     package static func loop(_ request: MockRequest) -> Refusal {
         let loop = RequestMockerError.passThroughLoop(request: request.description)
         return Refusal(status: .badGateway, error: loop, message: "\(loop)")

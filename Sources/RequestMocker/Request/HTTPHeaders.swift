@@ -13,9 +13,12 @@
 public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field.
     public struct Field: Sendable, Hashable {
+        /// The field's name, compared without regard to letter case.
         public var name: Name
+        /// The field's value, as sent.
         public var value: String
 
+        /// A field with this name and value.
         public init(name: Name, value: String) {
             self.name = name
             self.value = value

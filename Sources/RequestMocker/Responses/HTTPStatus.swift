@@ -22,6 +22,7 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
         self.code = code
     }
 
+    /// The status with this code, written as a number: `let created: HTTPStatus = 201`.
     public init(integerLiteral code: Int) {
         self.init(code)
     }

@@ -29,6 +29,7 @@ public struct Stub: Sendable {
     public struct Invalid: Error, Sendable, CustomStringConvertible {
         /// The JSON path of the value that is wrong: `response.status`, or `(root)`.
         public var jsonPath: String { JSONLocation.Step.path(steps) }
+        /// What is wrong with it, and what is allowed there.
         public let reason: String
         let steps: [JSONLocation.Step]
 

@@ -65,7 +65,7 @@ struct Exchange: Sendable {
         }
     }
 
-    /// Waits for the outcome and out its delay, then delivers it or follows its redirect.
+    /// Waits for the outcome and then for its delay, then delivers it or follows its redirect.
     ///
     /// The work runs again when a suspended task resumes (a block's or a pass-through's work
     /// too), but the hop after a redirect is asked of the registry once (`followed` keeps it),

@@ -71,8 +71,8 @@ extension MockURLProtocol {
         ///
         /// Why there, and not on the thread the answer became ready on: URL loading calls
         /// `startLoading` and `stopLoading` on the client thread, and Apple's guidance for
-        /// `URLProtocol` subclasses (the CustomHTTPProtocol sample's notes; OHHTTPStubs and
-        /// Chromium's iOS protocol follow it) is to call `URLProtocolClient` on that thread too.
+        /// `URLProtocol` subclasses (the CustomHTTPProtocol sample's notes) is to call
+        /// `URLProtocolClient` on that thread too.
         /// Every delivery and `stopLoading` then run one after another on one thread, so a
         /// cancellation can't come between `DeliveryState` handing out an answer and the client
         /// receiving it, and a streamed body's pieces, its end and its timeout never overlap. A
@@ -131,7 +131,8 @@ enum URLLoadingRules {
         }
 
         static func redirect(_ method: HTTPMethod, status: HTTPStatus) -> Redirect {
-            let becomesGET = status.code == 303 || ((status.code == 301 || status.code == 302) && method == .post)
+            let becomesGET =
+                status == .seeOther || ((status == .movedPermanently || status == .found) && method == .post)
             return Redirect(method: becomesGET ? .get : method, keepsBody: false, dropsBodyFields: false)
         }
     #else
@@ -151,8 +152,8 @@ enum URLLoadingRules {
 
         static func redirect(_ method: HTTPMethod, status: HTTPStatus) -> Redirect {
             let becomesGET =
-                ((status.code == 301 || status.code == 302) && method == .post)
-                || (status.code == 303 && method != .get && method != .head)
+                ((status == .movedPermanently || status == .found) && method == .post)
+                || (status == .seeOther && method != .get && method != .head)
             return becomesGET
                 ? Redirect(method: .get, keepsBody: false, dropsBodyFields: true)
                 : Redirect(method: method, keepsBody: true, dropsBodyFields: false)

@@ -38,7 +38,7 @@ enum WebSocketHandshake {
         guard request.asksForWebSocket else {
             return .refusal(
                 plain(
-                    .upgradeRequired, ["Upgrade": "websocket"],
+                    .upgradeRequired, [.upgrade: "websocket"],
                     "this is a WebSocket endpoint: connect with a WebSocket client (a GET with Upgrade: websocket)"))
         }
         guard request.method == .get else {
@@ -57,7 +57,7 @@ enum WebSocketHandshake {
         guard headers[.secWebSocketVersion]?.trimmingCharacters(in: .whitespaces) == "13" else {
             return .refusal(
                 plain(
-                    .upgradeRequired, ["Sec-WebSocket-Version": "13"],
+                    .upgradeRequired, [.secWebSocketVersion: "13"],
                     "this endpoint speaks WebSocket version 13 (RFC 6455); the request asked for "
                         + (headers[.secWebSocketVersion].map { "version \($0)" } ?? "no version")))
         }

@@ -1,18 +1,5 @@
 import Foundation
 
-/// A message on a WebSocket: text (UTF-8) or bytes.
-public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
-    case text(String)
-    case binary(Data)
-
-    public var description: String {
-        switch self {
-        case .text(let text): "text \(text.debugDescription)"
-        case .binary(let data): "binary (\(data.count) bytes)"
-        }
-    }
-}
-
 /// What a WebSocket endpoint of `MockServer` says: messages on connect, and rules that answer
 /// the client's messages, in the manner of `ScriptedServer`.
 ///

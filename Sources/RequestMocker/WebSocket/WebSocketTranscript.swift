@@ -16,6 +16,7 @@ import Foundation
 public final class WebSocketTranscript: Sendable {
     /// One frame.
     public struct Frame: Sendable, Hashable, CustomStringConvertible {
+        /// Which way the frame went.
         public enum Direction: Sendable, Hashable {
             /// From the client.
             case received
@@ -23,11 +24,14 @@ public final class WebSocketTranscript: Sendable {
             case sent
         }
 
+        /// The frame's opcode (RFC 6455 §5.2).
         public enum Kind: Sendable, Hashable {
             case text, binary, continuation, close, ping, pong
         }
 
+        /// Which way it went.
         public let direction: Direction
+        /// Its opcode.
         public let kind: Kind
         /// Whether it is the last frame of its message (always for control frames).
         public let isFinal: Bool

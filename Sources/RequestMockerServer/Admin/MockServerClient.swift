@@ -143,8 +143,12 @@ public struct MockServerClient: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if body != nil {
+            request.setValue("application/json", forHTTPHeaderField: HTTPHeaders.Name.contentType.rawValue)
+        }
+        if let token {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: HTTPHeaders.Name.authorization.rawValue)
+        }
         let data: Data
         let response: URLResponse
         do {

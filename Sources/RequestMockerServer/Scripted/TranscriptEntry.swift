@@ -8,6 +8,7 @@ import RequestMocker
 /// print(server.transcript.map(\.description).joined(separator: "\n"))   // #1 < "USER anonymous" …
 /// ```
 public struct TranscriptEntry: Sendable, Hashable, CustomStringConvertible {
+    /// What happened.
     public enum Kind: Sendable, Hashable {
         /// A unit of input, as the rules saw it.
         case input(String)
@@ -19,6 +20,7 @@ public struct TranscriptEntry: Sendable, Hashable, CustomStringConvertible {
 
     /// Which connection, numbered from 1 in the order they were accepted (data connections too).
     public let connection: Int
+    /// What happened on it.
     public let kind: Kind
 
     /// The output as text (UTF-8), or `nil` for input and events.

@@ -1,0 +1,26 @@
+# Connects, sends HEAD (a request head), and 0.3 s later either sends another request ("input")
+# or closes its sending side ("half-close"); reads until the connection ends or 60 s pass.
+# Prints how it ended (closed, timeout, reset) and how many bytes came.
+# Usage: stop_client.py PORT HEAD input|half-close
+import socket, sys, time
+port, head, then = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(60)
+s.sendall(head.encode("latin-1"))
+time.sleep(0.3)
+if then == "input":
+    s.sendall(b"GET /next HTTP/1.1\r\nHost: x\r\n\r\n")
+else:
+    s.shutdown(socket.SHUT_WR)
+received, ending = 0, "closed"
+try:
+    while True:
+        data = s.recv(65536)
+        if not data:
+            break
+        received += len(data)
+except socket.timeout:
+    ending = "timeout"
+except ConnectionResetError:
+    ending = "reset"
+print(ending, received)
