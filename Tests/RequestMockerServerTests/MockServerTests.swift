@@ -272,24 +272,24 @@ import Testing
 @Suite struct ServedRequestLogTests {
     // Before: `request-mocker serve` printed full URLs, query secrets included.
     @Test func theLogLineHidesSecretsInTheQuery() async throws {
-        let lines = LockedBox<[String]>([])
+        let lines = LockedState<[String]>([])
         let registry = MockRegistry()
         registry.register(.get("/items"), respond: .string("ok"))
         let server = MockServer(
-            registry: registry, onRequest: { served in lines.update { $0.append(served.description) } })
+            registry: registry, onRequest: { served in lines.withLock { $0.append(served.description) } })
         let base = try server.start()
         defer { server.stop() }
         let result = try await ExternalProcess.curl([base.absoluteString + "/items?api_key=K1&page=2&access_token=T1"])
         #expect(result.output == "ok")
-        for _ in 0..<100 where lines.update({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
-        let line = try #require(lines.update { $0.first })
+        for _ in 0..<100 where lines.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        let line = try #require(lines.withLock { $0.first })
         #expect(
             line.hasPrefix("GET /items?api_key=REDACTED&page=2&access_token=REDACTED -> 200 from filter "), "\(line)")
         let refused = try await RawClient.exchange(
             port: UInt16(base.port ?? 0), ["GET http://admin:s3cret@api.test/x HTTP/1.1\r\nHost: x\r\n\r\n"])
         #expect(refused.response.hasPrefix("HTTP/1.1 400 "))
-        for _ in 0..<100 where lines.update({ $0.count < 2 }) { try await Task.sleep(for: .milliseconds(10)) }
-        let logged = lines.update { $0 }
+        for _ in 0..<100 where lines.withLock({ $0.count < 2 }) { try await Task.sleep(for: .milliseconds(10)) }
+        let logged = lines.withLock { $0 }
         #expect(logged.count == 2)
         #expect(!refused.response.contains("s3cret") && !logged.contains { $0.contains("s3cret") }, "\(logged)")
     }

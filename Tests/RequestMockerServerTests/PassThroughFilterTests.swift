@@ -4,7 +4,7 @@ import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
 
-/// `respond: .passThrough` (Mocker's `ignore(url)`): one filter's requests reach the real
+/// `respond: .passThrough`: one filter's requests reach the real
 /// server while everything else is mocked and a miss fails. Another `MockServer` plays the
 /// real server.
 @Suite("Per-filter pass-through")

@@ -94,13 +94,13 @@ struct StreamingServerTests {
     @Test("a client that leaves in the middle stops the stream, and its connection ends")
     func clientLeavesInTheMiddle() async throws {
         let registry = MockRegistry()
-        let produced = LockedBox(0)
+        let produced = LockedState(0)
         registry.register(
             .get("/endless"),
             respond: .stream(contentType: "text/plain") { _, _, continuation in
                 let ticking = Task {
                     while !Task.isCancelled {
-                        let count = produced.update { value -> Int in
+                        let count = produced.withLock { value -> Int in
                             value += 1
                             return value
                         }
@@ -127,9 +127,9 @@ struct StreamingServerTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(server.connectionCount == 0)
-            let afterLeaving = produced.update { $0 }
+            let afterLeaving = produced.withLock { $0 }
             try await Task.sleep(for: .milliseconds(200))
-            #expect(produced.update { $0 } == afterLeaving)
+            #expect(produced.withLock { $0 } == afterLeaving)
         }
     }
 

@@ -179,20 +179,20 @@ struct WebSocketServerTests {
     @Test("a client that leaves without closing ends the session; its connection and thread are gone")
     func clientLeaves() async throws {
         let registry = MockRegistry()
-        let served = LockedBox<[String]>([])
+        let served = LockedState<[String]>([])
         registry.register(.webSocket("/echo"), respond: .webSocket(.echo))
-        let server = MockServer(registry: registry) { request in served.update { $0.append("\(request.outcome)") } }
+        let server = MockServer(registry: registry) { request in served.withLock { $0.append("\(request.outcome)") } }
         let base = try server.start()
         defer { server.stop() }
         let result = try await websockets(
             base, "/echo", "await ws.send(\"x\")\nprint(await ws.recv())\nws.transport.abort()")
         #expect(result.output == "x\n", "\(result.error)")
         let deadline = ContinuousClock.now + .seconds(20)
-        while server.connectionCount > 0 || served.update({ $0 }).isEmpty, ContinuousClock.now < deadline {
+        while server.connectionCount > 0 || served.withLock({ $0 }).isEmpty, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(server.connectionCount == 0)
-        #expect(served.update { $0 } == ["webSocket(closeCode: nil, received: 1, sent: 1)"])
+        #expect(served.withLock { $0 } == ["webSocket(closeCode: nil, received: 1, sent: 1)"])
     }
 
     @Test("stop() ends an open WebSocket at once")

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMocker
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,7 @@ package final class ChildProcess: Sendable {
     package let pid: pid_t
     private let ended: Task<Int32, Never>
     /// Set once the process has been waited for: its pid may then belong to another.
-    private let reaped = LockedBox(false)
+    private let reaped = LockedState(false)
 
     /// Starts `arguments[0]`, found on `PATH`, with standard input from `input` and output and
     /// errors into `output` and `errors` (`/dev/null` when `nil`), in `directory` when given.
@@ -73,7 +74,7 @@ package final class ChildProcess: Sendable {
                 Thread.detachNewThread {
                     var status: Int32 = 0
                     while waitpid(spawned, &status, 0) < 0, errno == EINTR {}
-                    reaped.update { $0 = true }
+                    reaped.withLock { $0 = true }
                     // As `Process.terminationStatus`: the exit code, or the signal that ended it.
                     let signal = status & 0x7F
                     continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : signal)
@@ -99,7 +100,7 @@ package final class ChildProcess: Sendable {
 
     /// Sends `signal` (SIGTERM, SIGINT) unless the process has been waited for.
     package func send(_ signal: Int32) {
-        reaped.update { isReaped in
+        reaped.withLock { isReaped in
             if !isReaped { kill(pid, signal) }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMocker
 
 /// The smallest stack the library runs its own code on: `MockServer`'s connection threads.
 package let smallestLibraryStack = 512 * 1024
@@ -7,14 +8,14 @@ package let smallestLibraryStack = 512 * 1024
 /// test can prove that work fits on the library's smallest thread stack (a stack overflow
 /// crashes the test process, which fails the run).
 package func onThread<T: Sendable>(stackSize: Int = smallestLibraryStack, _ body: @escaping @Sendable () -> T) -> T {
-    let result = LockedBox<T?>(nil)
+    let result = LockedState<T?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        result.update { $0 = body() }
+        result.withLock { $0 = body() }
         done.signal()
     }
     thread.stackSize = stackSize
     thread.start()
     done.wait()
-    return result.update { $0 }!
+    return result.withLock { $0 }!
 }

@@ -3,8 +3,8 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-/// `.formBody` (OHHTTPStubs' `hasFormBody`: token endpoints post forms) and `.pathExtension`
-/// (Mocker's file-extension mocks), through real `URLSession` tasks.
+/// `.formBody` (token endpoints post forms) and `.pathExtension`, through real `URLSession`
+/// tasks.
 @Suite("Form-body and path-extension filters")
 struct FormAndExtensionFilterTests {
     let registry = MockRegistry()

@@ -122,7 +122,7 @@ struct MockRegistryTests {
         #expect(registry.filters.count == 1)
     }
 
-    @Test("removeFilters(forPath:) and removeAll (BOURLProtocol's removeStubForPath: and unregister)")
+    @Test("removeFilters(forPath:) removes a path's filters, and removeAll every filter")
     func removal() {
         registry.register(.get("/categories.json"))
         registry.register(.post("categories.json/"))
@@ -212,7 +212,7 @@ struct MockRegistryTests {
         #expect(try await body("/ok", in: session) == "ok")
     }
 
-    @Test("the unmatched policy can answer with a fixed response (VOKMockUrlProtocol's 404)")
+    @Test("the unmatched policy can answer with a fixed response")
     func respondPolicy() async throws {
         let registry = MockRegistry(unmatchedPolicy: .respond(.status(404)))
         let (_, response) = try await registry.makeSession().data(from: url("/nothing"))
@@ -378,95 +378,4 @@ struct MockRegistryTests {
         #expect(registry.filters.count == 10_000)
         #expect(try await body("/items/9999", in: session) == "9999")
     }
-}
-
-/// `MockRegistry.shared` is process-wide, so each test takes its turn at it
-/// (`MockRegistry.withSharedTurn`, the lock the `.mockingShared` trait of other targets takes too).
-@Suite("MockRegistry.shared", .serialized)
-struct SharedRegistryTests {
-    @Test("MockURLProtocol.self in protocolClasses serves the shared registry (ANS style)")
-    func sharedRegistry() async throws {
-        try await MockRegistry.withSharedTurn {
-            let handle = MockURLProtocol.register(
-                RequestFilter(host: "shared.test", path: "/user/<id>", method: .get, response: .json(["ok": true])))
-            defer { handle.remove() }
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.protocolClasses = [MockURLProtocol.self] + (configuration.protocolClasses ?? [])
-            let (data, _) = try await URLSession(configuration: configuration).data(
-                from: url("https://shared.test/user/1"))
-            #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
-            #expect(ObjectIdentifier(MockRegistry.shared.protocolClass) == ObjectIdentifier(MockURLProtocol.self))
-        }
-    }
-
-    @Test("the shared registry passes unmatched requests through to a real server")
-    func passThrough() async throws {
-        try await MockRegistry.withSharedTurn {
-            let server = try await PythonEchoServer()
-            defer { server.stop() }
-            let session = URLSession(configuration: .mocking(.shared))
-            var request = URLRequest(url: URL(string: server.baseURL + "/echo/path?q=1")!)
-            request.httpMethod = "POST"
-            request.httpBody = Data("sent body".utf8)
-            request.setValue("from-test", forHTTPHeaderField: "X-Test")
-            let (data, response) = try await session.data(for: request)
-            #expect(
-                try JSONValue(parsing: data) == [
-                    "method": "POST", "path": "/echo/path?q=1", "body": "sent body", "header": "from-test",
-                    "authorization": "",
-                ])
-            #expect(response.status == 200)
-            #expect(response.header("X-Served-By") == "python")
-            #expect(MockRegistry.shared.journal.last?.request.url == request.url)
-            guard case .passedThrough = MockRegistry.shared.journal.last?.disposition else {
-                Issue.record("expected a pass-through journal entry")
-                return
-            }
-
-            // The real server's redirect comes back through the registry, hop by hop; the caller
-            // sees the final URL.
-            let (redirected, redirectedResponse) = try await session.data(
-                from: URL(string: server.baseURL + "/redirect")!)
-            #expect(try JSONValue(parsing: redirected)["path"] == "/echo/after-redirect")
-            #expect(redirectedResponse.url?.path == "/echo/after-redirect")
-        }
-    }
-
-    @Test("a per-session registry can pass through too")
-    func passThroughOptIn() async throws {
-        let server = try await PythonEchoServer()
-        defer { server.stop() }
-        let registry = MockRegistry(unmatchedPolicy: .passThrough)
-        registry.register(.get("/mocked"), respond: .string("mocked"))
-        let session = registry.makeSession()
-        #expect(
-            String(decoding: try await session.data(from: URL(string: server.baseURL + "/mocked")!).0, as: UTF8.self)
-                == "mocked")
-        let (data, _) = try await session.data(from: URL(string: server.baseURL + "/real")!)
-        #expect(try JSONValue(parsing: data)["path"] == "/real")
-    }
-
-    @Test("a real server's redirect is followed through the registry, so a mocked target answers")
-    func passedThroughRedirectsComeBack() async throws {
-        let server = try await PythonEchoServer()
-        defer { server.stop() }
-        let registry = MockRegistry(unmatchedPolicy: .passThrough)
-        registry.register(.get("/echo/after-redirect"), respond: .string("mocked target"))
-        let (body, response) = try await registry.makeSession().data(from: URL(string: server.baseURL + "/redirect")!)
-        #expect(String(decoding: body, as: UTF8.self) == "mocked target")
-        #expect(response.url?.absoluteString == server.baseURL + "/echo/after-redirect")
-        #expect(registry.journal.map { "\($0.disposition)" } == ["passedThrough", "answered"])
-
-        registry.followsRedirects = false
-        let (_, redirect) = try await registry.makeSession().data(from: URL(string: server.baseURL + "/redirect")!)
-        #expect(redirect.status == 302)
-        #expect(redirect.header("Location") == "/echo/after-redirect")
-    }
-}
-
-/// A weak reference, to watch an object go.
-final class Weak<Object: AnyObject & Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read, and the object it points to is Sendable.
-    weak var value: Object?
-    init(_ value: Object) { self.value = value }
 }

@@ -105,20 +105,20 @@ struct StreamingTests {
 
     @Test("a stream fed through a continuation sends what the test yields, and ends when it finishes")
     func fedByContinuation() async throws {
-        let feed = LockedBox<AsyncThrowingStream<StreamChunk, any Error>.Continuation?>(nil)
+        let feed = LockedState<AsyncThrowingStream<StreamChunk, any Error>.Continuation?>(nil)
         registry.register(
             .get("/live"),
             respond: .stream { _, _, continuation in
                 continuation.yield(.text("connected\n"))
-                feed.update { $0 = continuation }
+                feed.withLock { $0 = continuation }
             })
         let recorder = RecordingDelegate()
         registry.makeSession(delegate: recorder).dataTask(with: url("/live")).resume()
         let deadline = ContinuousClock.now + .seconds(10)
-        while feed.update({ $0 }) == nil, recorder.receivedPieces.isEmpty, ContinuousClock.now < deadline {
+        while feed.withLock({ $0 }) == nil, recorder.receivedPieces.isEmpty, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
-        let continuation = try #require(feed.update { $0 })
+        let continuation = try #require(feed.withLock { $0 })
         continuation.yield(.text("news\n"))
         continuation.finish()
         let (_, data, error) = await recorder.completion()
@@ -144,7 +144,7 @@ struct StreamingTests {
 
     @Test("cancelling a task in the middle of a stream stops it: nothing arrives afterwards")
     func cancelInTheMiddle() async throws {
-        let produced = LockedBox(0)
+        let produced = LockedState(0)
         registry.register(
             .get("/endless"),
             respond: .stream(contentType: "text/plain") { _, _ in
@@ -160,9 +160,9 @@ struct StreamingTests {
         task.cancel()
         let (_, _, error) = await recorder.completion()
         #expect(isURLError(try #require(error), .cancelled))
-        let afterCancel = produced.update { $0 }
+        let afterCancel = produced.withLock { $0 }
         try await Task.sleep(for: .milliseconds(200))
-        #expect(produced.update { $0 } <= afterCancel + 1)
+        #expect(produced.withLock { $0 } <= afterCancel + 1)
     }
 
     @Test("a gap longer than the request's timeout fails the task with timedOut")
@@ -209,14 +209,14 @@ private struct Countdown: AsyncSequence {
 /// A line every `interval`, for ever, counting how many were made.
 private struct Ticks: AsyncSequence {
     let every: Duration
-    let counting: LockedBox<Int>
+    let counting: LockedState<Int>
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let every: Duration
-        let counting: LockedBox<Int>
+        let counting: LockedState<Int>
 
         mutating func next() async -> StreamChunk? {
-            let count = counting.update { value -> Int in
+            let count = counting.withLock { value -> Int in
                 value += 1
                 return value
             }

@@ -17,7 +17,7 @@ struct MockDataFolderTests {
         folder = try TemporaryFolder()
     }
 
-    func text(_ path: String) async throws -> (String, URLResponse) {
+    func fetchText(_ path: String) async throws -> (String, URLResponse) {
         let (data, response) = try await session.data(from: url(path))
         return (String(decoding: data, as: UTF8.self), response)
     }
@@ -30,7 +30,7 @@ struct MockDataFolderTests {
             "HTTP/1.1 201 Created\r\nLocation: /users/43\r\nTransfer-Encoding: chunked\r\n\r\n{\"id\": 43}")
         registry.register(try MockDataFolder(folder.url))
 
-        let (json, jsonResponse) = try await text("/users/42")
+        let (json, jsonResponse) = try await fetchText("/users/42")
         #expect(json == #"{"id": 42}"#)
         #expect(jsonResponse.status == 200)
         #expect(jsonResponse.header("Content-Type") == "application/json")
@@ -58,9 +58,9 @@ struct MockDataFolderTests {
         bytes.append(contentsOf: [0, 255, 10, 10, 13])
         try folder.write("GET|-bin.http", bytes)
         registry.register(try MockDataFolder(folder.url, allowsWildcards: true))
-        #expect(try await text("/a").0 == "from http")
-        #expect(try await text("/search?q=1").0 == #""exact""#)
-        #expect(try await text("/search?q=2").0 == "wildcard")
+        #expect(try await fetchText("/a").0 == "from http")
+        #expect(try await fetchText("/search?q=1").0 == #""exact""#)
+        #expect(try await fetchText("/search?q=2").0 == "wildcard")
         #expect(try await session.data(from: url("/bin")).0 == Data([0, 255, 10, 10, 13]))
     }
 
@@ -69,7 +69,7 @@ struct MockDataFolderTests {
         let directory = try MockDataFolder(folder.url)
         registry.register(directory)
         registry.register(.get("/fallback"), respond: .string("filter"))
-        #expect(try await text("/fallback").0 == "filter")
+        #expect(try await fetchText("/fallback").0 == "filter")
         let probe = MockRequest(method: .get, url: url("/users?page=2"))
         #expect(
             directory.candidateFileNames(for: probe) == [
@@ -77,7 +77,7 @@ struct MockDataFolderTests {
                 "GET|-users?\(sha256("page=2")).http", "GET|-users?\(sha256("page=2")).json",
             ])
         await #expect {
-            _ = try await text("/users?page=2")
+            _ = try await fetchText("/users?page=2")
         } throws: { error in
             guard case .unmatched(let report) = error as? RequestMockerError else { return false }
             return report.notes == [
@@ -97,7 +97,7 @@ struct MockDataFolderTests {
             ])
     }
 
-    @Test("VOKMockUrlProtocol's 404 for misses, through the unmatched policy")
+    @Test("an empty 404 for misses, through the unmatched policy")
     func notFound() async throws {
         let registry = MockRegistry(unmatchedPolicy: .respond(.status(404)))
         registry.register(try MockDataFolder(folder.url))
@@ -107,11 +107,11 @@ struct MockDataFolderTests {
     @Test("files added later are found; edits show at once")
     func noticesChanges() async throws {
         registry.register(try MockDataFolder(folder.url))
-        await #expect(throws: RequestMockerError.self) { try await text("/late") }
+        await #expect(throws: RequestMockerError.self) { try await fetchText("/late") }
         try folder.write("GET|-late.json", "1")
-        #expect(try await text("/late").0 == "1")
+        #expect(try await fetchText("/late").0 == "1")
         try folder.write("GET|-late.json", "2")
-        #expect(try await text("/late").0 == "2")
+        #expect(try await fetchText("/late").0 == "2")
     }
 
     #if canImport(Glibc)
@@ -119,14 +119,14 @@ struct MockDataFolderTests {
         func editWithinOneTick() async throws {
             let file = try folder.write("GET|-tick.json", #"{"n":1}"#)
             registry.register(try MockDataFolder(folder.url))
-            #expect(try await text("/tick").0 == #"{"n":1}"#)
+            #expect(try await fetchText("/tick").0 == #"{"n":1}"#)
             var before = stat()
             #expect(stat(file.path, &before) == 0)
             try Data(#"{"n":2}"#.utf8).write(to: file)
             // As a file system with coarse timestamps leaves it: exactly the old modification time.
             let times = [before.st_atim, before.st_mtim]
             #expect(utimensat(AT_FDCWD, file.path, times, 0) == 0)
-            #expect(try await text("/tick").0 == #"{"n":2}"#)
+            #expect(try await fetchText("/tick").0 == #"{"n":2}"#)
         }
     #endif
 
@@ -138,8 +138,8 @@ struct MockDataFolderTests {
         try override.write("GET|-users.http", "HTTP/1.1 500 Internal Server Error\n\n")
         registry.register(try MockDataFolder(folder.url))
         registry.register(try MockDataFolder(override.url), at: .first)
-        #expect(try await text("/users").1.status == 500)
-        #expect(try await text("/health").0 == #""ok""#)
+        #expect(try await fetchText("/users").1.status == 500)
+        #expect(try await fetchText("/health").0 == #""ok""#)
     }
 
     @Test("bad files are typed errors naming the file; the next request works")
@@ -149,18 +149,18 @@ struct MockDataFolderTests {
         try folder.write("GET|-fine.json", "true")
         registry.register(try MockDataFolder(folder.url))
         await #expect {
-            _ = try await text("/broken")
+            _ = try await fetchText("/broken")
         } throws: { error in
             guard case .invalidMockDataFile(let path, let reason) = error as? RequestMockerError else { return false }
             return path.hasSuffix("GET|-broken.json") && reason.hasPrefix("invalid JSON at byte 1")
         }
         await #expect {
-            _ = try await text("/broken-http")
+            _ = try await fetchText("/broken-http")
         } throws: { error in
             guard case .invalidMockDataFile(let path, let reason) = error as? RequestMockerError else { return false }
             return path.hasSuffix("GET|-broken-http.http") && reason.hasPrefix("line 2:")
         }
-        #expect(try await text("/fine").0 == "true")
+        #expect(try await fetchText("/fine").0 == "true")
     }
 
     @Test("a missing folder is an error at once; a bundle's resource folder works")
@@ -204,7 +204,7 @@ struct MockDataFolderTests {
         try FileManager.default.createSymbolicLink(
             at: folder.url.appendingPathComponent("GET|-alias.json"), withDestinationURL: real)
         registry.register(try MockDataFolder(folder.url))
-        #expect(try await text("/alias").0 == #""linked""#)
+        #expect(try await fetchText("/alias").0 == #""linked""#)
     }
 
     @Test("a link that comes to point outside after the folder was listed is refused when the file is opened")
@@ -218,12 +218,12 @@ struct MockDataFolderTests {
         try FileManager.default.createSymbolicLink(
             at: folder.url.appendingPathComponent("GET|-alias.json"), withDestinationURL: real)
         registry.register(try MockDataFolder(folder.url))
-        #expect(try await text("/alias").0 == #""linked""#)
+        #expect(try await fetchText("/alias").0 == #""linked""#)
         // Only the subfolder changes: the folder itself keeps its modification time and listing.
         try FileManager.default.removeItem(at: real)
         try FileManager.default.createSymbolicLink(at: real, withDestinationURL: secret)
         await #expect {
-            _ = try await text("/alias")
+            _ = try await fetchText("/alias")
         } throws: { error in
             guard case .invalidMockDataFile(let path, let reason) = error as? RequestMockerError else { return false }
             return path.hasSuffix("GET|-alias.json") && reason.contains("outside the folder")

@@ -50,7 +50,8 @@ struct SHA256Tests {
                 }())
     }
 
-    // The hashes VOKMockUrlProtocol's own tests and fixture files rely on (originals.md §1.3).
+    // The hashes VOKMockUrlProtocol's fixture files are named by, which folders written for it
+    // keep (README, "Coming from another library").
     @Test(
         "VOKMockUrlProtocol fixture hashes",
         arguments: [

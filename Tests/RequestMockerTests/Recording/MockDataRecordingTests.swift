@@ -21,22 +21,18 @@ struct MockDataRecordingTests {
             environment: [:])
     }
 
-    private func get(_ path: String) -> URLRequest {
-        URLRequest(url: url(server.baseURL + path))
-    }
-
     @Test("each new response becomes a .http file under the name a lookup tries first, and answers offline")
     func recordsFiles() async throws {
         let registry = MockRegistry()
         registry.register(try recordingFolder(.newEpisodes))
         let session = registry.makeSession()
-        var post = get("/echo/users")
+        var post = server.get("/echo/users")
         post.httpMethod = "POST"
         post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         post.httpBody = Data("name=ada".utf8)
         let live = [
-            try await session.data(for: get("/echo/users?page=2")).0, try await session.data(for: post).0,
-            try await session.data(for: get("/login")).0,
+            try await session.data(for: server.get("/echo/users?page=2")).0, try await session.data(for: post).0,
+            try await session.data(for: server.get("/login")).0,
         ]
         #expect(registry.journal.map { "\($0.disposition)" } == ["recorded", "recorded", "recorded"])
         #expect(
@@ -59,9 +55,9 @@ struct MockDataRecordingTests {
         let offline = MockRegistry()
         offline.register(try MockDataFolder(mockData))
         let replay = offline.makeSession()
-        #expect(try await replay.data(for: get("/echo/users?page=2")).0 == live[0])
+        #expect(try await replay.data(for: server.get("/echo/users?page=2")).0 == live[0])
         #expect(try await replay.data(for: post).0 == live[1])
-        let (body, response) = try await replay.data(for: get("/login"))
+        let (body, response) = try await replay.data(for: server.get("/login"))
         #expect(text(body) == redactedLogin)
         #expect(response.header("Set-Cookie") == "REDACTED")
         #expect(response.header("Content-Length") == String(redactedLogin.utf8.count))
@@ -71,7 +67,7 @@ struct MockDataRecordingTests {
     func longNames() async throws {
         let registry = MockRegistry()
         registry.register(try recordingFolder(.newEpisodes))
-        var post = get("/echo/long")
+        var post = server.get("/echo/long")
         post.httpMethod = "POST"
         post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         post.httpBody = Data(("name=" + String(repeating: "a", count: 220)).utf8)
@@ -88,21 +84,21 @@ struct MockDataRecordingTests {
         #expect(FileManager.default.fileExists(atPath: mockData.path))
         let registry = MockRegistry()
         registry.register(created)
-        _ = try await registry.makeSession().data(for: get("/counter"))
+        _ = try await registry.makeSession().data(for: server.get("/counter"))
         #expect(registry.journal.last.map { "\($0.disposition)" } == "recorded")
 
         let existing = MockRegistry()
         existing.register(try recordingFolder(.once))
         let session = existing.makeSession()
-        #expect(text(try await session.data(for: get("/counter")).0) == #"{"count": 1}"#)
+        #expect(text(try await session.data(for: server.get("/counter")).0) == #"{"count": 1}"#)
         let error = await #expect(throws: RequestMockerError.self) {
-            _ = try await session.data(for: get("/echo/new"))
+            _ = try await session.data(for: server.get("/echo/new"))
         }
         #expect("\(error.map { "\($0)" } ?? "")".contains("has none of, in lookup order: GET|-echo-new.http"))
 
         let rerecording = MockRegistry()
         rerecording.register(try recordingFolder(.all))
-        #expect(text(try await rerecording.makeSession().data(for: get("/counter")).0) == #"{"count": 2}"#)
+        #expect(text(try await rerecording.makeSession().data(for: server.get("/counter")).0) == #"{"count": 2}"#)
         let file = try String(contentsOf: mockData.appendingPathComponent("GET|-counter.http"), encoding: .utf8)
         #expect(file.hasSuffix(#"{"count": 2}"#))
     }
@@ -114,7 +110,7 @@ struct MockDataRecordingTests {
             redaction: .default, hosts: .all, environment: [:])
         let registry = MockRegistry()
         registry.register(directory)
-        var request = get("/echo/me")
+        var request = server.get("/echo/me")
         request.setValue("Token secret", forHTTPHeaderField: "Authorization")
         let live = try await registry.makeSession().data(for: request).0
         let names = try FileManager.default.contentsOfDirectory(atPath: mockData.path)

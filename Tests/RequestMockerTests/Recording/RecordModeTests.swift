@@ -15,14 +15,10 @@ struct RecordModeTests {
         server = try await PythonEchoServer()
     }
 
-    private func get(_ path: String) -> URLRequest {
-        URLRequest(url: url(server.baseURL + path))
-    }
-
     /// Records `/counter` once, giving a cassette with one interaction answering `{"count": 1}`.
     private func recordFirstEpisode() async throws -> Data {
         try await MockRegistry().withCassette(try openCassette(file)) { session in
-            _ = try await session.data(for: get("/counter"))
+            _ = try await session.data(for: server.get("/counter"))
         }
         return try Data(contentsOf: file)
     }
@@ -39,9 +35,9 @@ struct RecordModeTests {
         let cassette = try openCassette(file, record: .none)
         registry.register(cassette)
         let session = registry.makeSession()
-        #expect(text(try await session.data(for: get("/counter")).0) == #"{"count": 1}"#)
+        #expect(text(try await session.data(for: server.get("/counter")).0) == #"{"count": 1}"#)
         await #expect(throws: RequestMockerError.self, "a cassette that doesn't record overrides pass-through") {
-            _ = try await session.data(for: get("/echo/new"))
+            _ = try await session.data(for: server.get("/echo/new"))
         }
         #expect(try cassette.save() == false)
         #expect(try Data(contentsOf: file) == before)
@@ -64,8 +60,8 @@ struct RecordModeTests {
         let registry = MockRegistry()
         await #expect(throws: RequestMockerError.self) {
             try await registry.withCassette(try openCassette(file, record: .once)) { session in
-                #expect(text(try await session.data(for: get("/counter")).0) == #"{"count": 1}"#)
-                _ = try await session.data(for: get("/counter"))
+                #expect(text(try await session.data(for: server.get("/counter")).0) == #"{"count": 1}"#)
+                _ = try await session.data(for: server.get("/counter"))
             }
         }
         #expect(try Data(contentsOf: file) == before)
@@ -77,8 +73,8 @@ struct RecordModeTests {
         let registry = MockRegistry()
         let bodies = try await registry.withCassette(try openCassette(file, record: .newEpisodes)) { session in
             [
-                text(try await session.data(for: get("/counter")).0),
-                text(try await session.data(for: get("/counter")).0),
+                text(try await session.data(for: server.get("/counter")).0),
+                text(try await session.data(for: server.get("/counter")).0),
             ]
         }
         #expect(bodies == [#"{"count": 1}"#, #"{"count": 2}"#])
@@ -92,8 +88,8 @@ struct RecordModeTests {
     func all() async throws {
         _ = try await recordFirstEpisode()
         try await MockRegistry().withCassette(try openCassette(file, record: .all)) { session in
-            #expect(text(try await session.data(for: get("/counter")).0) == #"{"count": 2}"#)
-            _ = try await session.data(for: get("/echo/other"))
+            #expect(text(try await session.data(for: server.get("/counter")).0) == #"{"count": 2}"#)
+            _ = try await session.data(for: server.get("/echo/other"))
         }
         let cassette = try openCassette(file, record: .none)
         #expect(cassette.interactions.map(\.request.url.path) == ["/counter", "/echo/other"])
@@ -153,7 +149,7 @@ struct RecordModeTests {
             let registry = MockRegistry()
             let cassette = try openCassette(file, record: .all)
             registry.register(cassette)
-            _ = try await registry.makeSession().data(for: get("/echo/replacement"))
+            _ = try await registry.makeSession().data(for: server.get("/echo/replacement"))
             #expect(cassette.hasUnsavedChanges)
         }
         #expect(try Data(contentsOf: file) == before)
@@ -176,7 +172,7 @@ struct RecordModeTests {
         let cassette = try openCassette(file, record: .newEpisodes)
         #expect(try cassette.save() == false)
         try await MockRegistry().withCassette(cassette) { session in
-            _ = try await session.data(for: get("/echo/second"))
+            _ = try await session.data(for: server.get("/echo/second"))
         }
         let second = String(decoding: try Data(contentsOf: file), as: UTF8.self)
         let firstEntries = text.components(separatedBy: "\"entries\": [")[1].components(separatedBy: "\n      }")[0]

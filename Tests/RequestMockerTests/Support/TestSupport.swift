@@ -56,6 +56,11 @@ final class PythonEchoServer: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// A GET of `path` on this server.
+    func get(_ path: String) -> URLRequest {
+        URLRequest(url: url(baseURL + path))
+    }
+
     /// Stops the server, without waiting: the script exits on SIGTERM, and also when its parent
     /// goes away.
     func stop() {
@@ -65,4 +70,12 @@ final class PythonEchoServer: Sendable {
     struct ServerDidNotStart: Error {
         let output: String
     }
+}
+
+/// A request value for tests that match without loading: `method` on `string` (a path alone
+/// gets the test host, see `url(_:)`), with optional header fields and a UTF-8 body.
+func mockRequest(
+    _ method: HTTPMethod, _ string: String, headers: HTTPHeaders = [:], body: String? = nil
+) -> MockRequest {
+    MockRequest(method: method, url: url(string), headers: headers, body: body.map { Data($0.utf8) })
 }
