@@ -8,6 +8,19 @@ import Testing
 /// answer not ready in time) answers what it can't take with the right status, and makes room
 /// the way it says it does.
 @Suite struct MockServerCapacityTests {
+    /// The limit tests' registry, plus `/stuck-sync`: a synchronous block that waits for
+    /// `release`.
+    static func registry(stuckUntil release: DispatchSemaphore) -> MockRegistry {
+        let registry = MockServerLimitTests.registry()
+        registry.register(
+            .get("/stuck-sync"),
+            respond: { _, _ in
+                release.wait()
+                return .string("late")
+            })
+        return registry
+    }
+
     /// A server of `slots` connections, with `holders` started on it before `body` runs.
     static func withFullServer(
         slots: Int, holding holders: [[String]], pause: Double = 0,
@@ -65,13 +78,7 @@ import Testing
     @Test func aClientThatLeavesAStuckBlockFreesItsSlot() async throws {
         let release = DispatchSemaphore(value: 0)
         defer { for _ in 0..<4 { release.signal() } }
-        let registry = MockServerLimitTests.registry()
-        registry.register(
-            .get("/stuck-sync"),
-            respond: { _, _ in
-                release.wait()
-                return .string("late")
-            })
+        let registry = Self.registry(stuckUntil: release)
         registry.register(.get("/stuck-async")) { _, _ in
             try await Task.sleep(for: .seconds(3_600))
             return .string("late")
@@ -96,13 +103,7 @@ import Testing
     @Test func synchronousBlocksPastTheCapGet503() async throws {
         let release = DispatchSemaphore(value: 0)
         defer { for _ in 0...MockServer.maximumRunningBlocks { release.signal() } }
-        let registry = MockServerLimitTests.registry()
-        registry.register(
-            .get("/stuck-sync"),
-            respond: { _, _ in
-                release.wait()
-                return .string("late")
-            })
+        let registry = Self.registry(stuckUntil: release)
         // Holds as many stuck requests as the cap allows, then asks once more.
         let script = """
             import socket, sys, time
@@ -131,13 +132,7 @@ import Testing
     @Test func anAnswerPastTheResponseTimeoutIs504() async throws {
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
-        let registry = MockServerLimitTests.registry()
-        registry.register(
-            .get("/stuck-sync"),
-            respond: { _, _ in
-                release.wait()
-                return .string("late")
-            })
+        let registry = Self.registry(stuckUntil: release)
         var configuration = MockServerLimitTests.configuration()
         configuration.responseTimeout = .milliseconds(300)
         try await withServer(registry, configuration: configuration) { _, base in

@@ -13,9 +13,9 @@ public struct RecordedResponse: Sendable, Hashable {
     public var status: HTTPStatus
     /// The HTTP version of the status line, such as `HTTP/1.1`.
     public var httpVersion: String
-    /// The header fields, in the order they were received.
+    /// The header fields, as recorded.
     public var headers: HTTPHeaders
-    /// The body, decoded from any `Content-Encoding` (see the type's docs).
+    /// The body bytes, decoded from any `Content-Encoding`.
     public var body: Data
 
     /// A response with these parts.
