@@ -132,8 +132,16 @@ struct Nginx {
         guard runToEnd("nginx", ["-c", configurationFile.path, "-p", folder.path]).status == 0 else { return nil }
     }
 
+    /// Stops nginx and waits (up to 5 s) until its master has exited: `-s stop` only signals
+    /// it, and removing the folder while it still wrote its last lines left the folder behind.
     func stop() {
+        let pidFile = folder.appendingPathComponent("nginx.pid")
+        let pid = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap {
+            pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         _ = runToEnd("nginx", ["-c", configurationFile.path, "-p", folder.path, "-s", "stop"])
+        guard let pid else { return }
+        for _ in 0..<500 where kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.01) }
     }
 }
 
