@@ -43,7 +43,8 @@ final class LeastMockProtocol: URLProtocol {
         private let lock = NSLock()
         private var journal: [Entry] = []
 
-        /// Appends `entry`, keeping the newest 500 (the profile clears the real journal as often).
+        /// Appends `entry`, emptying the journal first once it holds 500 (the benchmark clears the
+        /// real journal as often).
         func append(_ entry: Entry) {
             lock.withLock {
                 if journal.count == 500 { journal.removeAll(keepingCapacity: true) }
