@@ -32,7 +32,8 @@ let package = Package(
             path: "Fuzz/RequestMockerFuzzing"),
         .executableTarget(
             name: "request-mocker-fuzz", dependencies: ["RequestMockerFuzzing"], path: "Fuzz/request-mocker-fuzz"),
-        // Helpers every test target shares, defined once (no product; imports neither XCTest nor Testing).
+        // Helpers every test target shares, defined once (no product). It imports Testing to skip a
+        // test whose tool is missing (Tool.require), never XCTest.
         .target(
             name: "RequestMockerTestSupport", dependencies: ["RequestMocker"], path: "Tests/RequestMockerTestSupport"),
         .testTarget(

@@ -97,6 +97,9 @@ enum ServeCommand {
             }
             sources.insert(stubsPath, at: 0)
         }
+        // Before the server starts: a client may stop it as soon as it is answered, before the
+        // line that says it is serving has been printed.
+        let stopSources = stopOnSignals(server)
         let url: URL
         do {
             url = try server.start()
@@ -110,11 +113,13 @@ enum ServeCommand {
         if options.record { line += ", recording into \(options.cassette ?? folderPaths[0])" }
         if options.admin { line += ", admin API at \(url)/__admin/" }
         printLine(line + " (Ctrl-C to stop)")
-        withExtendedLifetime(watcher) { waitForSignal(server) }
+        withExtendedLifetime((watcher, stopSources)) { dispatchMain() }
     }
 
     /// Ctrl-C and `kill` stop the server cleanly: connections close, then the process exits.
-    private static func waitForSignal(_ server: MockServer) -> Never {
+    /// The handlers run on the main queue, once `dispatchMain()` serves it; a signal that comes
+    /// earlier waits for it.
+    private static func stopOnSignals(_ server: MockServer) -> [any DispatchSourceSignal] {
         var signalSources: [any DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
@@ -127,6 +132,6 @@ enum ServeCommand {
             source.resume()
             signalSources.append(source)
         }
-        withExtendedLifetime(signalSources) { dispatchMain() }
+        return signalSources
     }
 }

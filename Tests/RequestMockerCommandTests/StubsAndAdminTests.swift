@@ -5,7 +5,7 @@ import RequestMockerTestSupport
 import Testing
 
 /// `request-mocker serve --stubs` and `--admin`, driven with curl.
-@Suite struct StubsAndAdminTests {
+@Suite(.timeLimit(.minutes(3))) struct StubsAndAdminTests {
     /// Waits until the server's log has `text`.
     func waitForLog(_ serving: BackgroundProcess, _ text: String) async throws {
         try await withDeadline(10) {
@@ -211,7 +211,7 @@ import Testing
 
 /// `MockServerClient` in this process driving `request-mocker serve --admin` in another, as an
 /// XCUITest drives the server its app talks to.
-@Suite struct MockServerClientAgainstTheCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct MockServerClientAgainstTheCommandTests {
     @Test func theClientChangesTheAnswersAndSeesTheRequests() async throws {
         let folder = try TemporaryFolder()
         try folder.write("GET|-flags.json", #"{"newCheckout": false}"#)
@@ -234,7 +234,7 @@ import Testing
 }
 
 /// `request-mocker serve --stubs Examples/stubs.json` serves its events and its WebSocket.
-@Suite struct StreamingStubsThroughTheCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct StreamingStubsThroughTheCommandTests {
     @Test func theExampleStubsStreamEventsAndPlayTheirWebSocket() async throws {
         let example = Command.packageRoot.appendingPathComponent("Examples/stubs.json")
         let (serving, base) = try await serving(["--stubs", example.path])

@@ -5,11 +5,12 @@ import Testing
 
 /// stubs.schema.json and the stubs reader agree: what one accepts the other accepts. The schema
 /// is checked with Python's `jsonschema`.
-@Suite struct StubsSchemaTests {
+@Suite(.timeLimit(.minutes(3))) struct StubsSchemaTests {
     static let schema = Command.packageRoot.appendingPathComponent("stubs.schema.json")
 
     /// Whether the schema accepts each document, in order.
     func schemaAccepts(_ documents: [String]) async throws -> [Bool] {
+        try await Tool.jsonschema.require()
         let folder = try TemporaryFolder()
         var paths: [String] = []
         for (index, document) in documents.enumerated() {

@@ -5,7 +5,7 @@ import Testing
 
 /// `request-mocker serve --upstream` (and `--record`), against a Python server standing in for
 /// the real one.
-@Suite struct UpstreamTests {
+@Suite(.timeLimit(.minutes(3))) struct UpstreamTests {
     @Test func whatNothingAnswersGoesToTheUpstreamWithItsMethodHeadersAndBody() async throws {
         let upstream = try await Upstream()
         let folder = try TemporaryFolder()
@@ -272,8 +272,7 @@ struct Upstream {
     init() async throws {
         let script = try #require(
             Bundle.module.url(forResource: "upstream", withExtension: "py", subdirectory: "Fixtures"))
-        process = try await BackgroundProcess(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], ready: #"http://127\.0\.0\.1:\d+"#)
+        process = try await BackgroundProcess.python([script.path], ready: #"http://127\.0\.0\.1:\d+(?=\n)"#)
         url = try #require(URL(string: process.announced))
     }
 

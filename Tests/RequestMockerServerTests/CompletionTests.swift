@@ -6,7 +6,7 @@ import Testing
 
 /// The journal records how each answer ended, and a test can wait for that rather than for the
 /// request's arrival: through `MockURLProtocol` and through `MockServer`.
-@Suite("Waiting for answers to end")
+@Suite("Waiting for answers to end", .timeLimit(.minutes(3)))
 struct CompletionTests {
     @Test("fire and forget through the URL protocol: delivered, failed and cancelled answers are recorded and awaited")
     func throughTheURLProtocol() async throws {

@@ -8,7 +8,7 @@ import Testing
     /// How FoundationNetworking 6.3.1's HTTP loader takes a request's timeout, which decides how
     /// RequestMocker sets the timeout of the requests it forwards. Measured against a server that
     /// never answers.
-    @Suite struct FoundationNetworkingTimeoutTests {
+    @Suite(.timeLimit(.minutes(3))) struct FoundationNetworkingTimeoutTests {
         static func elapsed(_ request: URLRequest, in session: URLSession) async throws -> (URLError.Code?, Duration) {
             let clock = ContinuousClock()
             let start = clock.now
@@ -45,7 +45,7 @@ import Testing
 #endif
 
 /// The server's forwarding timeout reaches the forwarded request.
-@Suite struct ForwardingTimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct ForwardingTimeoutTests {
     @Test func aForwardToAServerThatNeverAnswersEndsAtTheForwardingTimeout() async throws {
         let upstreamRegistry = MockRegistry()
         upstreamRegistry.register(.get("/stall"), respond: .fault(.stall))
@@ -72,7 +72,7 @@ import Testing
 
 /// Mocked requests time out as the platform's HTTP loader times out the same task against a real
 /// slow server: the session's `timeoutIntervalForRequest`, unless the request sets its own.
-@Suite struct SessionTimeoutParityTests {
+@Suite(.timeLimit(.minutes(3))) struct SessionTimeoutParityTests {
     /// What one request ended as: a status, or a `URLError` code.
     static func outcome(_ request: URLRequest, in session: URLSession) async -> String {
         do {

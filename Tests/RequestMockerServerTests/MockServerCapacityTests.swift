@@ -7,7 +7,7 @@ import Testing
 /// A server that is full (every connection slot taken, every synchronous block running, an
 /// answer not ready in time) answers what it can't take with the right status, and makes room
 /// the way it says it does.
-@Suite struct MockServerCapacityTests {
+@Suite(.timeLimit(.minutes(3))) struct MockServerCapacityTests {
     /// The limit tests' registry, plus `/stuck-sync`: a synchronous block that waits for
     /// `release`.
     static func registry(stuckUntil release: DispatchSemaphore) -> MockRegistry {

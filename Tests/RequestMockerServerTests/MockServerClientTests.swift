@@ -5,7 +5,7 @@ import RequestMockerTestSupport
 import Testing
 
 /// `MockServerClient` against a `MockServer` in this process (its admin API on).
-@Suite struct MockServerClientTests {
+@Suite(.timeLimit(.minutes(3))) struct MockServerClientTests {
     func startServer(token: String? = nil) throws -> (MockServer, URL) {
         var configuration = MockServer.Configuration()
         configuration.admin = MockServer.Admin(token: token)

@@ -6,7 +6,7 @@ import Testing
 
 /// Faults happen on the wire at the server, and `MockURLProtocol` reports each as the error
 /// `URLSession` reports for the real thing.
-@Suite struct MockServerFaultTests {
+@Suite(.timeLimit(.minutes(3))) struct MockServerFaultTests {
     static func faultRegistry() -> MockRegistry {
         let registry = MockRegistry()
         registry.register(.get("/close"), respond: .fault(.closeBeforeResponding))
@@ -92,8 +92,9 @@ import Testing
         let registry = Self.faultRegistry()
         let delegate = RecordingDelegate()
         let session = registry.makeSession(delegate: delegate)
-        session.dataTask(with: URL(string: "https://api.test/cut")!).resume()
-        let (_, data, error) = await delegate.completion()
+        let task = session.dataTask(with: URL(string: "https://api.test/cut")!)
+        task.resume()
+        let (_, data, error) = await delegate.completion(of: task)
         #expect(String(decoding: data, as: UTF8.self) == "xxxxx")
         #expect((error as? URLError)?.code == ConnectionFault.truncatedBodyErrorCode)
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// Hostile and broken clients get the right status, and never take the server down: after each,
 /// a good request on a new connection is still answered.
-@Suite struct MockServerLimitTests {
+@Suite(.timeLimit(.minutes(3))) struct MockServerLimitTests {
     static func configuration() -> MockServer.Configuration {
         var configuration = MockServer.Configuration()
         configuration.maximumBodySize = 1_000
@@ -326,9 +326,7 @@ import Testing
             print("listening on", server.server_address[1], flush=True)
             server.serve_forever()
             """
-        let python = try await BackgroundProcess(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, folder.path], ready: #"listening on \d+"#
-        )
+        let python = try await BackgroundProcess.python(["-c", script, folder.path], ready: #"listening on \d+(?=\n)"#)
         let realPort = try #require(python.announced.split(separator: " ").last.map(String.init))
         let registry = MockRegistry(unmatchedPolicy: .passThrough)
         registry.register(.get("/mocked.txt"), respond: .string("from the mock\n"))

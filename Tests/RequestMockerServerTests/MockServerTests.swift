@@ -4,7 +4,7 @@ import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
 
-@Suite struct MockServerTests {
+@Suite(.timeLimit(.minutes(3))) struct MockServerTests {
     @Test func curlGetsTheResponseByteForByte() async throws {
         let registry = MockRegistry()
         registry.register(.get("/users/<id>")) { _, captures in
@@ -269,7 +269,7 @@ import Testing
 }
 
 /// The server's log lines hide what `SecretNames` lists.
-@Suite struct ServedRequestLogTests {
+@Suite(.timeLimit(.minutes(3))) struct ServedRequestLogTests {
     // Before: `request-mocker serve` printed full URLs, query secrets included.
     @Test func theLogLineHidesSecretsInTheQuery() async throws {
         let lines = LockedState<[String]>([])

@@ -7,7 +7,7 @@ import Testing
 /// `respond: .passThrough`: one filter's requests reach the real
 /// server while everything else is mocked and a miss fails. Another `MockServer` plays the
 /// real server.
-@Suite("Per-filter pass-through")
+@Suite("Per-filter pass-through", .timeLimit(.minutes(3)))
 struct PassThroughFilterTests {
     /// The "real" server: it answers `/cdn/<file>` with the file's name.
     static func origin() -> MockRegistry {

@@ -4,7 +4,7 @@ import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
 
-@Suite struct ScriptedServerTests {
+@Suite(.timeLimit(.minutes(3))) struct ScriptedServerTests {
     static func fixture(_ name: String) throws -> URL {
         try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
     }

@@ -13,7 +13,7 @@ import Testing
 /// One case at a time: each holds a server, a Python client and a second of waiting, and the
 /// seven at once, in the suite's first seconds on two cores, made other tests' three-second
 /// request timeouts run out (seen in two of five full runs; none of six serialized).
-@Suite(.serialized) struct StopDuringPauseTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct StopDuringPauseTests {
     /// What the client does once its request is in.
     enum Then: String, Sendable, CustomStringConvertible {
         /// Sends a second, pipelined request, left unread while the server waits.

@@ -4,7 +4,7 @@ import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
 
-@Suite("Streamed responses through MockServer")
+@Suite("Streamed responses through MockServer", .timeLimit(.minutes(3)))
 struct StreamingServerTests {
     static let events: MockResponse = .events(
         [

@@ -7,7 +7,7 @@ import Testing
 /// Every kind of response, sent through `MockURLProtocol` and through `MockServer` from one
 /// registry: both transports give the same status, headers and body, or the failure `Outcome`
 /// documents for what a transport can't express.
-@Suite struct TransportParityTests {
+@Suite(.timeLimit(.minutes(3))) struct TransportParityTests {
     /// What a URLSession call ended with.
     enum Received: Equatable, CustomStringConvertible {
         case response(status: Int, headers: [String: String], body: String, path: String)

@@ -6,7 +6,7 @@ import Testing
 
 /// A `MockServer` in front of another (`Configuration.upstream`): what it passes through goes
 /// over its own relay, on kept connections, and comes back as the upstream sent it.
-@Suite struct UpstreamRelayTests {
+@Suite(.timeLimit(.minutes(3))) struct UpstreamRelayTests {
     /// The front server passes everything through to `upstream`.
     func front(of upstream: URL) throws -> (MockServer, URL) {
         var configuration = MockServer.Configuration()

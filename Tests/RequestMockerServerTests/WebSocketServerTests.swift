@@ -6,7 +6,7 @@ import Testing
 
 /// WebSocket endpoints on `MockServer`, driven by Python's `websockets` (a client no one here
 /// wrote) and, for frames no correct client sends, by raw bytes from Python's `socket`.
-@Suite("WebSocket endpoints on MockServer")
+@Suite("WebSocket endpoints on MockServer", .timeLimit(.minutes(3)))
 struct WebSocketServerTests {
     func websockets(
         _ base: URL, _ path: String, _ body: String, subprotocols: [String] = []

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMocker
 
 #if canImport(Glibc)
     import Glibc
@@ -13,28 +14,48 @@ package final class BackgroundProcess: Sendable {
     /// The first match of the ready pattern in what the process printed.
     package let announced: String
 
-    /// Starts the process and waits until its output matches `ready` (a regular expression).
-    package init(_ executable: URL, _ arguments: [String], in directory: URL? = nil, ready: String) async throws {
+    /// Starts the process and waits until its output matches `ready` (a regular expression):
+    /// at most `seconds`, and no longer than the process lives.
+    package init(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, ready: String, seconds: Double = 60
+    ) async throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-background-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let child = try ChildProcess(
             [executable.path] + arguments, output: output.path, errors: output.path, directory: directory?.path)
         self.child = child
-        var found: String?
-        for _ in 0..<500 where found == nil {
-            let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            if let range = text.range(of: ready, options: .regularExpression) {
-                found = String(text[range])
-            } else {
-                try await Task.sleep(for: .milliseconds(20))
+        let output = output
+        let found = LockedState<String?>(nil)
+        do {
+            try await waitUntil(seconds, waitingFor: "\(executable.lastPathComponent) to print \(ready)") {
+                let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+                if let range = text.range(of: ready, options: .regularExpression) {
+                    found.withLock { $0 = String(text[range]) }
+                    return true
+                }
+                return child.hasEnded
             }
-        }
-        guard let found else {
-            child.send(SIGTERM)
+        } catch {
+            await child.stop()
             let printed = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            throw ProcessDidNotStart(description: "\(executable.lastPathComponent) never printed \(ready): \(printed)")
+            try? FileManager.default.removeItem(at: output)
+            throw ProcessDidNotStart(description: "\(error); it printed: \(printed)")
         }
-        announced = found
+        guard let announced = found.withLock({ $0 }) else {
+            let printed = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+            try? FileManager.default.removeItem(at: output)
+            throw ProcessDidNotStart(
+                description: "\(executable.lastPathComponent) ended (\(await child.exitStatus)) before it printed "
+                    + "\(ready): \(printed)")
+        }
+        self.announced = announced
+    }
+
+    /// Starts a Python script with `python3` (the test is skipped when it is missing, see
+    /// ``Tool``) and waits until its output matches `ready`.
+    package static func python(_ arguments: [String], ready: String) async throws -> BackgroundProcess {
+        try await Tool.python3.require()
+        return try await BackgroundProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, ready: ready)
     }
 
     /// Everything printed so far.
@@ -48,10 +69,9 @@ package final class BackgroundProcess: Sendable {
         return await child.exitStatus
     }
 
-    /// Sends SIGTERM and waits until the process has ended.
+    /// Sends SIGTERM and waits until the process has ended (killing it if it hasn't after 5 s).
     package func stop() async {
-        child.send(SIGTERM)
-        _ = await child.exitStatus
+        await child.stop()
     }
 
     deinit {

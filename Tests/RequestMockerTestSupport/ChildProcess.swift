@@ -13,6 +13,10 @@ import RequestMocker
 /// that way twice in a day. Output goes to files, never pipes; the child starts with no signal
 /// blocked and default signal handlers (Swift concurrency's threads block some, and a child
 /// inherits the mask); its end is awaited on a thread of its own, never on Swift concurrency's.
+///
+/// No child outlives the test process: every one still running when the process exits is
+/// stopped then (``ChildProcess/stopAll()``, run by `atexit`), and on Linux each is started with a
+/// parent-death signal, so a test process that is killed takes its children with it.
 package final class ChildProcess: Sendable {
     package let pid: pid_t
     private let ended: Task<Int32, Never>
@@ -25,6 +29,49 @@ package final class ChildProcess: Sendable {
         _ arguments: [String], input: String? = nil, output: String? = nil, errors: String? = nil,
         directory: String? = nil
     ) throws {
+        // In another directory through the shell (`posix_spawn_file_actions_addchdir_np` isn't in
+        // Swift's Glibc module): `sh -c 'cd "$0" && exec "$@"' DIRECTORY PROGRAM ARGUMENTS…`.
+        // A program that isn't there fails here, not as the exit status of the wrapper.
+        guard let program = Self.executable(named: arguments[0]) else {
+            throw SpawnFailed(program: arguments[0], code: ENOENT)
+        }
+        let resolved = [program] + arguments.dropFirst()
+        let command =
+            ParentDeath.prefix
+            + (directory.map { ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, $0] + resolved } ?? resolved)
+        let spawned = try ParentDeath.onSpawningThread {
+            try Self.spawn(command, program: arguments[0], input: input, output: output, errors: errors)
+        }
+        pid = spawned
+        let reaped = reaped
+        Self.live.withLock { _ = $0.insert(spawned) }
+        ended = Task {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    var status: Int32 = 0
+                    while waitpid(spawned, &status, 0) < 0, errno == EINTR {}
+                    reaped.withLock { $0 = true }
+                    Self.live.withLock { _ = $0.remove(spawned) }
+                    // As `Process.terminationStatus`: the exit code, or the signal that ended it.
+                    let signal = status & 0x7F
+                    continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : signal)
+                }
+            }
+        }
+        Self.stopAllAtExit
+    }
+
+    /// `name` itself when it is a path, else the first executable of that name on `PATH`.
+    package static func executable(named name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").lazy.map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    private static func spawn(
+        _ command: [String], program: String, input: String?, output: String?, errors: String?
+    ) throws -> pid_t {
         // Darwin's spawn types are pointers its `_init` functions allocate, imported as
         // optionals; Glibc's are structs.
         #if canImport(Darwin)
@@ -46,7 +93,7 @@ package final class ChildProcess: Sendable {
         }
         // Only standard input, output and errors go to the child, as Foundation's `Process` has
         // it: a test's open sockets (a server's listener) must not live on in a client.
-        for descriptor in Self.openDescriptors() where descriptor > 2 {
+        for descriptor in openDescriptors() where descriptor > 2 {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }
         posix_spawnattr_init(&attributes)
@@ -58,29 +105,12 @@ package final class ChildProcess: Sendable {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        // In another directory through the shell (`posix_spawn_file_actions_addchdir_np` isn't in
-        // Swift's Glibc module): `sh -c 'cd "$0" && exec "$@"' DIRECTORY PROGRAM ARGUMENTS…`.
-        let command = directory.map { ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, $0] + arguments } ?? arguments
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environ)
-        guard status == 0 else { throw SpawnFailed(program: arguments[0], code: status) }
-        self.pid = pid
-        let spawned = pid
-        let reaped = reaped
-        ended = Task {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    var status: Int32 = 0
-                    while waitpid(spawned, &status, 0) < 0, errno == EINTR {}
-                    reaped.withLock { $0 = true }
-                    // As `Process.terminationStatus`: the exit code, or the signal that ended it.
-                    let signal = status & 0x7F
-                    continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : signal)
-                }
-            }
-        }
+        guard status == 0 else { throw SpawnFailed(program: program, code: status) }
+        return pid
     }
 
     /// This process's open descriptors, from `/proc/self/fd` (closing one that has meanwhile
@@ -94,14 +124,56 @@ package final class ChildProcess: Sendable {
     }
 
     /// The exit status (or the signal that ended the process), once it has ended.
+    ///
+    /// A task cancelled while it waits (a test past its time limit) kills the process, so the
+    /// wait always ends.
     package var exitStatus: Int32 {
-        get async { await ended.value }
+        get async {
+            await withTaskCancellationHandler {
+                await ended.value
+            } onCancel: {
+                send(SIGKILL)
+            }
+        }
     }
+
+    /// Whether the process has ended (and been waited for).
+    package var hasEnded: Bool { reaped.withLock { $0 } }
 
     /// Sends `signal` (SIGTERM, SIGINT) unless the process has been waited for.
     package func send(_ signal: Int32) {
         reaped.withLock { isReaped in
             if !isReaped { kill(pid, signal) }
+        }
+    }
+
+    /// Asks the process to end (SIGTERM), kills it if it is still running after `grace`, and
+    /// waits until it has ended: a stop that can't hang on a process that ignores the request.
+    package func stop(grace: Duration = .seconds(5)) async {
+        send(SIGTERM)
+        let killer = Task { [self] in
+            guard (try? await Task.sleep(for: grace)) != nil else { return }
+            send(SIGKILL)
+        }
+        _ = await exitStatus
+        killer.cancel()
+    }
+
+    /// The children started and not yet waited for.
+    private static let live = LockedState<Set<pid_t>>([])
+
+    /// Registers ``stopAll()`` with `atexit` the first time a child starts.
+    private static let stopAllAtExit: Void = { atexit { ChildProcess.stopAll() } }()
+
+    /// Stops every child still running: SIGTERM, then SIGKILL for any still there after a
+    /// second, waiting (at most a second each time) for their reaper threads to see them end.
+    /// Runs when the test process exits, so shared servers don't outlive the run.
+    package static func stopAll() {
+        for signal in [SIGTERM, SIGKILL] {
+            let running = live.withLock { $0 }
+            guard !running.isEmpty else { return }
+            for pid in running { kill(pid, signal) }
+            for _ in 0..<100 where !live.withLock({ $0.isEmpty }) { usleep(10_000) }
         }
     }
 

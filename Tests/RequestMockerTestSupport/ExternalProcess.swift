@@ -1,4 +1,5 @@
 import Foundation
+import RequestMocker
 
 /// What a finished process left behind.
 package struct ProcessResult: Sendable {
@@ -10,11 +11,14 @@ package struct ProcessResult: Sendable {
 /// Runs clients no one here wrote (`curl`, `python3`) and collects what they print.
 ///
 /// Output goes to files, not pipes, so a chatty process never blocks on a full pipe; the process
-/// is a ``ChildProcess``, whose end is awaited on a thread of its own.
+/// is a ``ChildProcess``, whose end is awaited on a thread of its own. A process still running
+/// after `timeout` is stopped and the call throws ``TimedOut`` with what it had printed; a
+/// cancelled test kills it.
 package enum ExternalProcess {
     package static func run(
         _ executable: String, _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(30)
     ) async throws -> ProcessResult {
+        if let tool = [Tool.python3, .curl].first(where: { $0.name == executable }) { try await tool.require() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -30,14 +34,21 @@ package enum ExternalProcess {
         }
         let child = try ChildProcess(
             [executable] + arguments, input: inputPath, output: outURL.path, errors: errURL.path)
+        let timedOut = LockedState(false)
         let timer = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            child.send(SIGTERM)
+            timedOut.withLock { $0 = true }
+            await child.stop()
         }
         let status = await child.exitStatus
         timer.cancel()
         let output = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
         let error = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+        if timedOut.withLock({ $0 }) {
+            throw TimedOut(
+                seconds: Double(timeout.components.seconds),
+                waitingFor: "\(executable) \(arguments.joined(separator: " ")) to end (it printed: \(output)\(error))")
+        }
         return ProcessResult(status: status, output: output, error: error)
     }
 

@@ -42,16 +42,46 @@ package final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchec
         continuation?.resume(returning: value)
     }
 
-    /// Waits for `didCompleteWithError`.
-    package func completion() async -> Outcome {
-        await withCheckedContinuation { continuation in
-            let ready = lock.withLock { () -> Outcome? in
-                if let result { return result }
-                self.continuation = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+    /// Waits for `didCompleteWithError` of `task`, at most `seconds`: past that (or when the
+    /// waiting test is cancelled, by its time limit) the task is cancelled, which completes it
+    /// through the session's own path, so the wait always ends. A task that still doesn't
+    /// complete a minute after its cancel ends the wait with an outcome whose error is
+    /// ``TimedOut``.
+    package func completion(of task: URLSessionTask, within seconds: Double = 120) async -> Outcome {
+        let giveUp: @Sendable () -> Void = { [weak self] in
+            self?.finish(with: TimedOut(seconds: seconds + 60, waitingFor: "\(task) to complete after its cancel"))
         }
+        let cancel: @Sendable () -> Void = {
+            task.cancel()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: giveUp)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            if self?.hasCompleted == false { cancel() }
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = lock.withLock { () -> Outcome? in
+                    if let result { return result }
+                    self.continuation = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    private var hasCompleted: Bool { lock.withLock { result != nil } }
+
+    private func finish(with error: any Error) {
+        let continuation = lock.withLock { () -> CheckedContinuation<Outcome, Never>? in
+            guard result == nil else { return nil }
+            result = (responses.last, chunks.reduce(Data(), +), error)
+            defer { self.continuation = nil }
+            return self.continuation
+        }
+        continuation?.resume(returning: (responses.last, Data(), error))
     }
 
     package var responseCount: Int { lock.withLock { responses.count } }

@@ -7,6 +7,7 @@ extension ExternalProcess {
     package static func webSocketClient(
         _ url: String, _ body: String, subprotocols: [String] = []
     ) async throws -> ProcessResult {
+        try await Tool.websockets.require()
         let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
         let script = """
             import asyncio, json, sys

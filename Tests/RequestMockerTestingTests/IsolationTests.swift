@@ -51,7 +51,7 @@ enum Isolation {
     }
 }
 
-@Suite struct IsolationTests {
+@Suite(.timeLimit(.minutes(3))) struct IsolationTests {
     @Test(Isolation.answering(1)) func isolated01() async throws { try await Isolation.check(1, registerHere: false) }
     @Test(.mocking) func isolated02() async throws { try await Isolation.check(2, registerHere: true) }
     @Test(Isolation.answering(3)) func isolated03() async throws { try await Isolation.check(3, registerHere: false) }

@@ -7,7 +7,8 @@ import Testing
     .mocking { registry in
         registry.register(.post("https://api.test/events"), respond: .status(204))
         registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 7]))
-    })
+    },
+    .timeLimit(.minutes(3)))
 // Filters written in a trait's closure carry the line of the declaration the trait is attached
 // to (`declaredOn`, below), not their own: Swift Testing's macros re-emit trait expressions there.
 struct MockRegistryAssertionTests {

@@ -32,13 +32,13 @@ enum SharedTurnProbe {
     }
 }
 
-@Suite(.mockingShared) struct SharedMockingTraitTests {
+@Suite(.mockingShared, .timeLimit(.minutes(3))) struct SharedMockingTraitTests {
     @Test(arguments: 1...4) func oneAtATimeWithinASuite(number: Int) async throws {
         try await SharedTurnProbe.occupy(answer: "suite 1, test \(number)")
     }
 }
 
-@Suite(.mockingShared) struct MoreSharedMockingTraitTests {
+@Suite(.mockingShared, .timeLimit(.minutes(3))) struct MoreSharedMockingTraitTests {
     @Test(arguments: 1...4) func oneAtATimeAcrossSuites(number: Int) async throws {
         try await SharedTurnProbe.occupy(answer: "suite 2, test \(number)")
     }

@@ -7,7 +7,7 @@ import Testing
 /// A mocked `Set-Cookie` lands where the platform's own HTTP loader would put it, and later
 /// requests of the same session carry it: the same flows against a real server (Python's
 /// `http.server`) and against mocks of it, comparing the `Cookie` field that arrives.
-@Suite("Cookies as the platform keeps them")
+@Suite("Cookies as the platform keeps them", .timeLimit(.minutes(3)))
 struct CookieTests {
     let server: PythonEchoServer
 

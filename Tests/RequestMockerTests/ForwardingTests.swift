@@ -5,7 +5,7 @@ import Testing
 
 /// Where a request passed through to an upstream goes: its path and query under the upstream's
 /// base path.
-@Suite struct ForwardingTests {
+@Suite(.timeLimit(.minutes(3))) struct ForwardingTests {
     private func rebased(_ url: String, under base: String) throws -> String? {
         let request = MockRequest(method: .get, url: try #require(URL(string: url)), headers: ["Host": "mock.test"])
         let sent = Forwarding.rebased(request, under: try #require(URL(string: base)))

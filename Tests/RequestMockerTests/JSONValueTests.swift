@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("JSONValue")
+@Suite("JSONValue", .timeLimit(.minutes(3)))
 struct JSONValueTests {
     @Test("parses every kind of value")
     func parses() throws {
@@ -75,9 +75,9 @@ struct JSONValueTests {
     }
 
     @Test("JSON nested to the parser's limit parses, compares, serializes and converts on the smallest stack")
-    func deepestAllowedNestingFitsTheSmallestStack() throws {
+    func deepestAllowedNestingFitsTheSmallestStack() async throws {
         let (text, built) = Self.nested(JSONValue.maximumNesting)
-        let results = onThread { () -> [String] in
+        let results = try await onThread { () -> [String] in
             var failures: [String] = []
             do {
                 let parsed = try JSONValue(parsing: Data(text.utf8))

@@ -3,7 +3,7 @@ import Testing
 @testable import RequestMocker
 
 /// The package's lock, which keeps its value and its mutex in one `ManagedBuffer`.
-@Suite("LockedState")
+@Suite("LockedState", .timeLimit(.minutes(3)))
 struct LockedStateTests {
     final class Tracked: Sendable {}
 

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("MockRegistry")
+@Suite("MockRegistry", .timeLimit(.minutes(3)))
 struct MockRegistryTests {
     let registry = MockRegistry()
     var session: URLSession { registry.makeSession() }

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("MockResponse through URLSession")
+@Suite("MockResponse through URLSession", .timeLimit(.minutes(3)))
 struct MockResponseTests {
     let registry = MockRegistry()
     var session: URLSession { registry.makeSession() }

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("MockURLProtocol delivery")
+@Suite("MockURLProtocol delivery", .timeLimit(.minutes(3)))
 struct MockURLProtocolTests {
     let registry = MockRegistry()
 
@@ -89,8 +89,9 @@ struct MockURLProtocolTests {
         registry.register(.get("/d"), respond: .json(["via": "delegate"]).delayed(by: .milliseconds(20)))
         let recorder = RecordingDelegate()
         let session = registry.makeSession(delegate: recorder)
-        session.dataTask(with: url("/d")).resume()
-        let (response, data, error) = await recorder.completion()
+        let task = session.dataTask(with: url("/d"))
+        task.resume()
+        let (response, data, error) = await recorder.completion(of: task)
         #expect(error == nil)
         #expect(response?.status == 200)
         #expect(data == Data(#"{"via":"delegate"}"#.utf8))
@@ -106,7 +107,7 @@ struct MockURLProtocolTests {
         task.resume()
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
-        let (response, _, error) = await recorder.completion()
+        let (response, _, error) = await recorder.completion(of: task)
         #expect(isURLError(try #require(error), .cancelled))
         #expect(response == nil)
         // Past the delay: nothing arrives late, and the process is alive to serve the next one.
@@ -146,7 +147,7 @@ struct MockURLProtocolTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(recorder.responseCount == 0)
         task.resume()
-        let (_, data, error) = try await withDeadline(10) { await recorder.completion() }
+        let (_, data, error) = await recorder.completion(of: task)
         #expect(error == nil)
         #expect(data == Data("resumed".utf8))
         // The registry saw one request: resuming reran its work, not its matching.
@@ -168,7 +169,7 @@ struct MockURLProtocolTests {
         task.suspend()
         try await Task.sleep(for: .milliseconds(100))
         task.resume()
-        let (_, data, error) = try await withDeadline(10) { await recorder.completion() }
+        let (_, data, error) = await recorder.completion(of: task)
         #expect(error == nil)
         #expect(data == Data("first turn".utf8))
         #expect(hop.requestCount == 1)

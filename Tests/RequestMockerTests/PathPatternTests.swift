@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("PathPattern")
+@Suite("PathPattern", .timeLimit(.minutes(3)))
 struct PathPatternTests {
     // The wildcard examples of ANSRequestMocker's README, exactly as written there.
     @Test(

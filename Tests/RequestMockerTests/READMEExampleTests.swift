@@ -37,7 +37,7 @@ final class UserAPITests: XCTestCase {
 }
 
 // README: "Quick start" (async/await, Swift Testing)
-@Test func createsUser() async throws {
+@Test(.timeLimit(.minutes(3))) func createsUser() async throws {
     let registry = MockRegistry()
     registry.register(.post("/users").jsonBody(["name": "Ada"]), respond: .json(["id": 42], status: 201))
     let session = registry.makeSession()
@@ -57,7 +57,7 @@ struct Repository: Decodable {
     let name: String
 }
 
-@Test func listsRepositories() async throws {
+@Test(.timeLimit(.minutes(3))) func listsRepositories() async throws {
     let cassette = try Cassette(
         contentsOf: URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()
@@ -76,7 +76,7 @@ struct Repository: Decodable {
 }
 
 // README: "Streaming responses"
-@Test func streamingResponsesExample() async throws {
+@Test(.timeLimit(.minutes(3))) func streamingResponsesExample() async throws {
     let registry = MockRegistry()
     registry.register(
         .get("/v1/chat"),
@@ -128,7 +128,7 @@ struct Repository: Decodable {
 }
 
 // README: "In ten lines"
-@Test func tenLinesExample() async throws {
+@Test(.timeLimit(.minutes(3))) func tenLinesExample() async throws {
     let registry = MockRegistry()
     registry.register(.get("https://api.example.com/users/<id>")) { _, captures in
         .json(["id": .int(Int(captures["id"] ?? "") ?? 0), "name": .string("Ada")])

@@ -8,7 +8,7 @@ import Testing
 /// 303, 307 and 308) and against mocks of it: the request that reaches the final URL must be
 /// the same, method, body and header fields, except where RequestMocker differs on purpose (a
 /// hop to another origin leaves `Authorization` and `Cookie` behind).
-@Suite("Redirects as the platform follows them")
+@Suite("Redirects as the platform follows them", .timeLimit(.minutes(3)))
 struct RedirectParityTests {
     let server: PythonEchoServer
 

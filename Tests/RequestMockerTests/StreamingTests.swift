@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("Streamed responses through MockURLProtocol")
+@Suite("Streamed responses through MockURLProtocol", .timeLimit(.minutes(3)))
 struct StreamingTests {
     let registry = MockRegistry()
 
@@ -19,8 +19,9 @@ struct StreamingTests {
         let recorder = RecordingDelegate()
         let session = registry.makeSession(delegate: recorder)
         let started = ContinuousClock.now
-        session.dataTask(with: url("/feed")).resume()
-        let (response, data, error) = await recorder.completion()
+        let task = session.dataTask(with: url("/feed"))
+        task.resume()
+        let (response, data, error) = await recorder.completion(of: task)
         #expect(error == nil)
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 200)
@@ -113,7 +114,8 @@ struct StreamingTests {
                 feed.withLock { $0 = continuation }
             })
         let recorder = RecordingDelegate()
-        registry.makeSession(delegate: recorder).dataTask(with: url("/live")).resume()
+        let task = registry.makeSession(delegate: recorder).dataTask(with: url("/live"))
+        task.resume()
         let deadline = ContinuousClock.now + .seconds(10)
         while feed.withLock({ $0 }) == nil, recorder.receivedPieces.isEmpty, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
@@ -121,7 +123,7 @@ struct StreamingTests {
         let continuation = try #require(feed.withLock { $0 })
         continuation.yield(.text("news\n"))
         continuation.finish()
-        let (_, data, error) = await recorder.completion()
+        let (_, data, error) = await recorder.completion(of: task)
         #expect(error == nil)
         #expect(data == Data("connected\nnews\n".utf8))
     }
@@ -135,8 +137,9 @@ struct StreamingTests {
                 continuation.finish(throwing: URLError(.networkConnectionLost))
             })
         let recorder = RecordingDelegate()
-        registry.makeSession(delegate: recorder).dataTask(with: url("/broken")).resume()
-        let (response, data, error) = await recorder.completion()
+        let task = registry.makeSession(delegate: recorder).dataTask(with: url("/broken"))
+        task.resume()
+        let (response, data, error) = await recorder.completion(of: task)
         #expect(response?.status == 200)
         #expect(data == Data("partial".utf8))
         #expect(isURLError(try #require(error), .networkConnectionLost))
@@ -158,7 +161,7 @@ struct StreamingTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         task.cancel()
-        let (_, _, error) = await recorder.completion()
+        let (_, _, error) = await recorder.completion(of: task)
         #expect(isURLError(try #require(error), .cancelled))
         let afterCancel = produced.withLock { $0 }
         try await Task.sleep(for: .milliseconds(200))
@@ -171,8 +174,9 @@ struct StreamingTests {
         let recorder = RecordingDelegate()
         var request = URLRequest(url: url("/stalls"))
         request.timeoutInterval = 0.3
-        registry.makeSession(delegate: recorder).dataTask(with: request).resume()
-        let (response, data, error) = await recorder.completion()
+        let task = registry.makeSession(delegate: recorder).dataTask(with: request)
+        task.resume()
+        let (response, data, error) = await recorder.completion(of: task)
         #expect(response?.status == 200)
         #expect(data == Data("first".utf8))
         #expect(isURLError(try #require(error), .timedOut))

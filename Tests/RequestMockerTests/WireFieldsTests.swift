@@ -5,7 +5,7 @@ import Testing
 
 /// The fields URL loading adds from a request itself, which a captured request carries so that a
 /// filter sees what a server would.
-@Suite("Wire fields of a captured request")
+@Suite("Wire fields of a captured request", .timeLimit(.minutes(3)))
 struct WireFieldsTests {
     @Test(
         "Host is the URL's host as written, with the port only when it isn't the scheme's default",

@@ -26,7 +26,7 @@ func serving(_ arguments: [String]) async throws -> (BackgroundProcess, URL) {
     let process = try await BackgroundProcess(
         Command.executable, ["serve"] + arguments + ["--port", "0"], in: Command.packageRoot,
         // The address served at (an upstream's may come first on the line).
-        ready: #" at http://127\.0\.0\.1:\d+"#
+        ready: #" at http://127\.0\.0\.1:\d+(?=[ ,])"#
     )
     return (process, try #require(URL(string: String(process.announced.dropFirst(" at ".count)))))
 }

@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite("MockDataFolder")
+@Suite("MockDataFolder", .timeLimit(.minutes(3)))
 struct MockDataFolderTests {
     let folder: TemporaryFolder
     let registry = MockRegistry()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("Cassette matchers")
+@Suite("Cassette matchers", .timeLimit(.minutes(3)))
 struct CassetteMatcherTests {
     @Test("method, scheme, host and port; an omitted port is the scheme's default")
     func urlParts() {
@@ -124,7 +124,7 @@ struct CassetteMatcherTests {
     }
 }
 
-@Suite("Redaction")
+@Suite("Redaction", .timeLimit(.minutes(3)))
 struct RedactionTests {
     @Test("headers are replaced or removed, by case-insensitive name")
     func headers() {
@@ -190,7 +190,7 @@ struct RedactionTests {
     }
 
     @Test("a JSON body nested to the parser's limit is redacted at the bottom, on the smallest stack")
-    func deepestBodyIsRedactedOnTheSmallestStack() throws {
+    func deepestBodyIsRedactedOnTheSmallestStack() async throws {
         let depth = JSONValue.maximumNesting
         let opening = String(repeating: #"{"a":["#, count: depth / 2 - 1)
         let closing = String(repeating: "]}", count: depth / 2 - 1)
@@ -198,7 +198,7 @@ struct RedactionTests {
         let request = MockRequest(
             method: .post, url: url("/deep"), headers: ["Content-Type": "application/json"], body: Data(body.utf8))
         let redaction = Redaction.none.bodyKey("password").bodyKey("secret", .remove)
-        let redacted = onThread { redaction.redact(request)?.bodyText }
+        let redacted = try await onThread { redaction.redact(request)?.bodyText }
         #expect(redacted == opening + #"{"keep":2,"password":"REDACTED"}"# + closing)
     }
 }

@@ -18,22 +18,28 @@ final class PythonEchoServer: Sendable {
     }
 
     /// Starts `script` and waits for the port it prints on its first line (a few hundred
-    /// milliseconds at most). The wait sleeps the task, not the thread: suites are made on Swift
-    /// concurrency's pool, which has two threads on a two-core machine, and a blocked one held
-    /// up every other test in the run's first seconds.
+    /// milliseconds on an idle machine; at most a minute, and no longer than the script lives).
+    /// The wait sleeps the task, not the thread: suites are made on Swift concurrency's pool,
+    /// which has two threads on a two-core machine, and a blocked one held up every other test in
+    /// the run's first seconds.
     init(script: String = "echo_server") async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-echo-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
+        try await Tool.python3.require()
         let child = try ChildProcess(["python3", try Self.script(script).path], output: output.path)
-        var line = ""
-        for _ in 0..<1_000 where !line.contains("\n") {
-            line = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            if !line.contains("\n") { try? await Task.sleep(for: .milliseconds(10)) }
+        let firstLine: @Sendable () -> String = { String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self) }
+        do {
+            try await waitUntil(waitingFor: "\(script).py to print its port") {
+                firstLine().contains("\n") || child.hasEnded
+            }
+        } catch {
+            await child.stop()
+            throw error
         }
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            child.send(SIGTERM)
-            throw ServerDidNotStart(output: line)
+        guard let port = Int(firstLine().trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            await child.stop()
+            throw ServerDidNotStart(output: firstLine())
         }
         self.child = child
         self.port = port
@@ -62,8 +68,13 @@ final class PythonEchoServer: Sendable {
     }
 
     /// Stops the server, without waiting: the script exits on SIGTERM, and also when its parent
-    /// goes away.
+    /// goes away. Dropping the last reference to the server stops it too, so a test that throws
+    /// before its `stop()` leaves nothing running.
     func stop() {
+        child.send(SIGTERM)
+    }
+
+    deinit {
         child.send(SIGTERM)
     }
 

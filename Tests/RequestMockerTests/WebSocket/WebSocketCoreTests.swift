@@ -3,7 +3,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("WebSocket endpoints: the handshake, the script, and MockURLProtocol")
+@Suite("WebSocket endpoints: the handshake, the script, and MockURLProtocol", .timeLimit(.minutes(3)))
 struct WebSocketCoreTests {
     @Test(
         "SHA-1 matches the FIPS 180 examples",
