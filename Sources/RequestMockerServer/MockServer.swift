@@ -265,6 +265,13 @@ public final class MockServer: Sendable {
         }
     }
 
+    /// For tests: how many connections would give way to a new one now, by what they are doing.
+    package var connectionsGivingWay: (idle: Int, readingHead: Int) {
+        phase.withLock { phase in
+            if case .running(let pool, _) = phase { pool.givingWay } else { (0, 0) }
+        }
+    }
+
     /// Closes the listener and every connection (responses in progress are cut off) and
     /// returns when all of the server's threads have ended. Safe to call more than once.
     public func stop() {

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct CommandTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct CommandTests {
     @Test func helpExplainsEveryOption() async throws {
         let result = try await Command.run(["--help"])
         #expect(result.status == 0)

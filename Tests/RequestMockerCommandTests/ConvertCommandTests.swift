@@ -4,7 +4,7 @@ import RequestMockerTestSupport
 import Testing
 
 /// `request-mocker convert`: YAHTTPVCR to HAR, HAR to a mock-data folder, and a folder to HAR.
-@Suite(.timeLimit(.minutes(3))) struct ConvertCommandTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct ConvertCommandTests {
     static let tapes = Command.packageRoot.appendingPathComponent("Tests/RequestMockerTests/Fixtures/YAHTTPVCR")
 
     @Test func aYAHTTPVCRTapeBecomesHARThenAFolderThenHARAgain() async throws {

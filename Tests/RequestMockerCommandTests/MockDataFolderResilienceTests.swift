@@ -4,7 +4,7 @@ import Testing
 
 /// `request-mocker serve` of a folder keeps answering from the folder when a request arrives while
 /// the process has no file descriptor left.
-@Suite(.timeLimit(.minutes(3))) struct MockDataFolderResilienceTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct MockDataFolderResilienceTests {
     /// `Fixtures/descriptor_limit_client.py`: starts the command under a descriptor limit, then
     /// holds idle connections open one more at a time, changing the folder before each request
     /// so that it is listed again, until a request finds no descriptor for the listing or the

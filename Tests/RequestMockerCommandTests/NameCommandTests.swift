@@ -4,7 +4,7 @@ import Testing
 
 /// `request-mocker name` prints the names MockDataNaming.md's worked examples give, and
 /// `--create` writes a file a folder then serves.
-@Suite(.timeLimit(.minutes(3))) struct NameCommandTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct NameCommandTests {
     @Test(arguments: try MockDataNamingExample.all())
     func printsTheNamesOfEveryWorkedExample(_ row: MockDataNamingExample) async throws {
         var arguments = ["name", row.method, "http://example.com" + row.target]

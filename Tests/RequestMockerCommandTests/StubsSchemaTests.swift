@@ -5,7 +5,7 @@ import Testing
 
 /// stubs.schema.json and the stubs reader agree: what one accepts the other accepts. The schema
 /// is checked with Python's `jsonschema`.
-@Suite(.timeLimit(.minutes(3))) struct StubsSchemaTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct StubsSchemaTests {
     static let schema = Command.packageRoot.appendingPathComponent("stubs.schema.json")
 
     /// Whether the schema accepts each document, in order.

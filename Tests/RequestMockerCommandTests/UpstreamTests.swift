@@ -3,9 +3,15 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `request-mocker serve --upstream` (and `--record`), against a Python server standing in for
 /// the real one.
-@Suite(.timeLimit(.minutes(3))) struct UpstreamTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct UpstreamTests {
     @Test func whatNothingAnswersGoesToTheUpstreamWithItsMethodHeadersAndBody() async throws {
         let upstream = try await Upstream()
         let folder = try TemporaryFolder()
@@ -18,6 +24,7 @@ import Testing
             base.absoluteString + "/echo/here?q=swift&page=2",
         ])
         #expect(await serving.interrupt() == 0)
+        await upstream.stop()
         #expect(mocked.output == #"{"from": "folder"}"#)
         #expect(forwarded.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(forwarded.output.contains("\r\nX-Upstream: yes\r\n"))
@@ -55,6 +62,7 @@ import Testing
         let mocked = try await ExternalProcess.curl([base.absoluteString + "/users/1"])
         let passed = try await ExternalProcess.curl([base.absoluteString + "/users/7"])
         #expect(await serving.interrupt() == 0)
+        await upstream.stop()
         #expect(mocked.output == #"{"from":"stub"}"#)
         #expect(passed.output == #"{"id": 7, "name": "User 7"}"#)
         let lines = serving.log.split(separator: "\n").map(String.init)
@@ -77,6 +85,7 @@ import Testing
             "--include", "-H", "Host: \(host)", base.absoluteString + "/users/7",
         ])
         #expect(await serving.interrupt() == 0)
+        await upstream.stop()
         #expect(refused.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(refused.output)")
         #expect(
             refused.output.hasSuffix(
@@ -87,38 +96,38 @@ import Testing
     @Test func theBodyIsRelayedAsItArrives() async throws {
         let upstream = try await Upstream()
         let (serving, base) = try await serving(["--upstream", upstream.url.absoluteString])
-        // How long each line took from the upstream to the client: the upstream sends one every
-        // 500 ms, so a relay that held a piece back for the next would show 500 ms or more.
-        let timing = try await ExternalProcess.python(
+        // The upstream sends each line only once the client has acknowledged the one before,
+        // straight to the upstream's port: a relay that held a piece back for the next would
+        // stall the stream, and after 30 s the upstream would send a never-acknowledged marker.
+        let stream = try await ExternalProcess.python(
             """
-            import http.client, json, sys, time
-            connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+            import http.client, json, socket, sys
+            relay, upstream = int(sys.argv[1]), int(sys.argv[2])
+            connection = http.client.HTTPConnection("127.0.0.1", relay, timeout=60)
             connection.request("GET", "/stream")
             response = connection.getresponse()
             lines = []
-            while True:
-                line = response.readline()
-                if not line:
-                    break
-                name, number, sent = line.decode().split()
-                lines.append([name + " " + number, time.time() - float(sent)])
+            try:
+                while True:
+                    line = response.readline()
+                    if not line:
+                        break
+                    lines.append(line.decode().rstrip("\\n"))
+                    if lines[-1].startswith("line "):
+                        ack = http.client.HTTPConnection("127.0.0.1", upstream, timeout=60)
+                        ack.request("GET", "/ack/" + lines[-1].split()[1])
+                        ack.getresponse().read()
+                        ack.close()
+            except socket.timeout:
+                lines.append("a read timed out after 60 s")
             print(json.dumps({"encoding": response.getheader("Transfer-Encoding"), "lines": lines}))
-            """, [String(base.port ?? 0)])
+            """, [String(base.port ?? 0), String(upstream.url.port ?? 0)], timeout: .seconds(120))
         #expect(await serving.interrupt() == 0)
-        let result = try JSONValue(parsing: Data(timing.output.utf8))
+        await upstream.stop()
+        let result = try JSONValue(parsing: Data(stream.output.utf8))
         #expect(result["encoding"] == "chunked")
-        guard case .array(let lines)? = result["lines"], lines.count == 3 else {
-            Issue.record("unexpected output: \(timing.output) \(timing.error)")
-            return
-        }
-        #expect(lines.map { $0[0] } == ["line 0", "line 1", "line 2"])
-        for line in lines {
-            guard case .double(let delay)? = line[1] else {
-                Issue.record("no delay in \(line)")
-                continue
-            }
-            #expect(delay < 0.4, "\(line)")
-        }
+        #expect(result["lines"] == ["line 0", "line 1", "line 2"], "\(stream.output) \(stream.error)")
+        #expect(!stream.output.contains("never-acknowledged"), "a piece was held back: \(stream.output)")
     }
 
     @Test func aBodyThatBreaksOffReachesTheClientIncomplete() async throws {
@@ -126,6 +135,7 @@ import Testing
         let (serving, base) = try await serving(["--upstream", upstream.url.absoluteString])
         let broken = try await ExternalProcess.curl(["--include", base.absoluteString + "/broken"])
         #expect(await serving.interrupt() == 0)
+        await upstream.stop()
         // curl: "Transferred a partial file".
         #expect(broken.status == 18)
         #expect(broken.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -135,10 +145,10 @@ import Testing
     }
 
     @Test func anUpstreamThatCantBeReachedIs502WithTheReason() async throws {
-        // A port nothing listens on: bound, then closed.
-        let closed = try await Upstream()
-        let url = closed.url
-        await closed.stop()
+        // A port bound and never listened on, held for the whole test: connecting is refused.
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let url = try #require(URL(string: "http://127.0.0.1:\(refusing.port)"))
         let (serving, base) = try await serving(["--upstream", url.absoluteString])
         let answer = try await ExternalProcess.curl(["--include", base.absoluteString + "/users/7"])
         #expect(await serving.interrupt() == 0)
@@ -204,13 +214,11 @@ import Testing
         #expect(try JSONValue(parsing: Data(live.output.utf8))["path"] == "/api/users/3")
         // Saved once the exchange is complete (just after the client has it), not when the
         // server stops.
-        let saved = try await withDeadline(5) {
-            while !FileManager.default.fileExists(atPath: cassette) { try await Task.sleep(for: .milliseconds(20)) }
-            return true
+        try await waitUntil(60, waitingFor: "\(cassette) to be saved while the server runs") {
+            FileManager.default.fileExists(atPath: cassette)
         }
         #expect(await recording.interrupt() == 0)
         await upstream.stop()
-        #expect(saved)
         #expect(recording.log.contains("GET /users/3?expand=1 -> 200 from upstream, recorded into \(cassette) ("))
         let har = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: cassette)))
         // Written as the client asked, so the next run matches it whatever the upstream's base path.
@@ -278,5 +286,58 @@ struct Upstream {
 
     func stop() async {
         await process.stop()
+    }
+}
+
+/// A loopback port bound and never listened on, for as long as it is held: a connection to it
+/// is refused, and nothing else can take the port meanwhile (a closed port could be reused).
+struct RefusingPort {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        #if canImport(Glibc)
+            let type = Int32(SOCK_STREAM.rawValue)
+        #else
+            let type = SOCK_STREAM
+        #endif
+        let descriptor = socket(AF_INET, type, 0)
+        guard descriptor >= 0 else { throw Failure(call: "socket", code: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
+            let code = errno
+            Self.close(descriptor)
+            throw Failure(call: bound == 0 ? "getsockname" : "bind", code: code)
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        Self.close(descriptor)
+    }
+
+    private static func close(_ descriptor: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(descriptor)
+        #else
+            _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let call: String
+        let code: Int32
+        var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// A JSON request body nested as deeply as the parser allows is matched, named and answered on
 /// the server's connection threads (the library's smallest stacks), in debug builds too; one
 /// level deeper is reported, not a crash.
-@Suite(.timeLimit(.minutes(3))) struct DeepJSONTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct DeepJSONTests {
     /// Arrays nested `depth` levels around one number.
     static func nested(_ depth: Int) -> (text: String, value: JSONValue) {
         var value: JSONValue = 1

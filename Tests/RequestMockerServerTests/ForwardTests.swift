@@ -6,7 +6,7 @@ import Testing
 
 /// `MockResponse.forward(to:)`: the request goes to another server under a base URL, and its
 /// answer comes back unchanged, through `MockURLProtocol` and `MockServer` alike.
-@Suite(.timeLimit(.minutes(3))) struct ForwardTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct ForwardTests {
     /// The other server: it says what it received, with a status and a header of its own.
     static func upstream() -> MockRegistry {
         let registry = MockRegistry()

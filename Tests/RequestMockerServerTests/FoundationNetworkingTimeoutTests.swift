@@ -8,7 +8,7 @@ import Testing
     /// How FoundationNetworking 6.3.1's HTTP loader takes a request's timeout, which decides how
     /// RequestMocker sets the timeout of the requests it forwards. Measured against a server that
     /// never answers.
-    @Suite(.timeLimit(.minutes(3))) struct FoundationNetworkingTimeoutTests {
+    @Suite(.timeLimit(.minutes(3)), .hangGuard) struct FoundationNetworkingTimeoutTests {
         static func elapsed(_ request: URLRequest, in session: URLSession) async throws -> (URLError.Code?, Duration) {
             let clock = ContinuousClock()
             let start = clock.now
@@ -16,36 +16,37 @@ import Testing
             return (code, start.duration(to: clock.now))
         }
 
-        /// Only which timeout applies is pinned, against a session timeout of 10 s. (Run alone, a
-        /// property of 0.5 s also timed out at once and 1.5 s after 1 s, as if cut to whole seconds;
-        /// under load that did not hold, so it is not pinned. In the parallel suite the loader's
-        /// timers were seen to fire up to 1.4 s late, and once, in a fresh clone's CI run, 2.7 s
-        /// late (4.2 s for 1.5 s, when the session's timeout was 5 s), hence the wide gap between
-        /// the two.)
+        /// Only which timeout applies is pinned, against a session timeout of 60 s, the two requests
+        /// side by side. (Run alone, a property of 0.5 s also timed out at once and 1.5 s after 1 s,
+        /// as if cut to whole seconds; under load that did not hold, so it is not pinned. In the
+        /// parallel suite the loader's timers were seen to fire seconds late (8.3 s for 1.5 s, on a
+        /// busy machine), hence the session's timeout far above the request's, and a comparison of
+        /// the two rather than a bound on the property's.)
         @Test func theInitializersTimeoutIsIgnoredAndAPropertysApplies() async throws {
             let registry = MockRegistry()
             registry.register(.get("/stall"), respond: .fault(.stall))
             try await withServer(registry) { _, base in
-                let session = plainSession(timeout: 10)
+                let session = plainSession(timeout: 60)
                 let url = base.appendingPathComponent("stall")
-
-                let (initCode, byInitializer) = try await Self.elapsed(
-                    URLRequest(url: url, timeoutInterval: 1.5), in: session)
-                #expect(initCode == .timedOut)
-                #expect(byInitializer >= .milliseconds(9_900), "the session's 10 s apply, not the request's 1.5 s")
-
                 var request = URLRequest(url: url)
                 request.timeoutInterval = 1.5
-                let (code, byProperty) = try await Self.elapsed(request, in: session)
+
+                async let initializer = Self.elapsed(URLRequest(url: url, timeoutInterval: 1.5), in: session)
+                async let property = Self.elapsed(request, in: session)
+                let (initCode, byInitializer) = try await initializer
+                let (code, byProperty) = try await property
+                #expect(initCode == .timedOut)
+                #expect(byInitializer >= .milliseconds(59_900), "the session's 60 s apply, not the request's 1.5 s")
                 #expect(code == .timedOut)
-                #expect(byProperty < .milliseconds(8_000), "the request's 1.5 s apply")
+                #expect(byProperty < .seconds(30), "the request's 1.5 s apply")
+                #expect(byProperty * 2 < byInitializer, "the request's 1.5 s apply, not the session's 60 s")
             }
         }
     }
 #endif
 
 /// The server's forwarding timeout reaches the forwarded request.
-@Suite(.timeLimit(.minutes(3))) struct ForwardingTimeoutTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct ForwardingTimeoutTests {
     @Test func aForwardToAServerThatNeverAnswersEndsAtTheForwardingTimeout() async throws {
         let upstreamRegistry = MockRegistry()
         upstreamRegistry.register(.get("/stall"), respond: .fault(.stall))
@@ -57,7 +58,8 @@ import Testing
             try await withServer(MockRegistry(unmatchedPolicy: .passThrough), configuration: configuration) { _, base in
                 var request = URLRequest(url: base.appendingPathComponent("stall"))
                 request.setValue("\(upstream.host ?? ""):\(upstream.port ?? 0)", forHTTPHeaderField: "Host")
-                let (data, response) = try await plainSession(timeout: 30).data(for: request)
+                // Far longer than the forward may take: the answer, not this session, ends the request.
+                let (data, response) = try await plainSession(timeout: 120).data(for: request)
                 #expect(response.status == 502)
                 #expect(
                     String(decoding: data, as: UTF8.self).contains(
@@ -72,7 +74,7 @@ import Testing
 
 /// Mocked requests time out as the platform's HTTP loader times out the same task against a real
 /// slow server: the session's `timeoutIntervalForRequest`, unless the request sets its own.
-@Suite(.timeLimit(.minutes(3))) struct SessionTimeoutParityTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct SessionTimeoutParityTests {
     /// What one request ended as: a status, or a `URLError` code.
     static func outcome(_ request: URLRequest, in session: URLSession) async -> String {
         do {
@@ -93,20 +95,35 @@ import Testing
     // Before: the mocked request ignored the session's timeout and answered 200 after 5 s.
     @Test func theSessionsTimeoutAppliesUnlessTheRequestSetsOne() async throws {
         let registry = MockRegistry()
-        registry.register(.get("/slow"), respond: .string("late").delayed(by: .seconds(5)))
-        registry.register(.get("/a-second"), respond: .string("on time").delayed(by: .seconds(1)))
+        // An hour: a timeout means the session's 0.5 s ended it. (How soon is not pinned: in the
+        // parallel suite the real loader took 4-7 s to report it.)
+        registry.register(.get("/slow"), respond: .string("late").delayed(by: .seconds(3_600)))
+        let gates = ["real": Gate(), "mocked": Gate()]
+        defer { for gate in gates.values { gate.open() } }
+        for (name, gate) in gates {
+            registry.register(.get("/patient-\(name)")) { _, _ in
+                await gate.wait()
+                return .string("on time")
+            }
+        }
         try await withServer(registry) { _, base in
             let real = URLSession(configuration: Self.configuration(timeout: 0.5))
             let mocked = registry.makeSession(configuration: Self.configuration(timeout: 0.5))
             for (name, session) in [("real", real), ("mocked", mocked)] {
-                // The answer comes after 5 s, so a timeout means the session's 0.5 s ended it.
-                // (How soon is not pinned: in the parallel suite the real loader took 4-7 s to
-                // report it.)
+                // The patient request, with a timeout of its own, is waiting before the slow one
+                // starts, and answered only after the session's timeout ended the slow one: it
+                // waited longer than the session's timeout, and wasn't ended by it.
+                // (Not 60 s: a request's default, which counts as not set.)
+                var patient = URLRequest(url: base.appendingPathComponent("patient-\(name)"))
+                patient.timeoutInterval = 120
+                async let patientOutcome = Self.outcome(patient, in: session)
+                _ = try await registry.waitForRequests(
+                    count: 1, matching: .get("/patient-\(name)"), timeout: .seconds(60))
                 let slow = await Self.outcome(URLRequest(url: base.appendingPathComponent("slow")), in: session)
                 #expect(slow == "\(URLError.Code.timedOut)", "\(name)")
-                var patient = URLRequest(url: base.appendingPathComponent("a-second"))
-                patient.timeoutInterval = 3
-                #expect(await Self.outcome(patient, in: session) == "200", "the request's own 3 s apply")
+                gates[name]?.open()
+                let patientEnded = await patientOutcome
+                #expect(patientEnded == "200", "\(name): the request's own 120 s apply")
             }
         }
     }
@@ -119,8 +136,9 @@ import Testing
                 Thread.sleep(forTimeInterval: 1)
                 return .string("late")
             })
+        // An hour, so only the timeout can end it.
         registry.register(.get("/async")) { _, _ in
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .seconds(3_600))
             return .string("late")
         }
         var request = URLRequest(url: URL(string: "http://timeouts.test/sync")!)

@@ -6,7 +6,7 @@ import Testing
 /// Every input the fuzzer, or the adversarial run before it, found crashing or hanging a parser
 /// is kept under Fixtures/Fuzz/TARGET/ and must now run to the end, on the library's smallest
 /// thread stack.
-@Suite(.timeLimit(.minutes(3))) struct FuzzFindingsTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct FuzzFindingsTests {
     static let fixtures = Bundle.module.url(forResource: "Fuzz", withExtension: nil, subdirectory: "Fixtures")
 
     static var findings: [String] {

@@ -5,11 +5,13 @@ import RequestMockerTestSupport
 import Testing
 
 /// `MockServerClient` against a `MockServer` in this process (its admin API on).
-@Suite(.timeLimit(.minutes(3))) struct MockServerClientTests {
-    func startServer(token: String? = nil) throws -> (MockServer, URL) {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct MockServerClientTests {
+    func startServer(
+        token: String? = nil, onRequest: (@Sendable (ServedRequest) -> Void)? = nil
+    ) throws -> (MockServer, URL) {
         var configuration = MockServer.Configuration()
         configuration.admin = MockServer.Admin(token: token)
-        let server = MockServer(registry: MockRegistry(), configuration: configuration)
+        let server = MockServer(registry: MockRegistry(), configuration: configuration, onRequest: onRequest)
         return (server, try server.start())
     }
 
@@ -23,7 +25,13 @@ import Testing
     }
 
     @Test func registersFiltersAndFindsTheRequestsTheyAnswered() async throws {
-        let (server, base) = try startServer()
+        // How many times the journal was read through the admin API (each read logged once answered).
+        let journalReads = LockedState(0)
+        let (server, base) = try startServer { served in
+            if served.request?.method == .get, served.request?.url.path == "/__admin/requests" {
+                journalReads.withLock { $0 += 1 }
+            }
+        }
         defer { server.stop() }
         let client = MockServerClient(baseURL: base)
         let id = try await client.register(
@@ -41,10 +49,14 @@ import Testing
         let answered = try await client.requests(matching: .get("/users/<id>").query(["expand": nil]))
         #expect(answered.map { $0.url.absoluteString } == [base.absoluteString + "/users/7?expand"])
 
-        // A request that comes later is waited for; one that came before counts at once.
+        // A request that comes later is waited for; one that came before counts at once. The wait
+        // has read the journal (the two reads above, then its own) before the request is sent.
+        try await waitUntil(waitingFor: "the two reads of the journal above to be logged") {
+            journalReads.withLock { $0 } == 2
+        }
         async let later = client.waitForRequest(
-            matching: .post("/orders").jsonBody(["items": [1]]), timeout: .seconds(10))
-        try await Task.sleep(for: .milliseconds(300))
+            matching: .post("/orders").jsonBody(["items": [1]]), timeout: .seconds(60))
+        try await waitUntil(waitingFor: "the wait's first read of the journal") { journalReads.withLock { $0 } >= 3 }
         _ = try await send(base.appendingPathComponent("orders"), method: "POST", body: #"{"items": [1]}"#)
         let order = try await later
         #expect(order.bodyText == #"{"items": [1]}"#)
@@ -107,7 +119,9 @@ import Testing
 
         var open = MockServer.Configuration(host: "0.0.0.0")
         open.admin = MockServer.Admin()
-        let error = #expect(throws: MockServerError.self) { try MockServer(configuration: open).start() }
+        let refused = MockServer(configuration: open)
+        defer { refused.stop() }  // were it to start
+        let error = #expect(throws: MockServerError.self) { try refused.start() }
         #expect(
             error?.description
                 == "the admin API on 0.0.0.0, which other machines can reach, needs a token: set Admin(token:) "

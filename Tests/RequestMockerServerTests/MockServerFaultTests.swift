@@ -6,7 +6,7 @@ import Testing
 
 /// Faults happen on the wire at the server, and `MockURLProtocol` reports each as the error
 /// `URLSession` reports for the real thing.
-@Suite(.timeLimit(.minutes(3))) struct MockServerFaultTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct MockServerFaultTests {
     static func faultRegistry() -> MockRegistry {
         let registry = MockRegistry()
         registry.register(.get("/close"), respond: .fault(.closeBeforeResponding))
@@ -25,7 +25,7 @@ import Testing
                 for path in ["/close", "/reset", "/malformed", "/cut", "/error", "/stall"]:
                     # Only the stall should need its timeout; the rest end at once.
                     conn = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]),
-                                                      timeout=0.5 if path == "/stall" else 10)
+                                                      timeout=0.5 if path == "/stall" else 60)
                     try:
                         conn.request("GET", path)
                         response = conn.getresponse()
@@ -33,7 +33,7 @@ import Testing
                     except Exception as error:
                         print(path, type(error).__name__)
                 """
-            let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
+            let result = try await ExternalProcess.python(script, [String(base.port ?? 0)], timeout: .seconds(120))
             #expect(
                 result.output == """
                     /close RemoteDisconnected
@@ -63,13 +63,15 @@ import Testing
         path: String, measured: URLError.Code?, delivered: URLError.Code
     ) async throws {
         let registry = Self.faultRegistry()
+        // Only the stall needs its timeout; the rest fail at once, and their long one only bounds a hang.
+        let timeout: TimeInterval = path == "/stall" ? 1 : 60
         try await withServer(registry) { _, base in
             var request = URLRequest(url: base.appendingPathComponent(path))
-            request.timeoutInterval = 1
+            request.timeoutInterval = timeout
             let fromServer = try await urlErrorCode { _ = try await plainSession().data(for: request) }
             let mocked = registry.makeSession()
             var direct = URLRequest(url: URL(string: "https://api.test\(path)")!)
-            direct.timeoutInterval = 1
+            direct.timeoutInterval = timeout
             let fromProtocol = try await urlErrorCode { _ = try await mocked.data(for: direct) }
             #expect(isMeasuredFailure(fromServer, measured), "\(String(describing: fromServer))")
             #expect(fromProtocol == delivered)

@@ -6,13 +6,19 @@ import Testing
 
 /// Hostile and broken clients get the right status, and never take the server down: after each,
 /// a good request on a new connection is still answered.
-@Suite(.timeLimit(.minutes(3))) struct MockServerLimitTests {
-    static func configuration() -> MockServer.Configuration {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct MockServerLimitTests {
+    /// A body limit of 1,000 bytes, and the timeouts given: a test sets short only the one it is
+    /// about. The others are long, so a client the machine holds up between its connect and its
+    /// request (or between two requests) is never cut off; they cost nothing, as every test ends
+    /// its connections.
+    static func configuration(
+        head: Duration = .seconds(60), request: Duration = .seconds(60), idle: Duration = .seconds(60)
+    ) -> MockServer.Configuration {
         var configuration = MockServer.Configuration()
         configuration.maximumBodySize = 1_000
-        configuration.requestTimeout = .milliseconds(400)
-        configuration.requestHeadTimeout = .milliseconds(400)
-        configuration.idleTimeout = .milliseconds(400)
+        configuration.requestHeadTimeout = head
+        configuration.requestTimeout = request
+        configuration.idleTimeout = idle
         return configuration
     }
 
@@ -20,8 +26,10 @@ import Testing
         let registry = MockRegistry()
         registry.register(.get("/fine"), respond: .string("fine"))
         registry.register(.post("/upload"), respond: .status(204))
+        // Never ready in any test's time: it holds its connection busy until the server's response
+        // timeout, or `stop()`, cancels it.
         registry.register(.get("/slow")) { _, _ in
-            try await Task.sleep(for: .seconds(5))
+            try await Task.sleep(for: .seconds(600))
             return .string("slow")
         }
         return registry
@@ -162,10 +170,9 @@ import Testing
     }
 
     @Test func slowClientGets408() async throws {
-        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
-            // Half a request, then nothing for longer than the request timeout.
-            let reply = try await RawClient.exchange(
-                port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\nHo"], timeout: 3)
+        try await withServer(Self.registry(), configuration: Self.configuration(head: .milliseconds(400))) { _, base in
+            // Half a request, then nothing: the head timeout ends it, long before the client's 60 s.
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\nHo"])
             #expect(reply.response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
             #expect(reply.ending == "closed")
             #expect(
@@ -175,10 +182,11 @@ import Testing
     }
 
     @Test func slowLorisTricklingBytesIsCutOffToo() async throws {
-        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
-            // A byte every 100 ms never lets a read time out, but the request as a whole does.
+        try await withServer(Self.registry(), configuration: Self.configuration(head: .milliseconds(400))) { _, base in
+            // A byte every 100 ms (or later) never lets a read time out, but the head as a whole
+            // does: its 38 bytes take at least 3.7 s.
             let parts = "GET /fine HTTP/1.1\r\nHost: localhost\r\n".map(String.init)
-            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), parts, pause: 0.1, timeout: 3)
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), parts, pause: 0.1)
             #expect(reply.response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
             #expect(
                 try await RawClient.exchange(port: UInt16(base.port ?? 0), [Self.good]).response.hasSuffix(
@@ -187,8 +195,11 @@ import Testing
     }
 
     @Test func idleConnectionIsClosedWithoutAWord() async throws {
-        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
-            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [], timeout: 3)
+        // A few seconds: the good request after it must not meet the idle timeout between its
+        // client's connect and its request, however busy the machine.
+        try await withServer(Self.registry(), configuration: Self.configuration(idle: .seconds(3))) { _, base in
+            // Nothing sent: the idle timeout closes it, long before the client's 60 s.
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [])
             #expect(reply.response == "")
             #expect(reply.ending == "closed")
             #expect(
@@ -198,10 +209,11 @@ import Testing
     }
 
     @Test func keepAliveThenIdleTimeout() async throws {
-        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+        // Far longer than the client's 0.1 s between its two requests, so the first's connection is
+        // still there for the second however late the client sends it.
+        try await withServer(Self.registry(), configuration: Self.configuration(idle: .seconds(5))) { _, base in
             let request = "GET /fine HTTP/1.1\r\nHost: localhost\r\n\r\n"
-            let reply = try await RawClient.exchange(
-                port: UInt16(base.port ?? 0), [request, request], pause: 0.1, timeout: 3)
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [request, request], pause: 0.1)
             #expect(reply.response.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
             #expect(reply.ending == "closed")
         }
@@ -217,15 +229,16 @@ import Testing
     }
 
     @Test func oneBadConnectionNeverDisturbsTheOthers() async throws {
-        var configuration = Self.configuration()
-        configuration.requestTimeout = .seconds(10)
-        configuration.requestHeadTimeout = .seconds(10)
+        // Longer than any test: only `stop()` ends the stuck client's connection.
+        let configuration = Self.configuration(head: .seconds(600), request: .seconds(600))
         try await withServer(Self.registry(), configuration: configuration) { server, base in
             // A client that sends half a head and then waits, holding its connection.
             let stuck = Task {
-                try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\n"], timeout: 8)
+                try await RawClient.exchange(port: UInt16(base.port ?? 0), ["GET /fine HTTP/1.1\r\n"], timeout: 600)
             }
-            while server.connectionCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await waitUntil(waitingFor: "the stuck client's half a head to arrive") {
+                server.connectionsGivingWay.readingHead == 1
+            }
             let session = plainSession()
             try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<20 {
@@ -237,8 +250,12 @@ import Testing
                 }
                 for try await body in group { #expect(body == "fine") }
             }
+            #expect(server.connectionsGivingWay.readingHead == 1, "the stuck client still holds its connection")
             server.stop()
-            #expect(try await stuck.value.ending == "closed")
+            // Closed by `stop()`, not answered (a 408 would say a timeout ended it).
+            let reply = try await stuck.valueOrCancel
+            #expect(reply.ending == "closed")
+            #expect(reply.response == "")
         }
     }
 
@@ -277,9 +294,12 @@ import Testing
     }
 
     @Test func aLineBreakAfterARequestIsNotTheStartOfAnother() async throws {
-        try await withServer(Self.registry(), configuration: Self.configuration()) { _, base in
+        // Had the line break started a request, its head timeout would answer 408 before the idle
+        // timeout closes the connection without a word.
+        let configuration = Self.configuration(head: .milliseconds(400), idle: .seconds(3))
+        try await withServer(Self.registry(), configuration: configuration) { _, base in
             let request = "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nab\r\n"
-            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [request], timeout: 3)
+            let reply = try await RawClient.exchange(port: UInt16(base.port ?? 0), [request])
             #expect(reply.response.hasPrefix("HTTP/1.1 204 No Content\r\n"))
             #expect(!reply.response.contains("408"))
             #expect(reply.ending == "closed")
@@ -322,7 +342,10 @@ import Testing
                     time.sleep(0.5)
                 os._exit(0)
             threading.Thread(target=leave_with_parent, daemon=True).start()
-            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+            class Server(http.server.ThreadingHTTPServer):
+                # socketserver's backlog of 5 overflows when the whole suite runs at once.
+                request_queue_size = 1024
+            server = Server(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
             print("listening on", server.server_address[1], flush=True)
             server.serve_forever()
             """

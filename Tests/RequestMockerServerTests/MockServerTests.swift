@@ -4,7 +4,7 @@ import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct MockServerTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct MockServerTests {
     @Test func curlGetsTheResponseByteForByte() async throws {
         let registry = MockRegistry()
         registry.register(.get("/users/<id>")) { _, captures in
@@ -121,16 +121,20 @@ import Testing
                 start = time.monotonic()
                 conn.request("GET", "/dribble")
                 response = conn.getresponse()
-                reads, total = 0, 0
+                # The server can't have sent more than its first piece plus the rate's worth of
+                # the time since the request went out (one piece more for rounding in the pauses);
+                # a late read only meets the bound later. Sent unpaced, all would come at once.
+                total, paced = 0, True
                 while total < 4000:
                     chunk = response.read1(65536)
                     if not chunk:
                         break
-                    reads, total = reads + 1, total + len(chunk)
-                print(total, reads >= 3, time.monotonic() - start >= 0.2)
+                    total += len(chunk)
+                    paced = paced and total <= 1600 + 16000 * (time.monotonic() - start)
+                print(total, paced, time.monotonic() - start >= 0.2)
                 """
             let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
-            // 4,000 bytes at 16,000 B/s: 20 pieces of 800 bytes, 50 ms apart, the last at 0.2 s.
+            // 4,000 bytes at 16,000 B/s: 5 pieces of 800 bytes, 50 ms apart, the last at 0.2 s.
             #expect(result.output == "late True\n4000 True True\n")
         }
     }
@@ -230,16 +234,17 @@ import Testing
         registry.register(.get("/stall"), respond: .fault(.stall))
         let server = MockServer(registry: registry)
         let base = try server.start()
+        defer { server.stop() }
         let session = plainSession(timeout: 60)
         let waiting = Task {
             try await urlErrorCode { _ = try await session.data(from: base.appendingPathComponent("stall")) }
         }
-        while registry.journal.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await registry.waitForRequests(count: 1, timeout: .seconds(60))
         server.stop()
         #expect(server.baseURL == nil)
         #expect(server.connectionCount == 0)
         // The stalled request ends with the connection, long before its 60-second timeout.
-        let code = try await waiting.value
+        let code = try await waiting.valueOrCancel
         #if os(Linux)
             // Measured with FoundationNetworking 6.3.1: either, by whether libcurl saw the
             // shutdown before or after its request went out.
@@ -259,6 +264,7 @@ import Testing
         defer { first.stop() }
         #expect(throws: MockServerError.alreadyStarted) { try first.start() }
         let second = MockServer(configuration: .init(port: UInt16(base.port ?? 0)))
+        defer { second.stop() }  // were it to start
         #expect {
             try second.start()
         } throws: { error in
@@ -269,7 +275,7 @@ import Testing
 }
 
 /// The server's log lines hide what `SecretNames` lists.
-@Suite(.timeLimit(.minutes(3))) struct ServedRequestLogTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct ServedRequestLogTests {
     // Before: `request-mocker serve` printed full URLs, query secrets included.
     @Test func theLogLineHidesSecretsInTheQuery() async throws {
         let lines = LockedState<[String]>([])
@@ -281,14 +287,15 @@ import Testing
         defer { server.stop() }
         let result = try await ExternalProcess.curl([base.absoluteString + "/items?api_key=K1&page=2&access_token=T1"])
         #expect(result.output == "ok")
-        for _ in 0..<100 where lines.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        // Logged once the answer is written: maybe after curl has it.
+        try await waitUntil(waitingFor: "the first request's log line") { !lines.withLock { $0.isEmpty } }
         let line = try #require(lines.withLock { $0.first })
         #expect(
             line.hasPrefix("GET /items?api_key=REDACTED&page=2&access_token=REDACTED -> 200 from filter "), "\(line)")
         let refused = try await RawClient.exchange(
             port: UInt16(base.port ?? 0), ["GET http://admin:s3cret@api.test/x HTTP/1.1\r\nHost: x\r\n\r\n"])
         #expect(refused.response.hasPrefix("HTTP/1.1 400 "))
-        for _ in 0..<100 where lines.withLock({ $0.count < 2 }) { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil(waitingFor: "the refused request's log line") { lines.withLock { $0.count >= 2 } }
         let logged = lines.withLock { $0 }
         #expect(logged.count == 2)
         #expect(!refused.response.contains("s3cret") && !logged.contains { $0.contains("s3cret") }, "\(logged)")

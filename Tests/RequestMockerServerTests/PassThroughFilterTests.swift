@@ -7,7 +7,7 @@ import Testing
 /// `respond: .passThrough`: one filter's requests reach the real
 /// server while everything else is mocked and a miss fails. Another `MockServer` plays the
 /// real server.
-@Suite("Per-filter pass-through", .timeLimit(.minutes(3)))
+@Suite("Per-filter pass-through", .timeLimit(.minutes(3)), .hangGuard)
 struct PassThroughFilterTests {
     /// The "real" server: it answers `/cdn/<file>` with the file's name.
     static func origin() -> MockRegistry {
@@ -85,12 +85,12 @@ struct PassThroughFilterTests {
         _ = try origin.start()
         defer { origin.stop() }
         let registry = MockRegistry()
-        registry.register(.get("/feed"), respond: MockResponse.passThrough.delayed(by: .milliseconds(1_300)))
+        registry.register(.get("/feed"), respond: MockResponse.passThrough.delayed(by: .milliseconds(6_500)))
         var configuration = MockServer.Configuration()
         configuration.upstream = origin.url()
-        // Shorter than the delay (the relay waits at least a second): the body's idle time counts
-        // from when it is asked for, not from when the head came.
-        configuration.forwardingTimeout = 1
+        // Shorter than the delay: the body's idle time counts from when it is asked for, not from
+        // when the head came. Long enough for the head to come in time on a busy machine.
+        configuration.forwardingTimeout = 5
         try await withServer(registry, configuration: configuration) { _, front in
             let fed = try await ExternalProcess.curl([front.absoluteString + "/feed"])
             #expect(fed.status == 0, "\(fed.error) \(String(describing: registry.journal.last?.completion))")

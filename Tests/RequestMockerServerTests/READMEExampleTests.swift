@@ -5,7 +5,7 @@ import RequestMockerTestSupport
 import Testing
 
 /// The README's server examples, as written there, run against real clients.
-@Suite(.timeLimit(.minutes(3))) struct READMEExampleTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct READMEExampleTests {
     @Test func loopbackServerExample() async throws {
         let registry = MockRegistry()
         registry.register(.get("/users/<id>")) { _, captures in .json(["id": .string(captures["id"] ?? "")]) }

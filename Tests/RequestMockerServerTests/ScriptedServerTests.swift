@@ -4,7 +4,7 @@ import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct ScriptedServerTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct ScriptedServerTests {
     static func fixture(_ name: String) throws -> URL {
         try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
     }
@@ -36,7 +36,7 @@ import Testing
                 rules: [
                     .init(
                         "^GET /hang ",
-                        [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf of it"), .pause(.seconds(30))])
+                        [.text("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf of it"), .pause(.seconds(3_600))])
                 ],
                 framing: .delimiter("\r\n\r\n")
             ))
@@ -130,37 +130,45 @@ import Testing
         #expect(reply.ending == "closed")
         #expect(strict.transcript.last?.kind == .event("no rule matched, so the connection was closed"))
 
+        // The catch-all answers what no rule matches, and the connection stays open for what
+        // follows, until `bye` closes it.
         let lenient = ScriptedServer(
-            script: try .init(rules: [.init("^ping$", [.text("pong\n")]), .any([.text("500 unknown\n")])]))
+            script: try .init(rules: [
+                .init("^ping$", [.text("pong\n")]), .init("^bye$", [.close]), .any([.text("500 unknown\n")]),
+            ]))
         let lenientPort = try lenient.start()
         defer { lenient.stop() }
         let answered = try await RawClient.exchange(
-            port: lenientPort, ["ping\n", "what\n", "ping\n"], pause: 0.05, timeout: 0.5)
+            port: lenientPort, ["ping\n", "what\n", "ping\n", "bye\n"], pause: 0.05)
         #expect(answered.response == "pong\n500 unknown\npong\n")
-        #expect(answered.ending == "timeout")
+        #expect(answered.ending == "closed")
+        #expect(lenient.transcript.last?.kind == .event("closed by the script"))
     }
 
     @Test func perReadFramingAndSwappingTheScript() async throws {
+        // Each script closes after its answer, so the client reads until then.
         let server = ScriptedServer(
-            script: try .init(rules: [.init("^one", [.text("first script\n")])], framing: .reads))
+            script: try .init(rules: [.init("^one", [.text("first script\n"), .close])], framing: .reads))
         let port = try server.start()
         defer { server.stop() }
-        let first = try await RawClient.exchange(port: port, ["one two\n"], timeout: 0.5)
+        let first = try await RawClient.exchange(port: port, ["one two\n"])
         #expect(first.response == "first script\n")
-        server.script = try .init(rules: [.init("^one", [.text("second script\n")])], framing: .reads)
-        let second = try await RawClient.exchange(port: port, ["one two\n"], timeout: 0.5)
+        server.script = try .init(rules: [.init("^one", [.text("second script\n"), .close])], framing: .reads)
+        let second = try await RawClient.exchange(port: port, ["one two\n"])
         #expect(second.response == "second script\n")
         #expect(server.transcript.contains { $0.kind == .input("one two\n") })
     }
 
     @Test func pausesDelayTheNextCommand() async throws {
         let server = ScriptedServer(
-            script: try .init(rules: [.init("^go$", [.text("a\n"), .pause(.milliseconds(300)), .text("b\n")])]))
+            script: try .init(rules: [
+                .init("^go$", [.text("a\n"), .pause(.milliseconds(300)), .text("b\n"), .close])
+            ]))
         let port = try server.start()
         defer { server.stop() }
         let clock = ContinuousClock()
         let start = clock.now
-        let reply = try await RawClient.exchange(port: port, ["go\n"], timeout: 1)
+        let reply = try await RawClient.exchange(port: port, ["go\n"])
         #expect(reply.response == "a\nb\n")
         #expect(clock.now - start >= .milliseconds(300))
     }

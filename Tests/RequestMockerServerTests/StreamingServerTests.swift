@@ -4,7 +4,7 @@ import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
 
-@Suite("Streamed responses through MockServer", .timeLimit(.minutes(3)))
+@Suite("Streamed responses through MockServer", .timeLimit(.minutes(3)), .hangGuard)
 struct StreamingServerTests {
     static let events: MockResponse = .events(
         [
@@ -95,6 +95,8 @@ struct StreamingServerTests {
     func clientLeavesInTheMiddle() async throws {
         let registry = MockRegistry()
         let produced = LockedState(0)
+        // Set when the producer's loop has ended: only the stream's termination ends it.
+        let producerEnded = LockedState(false)
         registry.register(
             .get("/endless"),
             respond: .stream(contentType: "text/plain") { _, _, continuation in
@@ -107,6 +109,7 @@ struct StreamingServerTests {
                         continuation.yield(.text("tick \(count)\n"))
                         try? await Task.sleep(for: .milliseconds(20))
                     }
+                    producerEnded.withLock { $0 = true }
                     continuation.finish()
                 }
                 continuation.onTermination = { _ in ticking.cancel() }
@@ -122,34 +125,44 @@ struct StreamingServerTests {
                 """
             let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
             #expect(result.output == "tick 1 tick 2\n", "\(result.error)")
-            let deadline = ContinuousClock.now + .seconds(20)
-            while server.connectionCount > 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+            // Both while the server still runs: the client's leaving, not `stop()`, ends them.
+            try await waitUntil(waitingFor: "the connection of the client that left to close") {
+                server.connectionCount == 0
             }
-            #expect(server.connectionCount == 0)
-            let afterLeaving = produced.withLock { $0 }
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(produced.withLock { $0 } == afterLeaving)
+            // The producer's loop ends only when the stream is terminated: nothing more is produced.
+            try await waitUntil(waitingFor: "the stream's producer to be stopped") { producerEnded.withLock { $0 } }
         }
     }
 
     @Test("a server stopped in the middle of a stream leaves the client an incomplete body")
     func serverStopsInTheMiddle() async throws {
         let registry = MockRegistry()
-        registry.register(.get("/slow"), respond: .stream([.text("first\n"), .text("never\n", after: .seconds(30))]))
+        // An hour: a `stop()` that waited for the next piece would miss its deadline by far.
+        registry.register(
+            .get("/slow"), respond: .stream([.text("first\n"), .text("never\n", after: .seconds(3_600))]))
         let server = MockServer(registry: registry)
         let base = try server.start()
-        let stopper = Task {
-            try await Task.sleep(for: .milliseconds(300))
-            let started = ContinuousClock.now
-            server.stop()
-            return started.duration(to: .now)
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let body = folder.url.appendingPathComponent("body")
+        // `-N` writes each piece to the file as it comes.
+        let curl = Task {
+            try await ExternalProcess.run(
+                "curl",
+                [
+                    "--silent", "--show-error", "-N", "--max-time", "120", "--output", body.path,
+                    base.appendingPathComponent("slow").absoluteString,
+                ], timeout: .seconds(150))
         }
-        let result = try await ExternalProcess.curl(["-N", base.appendingPathComponent("slow").absoluteString])
+        defer { curl.cancel() }
+        try await waitUntil(waitingFor: "curl to receive the first piece") {
+            (try? Data(contentsOf: body)) == Data("first\n".utf8)
+        }
+        try await returns(within: 60, "stop() to return") { server.stop() }
+        let result = try await curl.valueOrCancel
         // curl: 18 is "transfer closed with outstanding read data remaining".
-        #expect(result.status == 18)
-        #expect(result.output == "first\n")
-        #expect(try await stopper.value < .seconds(2))
+        #expect(result.status == 18, "\(result.error)")
+        #expect(try Data(contentsOf: body) == Data("first\n".utf8))
     }
 
     @Test("a HEAD request gets the stream's head at once, without waiting for its pauses")

@@ -6,7 +6,7 @@ import Testing
 
 /// A `MockServer` in front of another (`Configuration.upstream`): what it passes through goes
 /// over its own relay, on kept connections, and comes back as the upstream sent it.
-@Suite(.timeLimit(.minutes(3))) struct UpstreamRelayTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct UpstreamRelayTests {
     /// The front server passes everything through to `upstream`.
     func front(of upstream: URL) throws -> (MockServer, URL) {
         var configuration = MockServer.Configuration()
@@ -24,7 +24,9 @@ import Testing
         }
         registry.register(.get("/close"), respond: .string("bye", headers: ["Connection": "close"]))
         var upstreamConfiguration = MockServer.Configuration()
-        upstreamConfiguration.idleTimeout = .milliseconds(300)
+        // Long enough that no kept connection closes between one curl's requests, however busy
+        // the machine; short enough to wait out below.
+        upstreamConfiguration.idleTimeout = .seconds(3)
         let upstream = MockServer(registry: registry, configuration: upstreamConfiguration)
         let upstreamURL = try upstream.start()
         defer { upstream.stop() }
@@ -54,7 +56,10 @@ import Testing
             base.absoluteString + "/echo",
         ])
         #expect(sequence.output == "POST onebyeGET -")
-        try await Task.sleep(for: .milliseconds(600))  // past the upstream's idle timeout
+        // The upstream closes the relay's kept connections once they are idle.
+        try await waitUntil(waitingFor: "the upstream to close its idle connections") {
+            upstream.connectionCount == 0
+        }
         #expect(try await ExternalProcess.curl([base.absoluteString + "/echo"]).output == "GET -")
         // Each relayed request reached the upstream once.
         #expect(

@@ -6,7 +6,7 @@ import Testing
 
 /// WebSocket endpoints on `MockServer`, driven by Python's `websockets` (a client no one here
 /// wrote) and, for frames no correct client sends, by raw bytes from Python's `socket`.
-@Suite("WebSocket endpoints on MockServer", .timeLimit(.minutes(3)))
+@Suite("WebSocket endpoints on MockServer", .timeLimit(.minutes(3)), .hangGuard)
 struct WebSocketServerTests {
     func websockets(
         _ base: URL, _ path: String, _ body: String, subprotocols: [String] = []
@@ -30,7 +30,7 @@ struct WebSocketServerTests {
                 await ws.send(b"\\x00\\x01\\xff")
                 print(await ws.recv())
                 pong = await ws.ping(b"are you there")
-                await asyncio.wait_for(pong, 5)
+                await asyncio.wait_for(pong, 60)
                 print("pong")
                 await ws.send(["frag", "men", "ted"])
                 print(await ws.recv())
@@ -187,11 +187,9 @@ struct WebSocketServerTests {
         let result = try await websockets(
             base, "/echo", "await ws.send(\"x\")\nprint(await ws.recv())\nws.transport.abort()")
         #expect(result.output == "x\n", "\(result.error)")
-        let deadline = ContinuousClock.now + .seconds(20)
-        while server.connectionCount > 0 || served.withLock({ $0 }).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil(waitingFor: "the session to end and its connection to close") {
+            server.connectionCount == 0 && !served.withLock { $0 }.isEmpty
         }
-        #expect(server.connectionCount == 0)
         #expect(served.withLock { $0 } == ["webSocket(closeCode: nil, received: 1, sent: 1)"])
     }
 
@@ -201,6 +199,7 @@ struct WebSocketServerTests {
         registry.register(.webSocket("/echo"), respond: .webSocket(.echo))
         let server = MockServer(registry: registry)
         let base = try server.start()
+        defer { server.stop() }
         let client = Task {
             try await websockets(
                 base, "/echo",
@@ -213,15 +212,14 @@ struct WebSocketServerTests {
                     print("closed", closed.rcvd is None)
                 """)
         }
-        // Once the echo went out, the client is waiting for more.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while (registry.journal.last?.webSocket?.frames.count ?? 0) < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        defer { client.cancel() }
+        // Once the echo went out, the client is waiting for more, and would for as long as the
+        // test runs: only `stop()` ends the session.
+        try await waitUntil(waitingFor: "the echo to go out") {
+            (registry.journal.last?.webSocket?.frames.count ?? 0) >= 2
         }
-        let started = ContinuousClock.now
-        server.stop()
-        #expect(started.duration(to: .now) < .seconds(2))
-        let result = try await client.value
+        try await returns(within: 60, "stop() to return") { server.stop() }
+        let result = try await client.valueOrCancel
         #expect(result.output == "x\nclosed True\n", "\(result.error)")
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// The header fields a filter can rely on are the same through `MockURLProtocol` and through
 /// `MockServer`: the request's own, and those URL loading derives from it (`Host`,
 /// `Content-Length`, a `POST` body's default `Content-Type`).
-@Suite("Header fields through both transports", .timeLimit(.minutes(3)))
+@Suite("Header fields through both transports", .timeLimit(.minutes(3)), .hangGuard)
 struct WireHeaderTests {
     static func registry() -> MockRegistry {
         let registry = MockRegistry()

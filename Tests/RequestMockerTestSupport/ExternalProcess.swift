@@ -66,7 +66,14 @@ package enum ExternalProcess {
         try await run("python3", [file.path] + arguments, timeout: timeout)
     }
 
-    package static func curl(_ arguments: [String], input: Data? = nil) async throws -> ProcessResult {
-        try await run("curl", ["--silent", "--show-error", "--max-time", "20"] + arguments, input: input)
+    /// Runs curl, which gives up after `timeout` (`--max-time`); the process itself is stopped
+    /// 10 s later if it hasn't ended.
+    package static func curl(
+        _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(60)
+    ) async throws -> ProcessResult {
+        let seconds = String(timeout.components.seconds)
+        return try await run(
+            "curl", ["--silent", "--show-error", "--max-time", seconds] + arguments, input: input,
+            timeout: timeout + .seconds(10))
     }
 }

@@ -37,7 +37,9 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
         let first = Tool.announced.withLock { $0.insert(self).inserted }
         if first {
             FileHandle.standardError.write(
-                Data("note: \(self) is missing, so the tests that need it are skipped; install it with: \(installation)\n".utf8))
+                Data(
+                    "note: \(self) is missing, so the tests that need it are skipped; install it with: \(installation)\n"
+                        .utf8))
         }
         try Test.cancel("\(self) is missing; install it with: \(installation)")
     }

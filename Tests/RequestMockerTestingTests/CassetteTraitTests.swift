@@ -5,7 +5,7 @@ import Testing
 
 @testable import RequestMockerTesting
 
-@Suite(.timeLimit(.minutes(3))) struct CassetteTraitTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct CassetteTraitTests {
     // Plays back __Cassettes__/CassetteTraitTests/playsBackTheCassetteNamedAfterIt.har.
     @Test(.cassette(record: .none)) func playsBackTheCassetteNamedAfterIt() async throws {
         let session = MockRegistry.current.session

@@ -6,7 +6,7 @@ import Testing
 
 /// What the traits report when a test ends. Each test runs a trait's scope around a block of
 /// its own and catches the issues the scope records, to check them exactly.
-@Suite(.timeLimit(.minutes(3))) struct EndOfTestReportTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct EndOfTestReportTests {
     /// Runs `body` inside the `.mocking` trait's scope for the running test and returns the
     /// issues the scope recorded.
     private func issues(
@@ -174,7 +174,7 @@ import Testing
 
 /// A request that bypasses the test's registry and reaches `MockRegistry.shared` is reported.
 /// The stray lands in the shared registry, so this suite takes the shared registry's turn.
-@Suite(.mockingShared, .timeLimit(.minutes(3))) struct StrayRequestTests {
+@Suite(.mockingShared, .timeLimit(.minutes(3)), .hangGuard) struct StrayRequestTests {
     @Test func aRequestThroughMockURLProtocolItselfIsReported() async throws {
         let test = try #require(Test.current)
         let testLine = test.sourceLocation.line

@@ -8,7 +8,7 @@ import Testing
         registry.register(.post("https://api.test/events"), respond: .status(204))
         registry.register(.get("https://api.test/users/<id>"), respond: .json(["id": 7]))
     },
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(3)), .hangGuard)
 // Filters written in a trait's closure carry the line of the declaration the trait is attached
 // to (`declaredOn`, below), not their own: Swift Testing's macros re-emit trait expressions there.
 struct MockRegistryAssertionTests {
@@ -43,16 +43,32 @@ struct MockRegistryAssertionTests {
 
     @Test func waitingSeesRequestsSentInTheBackground() async throws {
         let session = MockRegistry.current.session
-        let sender = Task {
-            try await Task.sleep(for: .milliseconds(50))
-            for name in ["a", "b", "c"] {
-                var request = URLRequest(url: url("https://api.test/events"))
-                request.httpMethod = "POST"
-                request.httpBody = Data(#"{"name":"\#(name)","count":0}"#.utf8)
-                _ = try await session.data(for: request)
-            }
+        let send: @Sendable (String) async throws -> Void = { name in
+            var request = URLRequest(url: url("https://api.test/events"))
+            request.httpMethod = "POST"
+            request.httpBody = Data(#"{"name":"\#(name)","count":0}"#.utf8)
+            _ = try await session.data(for: request)
         }
-        let sent = await MockRegistry.current.assertRequested(.post("/events"), times: 3, within: .seconds(10))
+        // The wait says nothing when it registers; the registry then runs its filter on each
+        // request that arrives, outside the waiting task. So the sender sends probes (which the
+        // filter leaves out) until the filter runs outside that task: from then on, the three
+        // requests can only reach the wait by waking it.
+        let registered = LockedState(false)
+        let filter = RequestFilter.post("/events").when("not a probe") { request in
+            if !WaitingTask.isCurrent { registered.withLock { $0 = true } }
+            return request.bodyText != #"{"name":"probe","count":0}"#
+        }
+        let sender = Task {
+            try await waitUntil(60, waitingFor: "the wait to be registered") {
+                if registered.withLock({ $0 }) { return true }
+                try await send("probe")
+                return registered.withLock { $0 }
+            }
+            for name in ["a", "b", "c"] { try await send(name) }
+        }
+        let sent = await WaitingTask.$isCurrent.withValue(true) {
+            await MockRegistry.current.assertRequested(filter, times: 3, within: .seconds(60))
+        }
         #expect(
             sent.compactMap(\.bodyText) == [
                 #"{"name":"a","count":0}"#, #"{"name":"b","count":0}"#, #"{"name":"c","count":0}"#,
@@ -153,4 +169,10 @@ struct MockRegistryAssertionTests {
                     + "(MockRegistryAssertionTests.swift:\(Self.declaredOn))"
             ])
     }
+}
+
+/// Whether the code running is the test's own wait, for a filter to tell that wait's look at the
+/// journal from the registry waking it.
+private enum WaitingTask {
+    @TaskLocal static var isCurrent = false
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMockerTesting
 
-@Suite(.timeLimit(.minutes(3))) struct MockingTraitTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct MockingTraitTests {
     @Test(.mocking) func currentIsTheTestsOwnEmptyRegistry() async throws {
         let registry = MockRegistry.current
         #expect(registry !== MockRegistry.shared)
@@ -68,7 +68,9 @@ import Testing
 }
 
 /// The trait on a suite and on its tests: one registry per test, the test's filters first.
-@Suite(.mocking { $0.register(.get("https://api.test/health"), respond: .string("ok")) }, .timeLimit(.minutes(3)))
+@Suite(
+    .mocking { $0.register(.get("https://api.test/health"), respond: .string("ok")) }, .timeLimit(.minutes(3)),
+    .hangGuard)
 struct MockingSuiteTraitTests {
     @Test(
         .mocking { registry in

@@ -21,7 +21,9 @@ struct UsersClient {
     }
 }
 
-@Suite(.mocking { $0.register(.get("https://api.example.com/users/<id>"), respond: .json(["id": 7, "name": "Ada"])) }, .timeLimit(.minutes(3)))
+@Suite(
+    .mocking { $0.register(.get("https://api.example.com/users/<id>"), respond: .json(["id": 7, "name": "Ada"])) },
+    .timeLimit(.minutes(3)), .hangGuard)
 struct UsersClientTests {
     @Test func loadsUser() async throws {
         let user = try await UsersClient(session: MockRegistry.current.session).user(7)
@@ -38,7 +40,7 @@ struct UsersClientTests {
 }
 
 // README: "Swift Testing" (cassettes)
-@Test(.cassette(), .timeLimit(.minutes(3))) func loadsUserFromItsCassette() async throws {
+@Test(.cassette(), .timeLimit(.minutes(3)), .hangGuard) func loadsUserFromItsCassette() async throws {
     // Plays back __Cassettes__/READMEExampleTests/loadsUserFromItsCassette.har
     let user = try await UsersClient(session: MockRegistry.current.session).user(7)
     #expect(user.name == "Ada")
@@ -62,7 +64,7 @@ final class UsersClientXCTests: XCTestCase {
 }
 
 // README: "Code that can't be given a session"
-@Suite(.mockingShared, .timeLimit(.minutes(3)))
+@Suite(.mockingShared, .timeLimit(.minutes(3)), .hangGuard)
 struct LegacyClientTests {
     @Test func loadsConfig() async throws {
         MockURLProtocol.register(

@@ -32,13 +32,13 @@ enum SharedTurnProbe {
     }
 }
 
-@Suite(.mockingShared, .timeLimit(.minutes(3))) struct SharedMockingTraitTests {
+@Suite(.mockingShared, .timeLimit(.minutes(3)), .hangGuard) struct SharedMockingTraitTests {
     @Test(arguments: 1...4) func oneAtATimeWithinASuite(number: Int) async throws {
         try await SharedTurnProbe.occupy(answer: "suite 1, test \(number)")
     }
 }
 
-@Suite(.mockingShared, .timeLimit(.minutes(3))) struct MoreSharedMockingTraitTests {
+@Suite(.mockingShared, .timeLimit(.minutes(3)), .hangGuard) struct MoreSharedMockingTraitTests {
     @Test(arguments: 1...4) func oneAtATimeAcrossSuites(number: Int) async throws {
         try await SharedTurnProbe.occupy(answer: "suite 2, test \(number)")
     }

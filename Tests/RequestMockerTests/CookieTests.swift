@@ -7,7 +7,7 @@ import Testing
 /// A mocked `Set-Cookie` lands where the platform's own HTTP loader would put it, and later
 /// requests of the same session carry it: the same flows against a real server (Python's
 /// `http.server`) and against mocks of it, comparing the `Cookie` field that arrives.
-@Suite("Cookies as the platform keeps them", .timeLimit(.minutes(3)))
+@Suite("Cookies as the platform keeps them", .timeLimit(.minutes(3)), .hangGuard)
 struct CookieTests {
     let server: PythonEchoServer
 
@@ -63,8 +63,14 @@ struct CookieTests {
             if !accepts { configuration.httpCookieAcceptPolicy = .never }
             return configuration
         }
-        let real = try await flow(URLSession(configuration: configuration()))
-        let mocked = try await flow(mocks().makeSession(configuration: configuration()))
+        let realSession = URLSession(configuration: configuration())
+        let mockedSession = mocks().makeSession(configuration: configuration())
+        defer {
+            realSession.finishTasksAndInvalidate()
+            mockedSession.finishTasksAndInvalidate()
+        }
+        let real = try await flow(realSession)
+        let mocked = try await flow(mockedSession)
         #expect(real == mocked, "\(name)")
         #if os(Linux)
             // Measured with FoundationNetworking 6.3.1.
@@ -89,10 +95,15 @@ struct CookieTests {
         var login = URLRequest(url: URL(string: server.baseURL + "/login")!)
         login.httpMethod = "POST"
         let firstSession = first.makeSession()
+        let secondSession = second.makeSession()
+        defer {
+            firstSession.finishTasksAndInvalidate()
+            secondSession.finishTasksAndInvalidate()
+        }
         _ = try await firstSession.data(for: login)
         let profile = URL(string: server.baseURL + "/profile")!
         #expect(try Self.cookieSent(try await firstSession.data(from: profile).0) == "session=abc123")
-        #expect(try Self.cookieSent(try await second.makeSession().data(from: profile).0) == "")
+        #expect(try Self.cookieSent(try await secondSession.data(from: profile).0) == "")
         #expect(first.journal.count == 2)
         #expect(second.journal.count == 1)
     }
@@ -102,6 +113,10 @@ struct CookieTests {
         let registry = mocks()
         let first = registry.makeSession()
         let second = registry.makeSession()
+        defer {
+            first.finishTasksAndInvalidate()
+            second.finishTasksAndInvalidate()
+        }
         _ = try await first.data(from: URL(string: server.baseURL + "/login")!)
         let profile = URL(string: server.baseURL + "/profile")!
         #expect(try Self.cookieSent(try await first.data(from: profile).0) == "session=abc123")

@@ -5,7 +5,7 @@ import Testing
 
 /// A filter whose pattern names a scheme other than http and https (`myapp://…`, `stub://…`)
 /// answers requests with it, through a real `URLSession` task.
-@Suite("Custom URL schemes", .timeLimit(.minutes(3)))
+@Suite("Custom URL schemes", .timeLimit(.minutes(3)), .hangGuard)
 struct CustomSchemeTests {
     let registry = MockRegistry()
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `.formBody` (token endpoints post forms) and `.pathExtension`, through real `URLSession`
 /// tasks.
-@Suite("Form-body and path-extension filters", .timeLimit(.minutes(3)))
+@Suite("Form-body and path-extension filters", .timeLimit(.minutes(3)), .hangGuard)
 struct FormAndExtensionFilterTests {
     let registry = MockRegistry()
 

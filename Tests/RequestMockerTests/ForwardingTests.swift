@@ -1,11 +1,12 @@
 import Foundation
+import RequestMockerTestSupport
 import Testing
 
 @testable import RequestMocker
 
 /// Where a request passed through to an upstream goes: its path and query under the upstream's
 /// base path.
-@Suite(.timeLimit(.minutes(3))) struct ForwardingTests {
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct ForwardingTests {
     private func rebased(_ url: String, under base: String) throws -> String? {
         let request = MockRequest(method: .get, url: try #require(URL(string: url)), headers: ["Host": "mock.test"])
         let sent = Forwarding.rebased(request, under: try #require(URL(string: base)))

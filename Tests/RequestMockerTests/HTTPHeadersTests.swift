@@ -1,10 +1,11 @@
+import RequestMockerTestSupport
 import Testing
 
 @testable import RequestMocker
 
 /// Comma-separated field values (RFC 9110 §5.6.1), which both transports read for `Connection`,
 /// `Transfer-Encoding`, `Content-Length` and the WebSocket handshake.
-@Suite("HTTP header lists", .timeLimit(.minutes(3)))
+@Suite("HTTP header lists", .timeLimit(.minutes(3)), .hangGuard)
 struct HTTPHeadersTests {
     @Test(
         "a list value splits on commas, without the spaces and tabs around its elements, and without empty ones",

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("JSONValue", .timeLimit(.minutes(3)))
+@Suite("JSONValue", .timeLimit(.minutes(3)), .hangGuard)
 struct JSONValueTests {
     @Test("parses every kind of value")
     func parses() throws {

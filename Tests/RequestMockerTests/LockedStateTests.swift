@@ -1,9 +1,10 @@
+import RequestMockerTestSupport
 import Testing
 
 @testable import RequestMocker
 
 /// The package's lock, which keeps its value and its mutex in one `ManagedBuffer`.
-@Suite("LockedState", .timeLimit(.minutes(3)))
+@Suite("LockedState", .timeLimit(.minutes(3)), .hangGuard)
 struct LockedStateTests {
     final class Tracked: Sendable {}
 

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("MockRegistry", .timeLimit(.minutes(3)))
+@Suite("MockRegistry", .timeLimit(.minutes(3)), .hangGuard)
 struct MockRegistryTests {
     let registry = MockRegistry()
     var session: URLSession { registry.makeSession() }
@@ -279,7 +279,7 @@ struct MockRegistryTests {
                 _ = try await session.data(for: request)
             }
         }
-        let requests = try await registry.waitForRequests(count: 2, matching: .post("/events"), timeout: .seconds(10))
+        let requests = try await registry.waitForRequests(count: 2, matching: .post("/events"), timeout: .seconds(120))
         #expect(requests.count == 2)
         await #expect {
             _ = try await registry.waitForRequests(count: 3, timeout: .milliseconds(100))
@@ -295,26 +295,39 @@ struct MockRegistryTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await registry.waitForRequests(count: 1, timeout: .seconds(30))
         }
-        await #expect(throws: CancellationError.self) { try await withDeadline(5) { try await cancelled.value } }
+        await #expect(throws: CancellationError.self) { try await withDeadline(120) { try await cancelled.value } }
 
         await #expect {
-            _ = try await withDeadline(5) { try await registry.waitForRequests(count: 1, timeout: .zero) }
+            _ = try await withDeadline(120) { try await registry.waitForRequests(count: 1, timeout: .zero) }
         } throws: { error in
             guard case .waitTimedOut(1, 0, nil) = error as? RequestMockerError else { return false }
             return true
         }
 
         // The filter's predicate calls back into the registry: it must not run under its lock.
+        // A first request gives the waiter an entry to look at as it starts, so the predicate's
+        // first run says the waiter is there before the ping comes.
         let shared = registry
         let ping = shared.register(.get("/ping"), respond: .status(204))
+        shared.register(.get("/before"), respond: .status(204))
         let pingSession = session
+        _ = try await withDeadline(120) { try await pingSession.data(from: url("/before")) }
+        let evaluated = AsyncStream<Void>.makeStream()
         let waiter = Task {
             try await shared.waitForRequests(
-                count: 1, matching: .any().when("after a ping") { _ in ping.requestCount > 0 }, timeout: .seconds(10))
+                count: 1,
+                matching: .any().when("a ping, after a ping") { request in
+                    evaluated.continuation.yield()
+                    return ping.requestCount > 0 && request.url.path == "/ping"
+                },
+                timeout: .seconds(120))
         }
-        try await Task.sleep(for: .milliseconds(20))
-        _ = try await withDeadline(10) { try await pingSession.data(from: url("/ping")) }
-        #expect(try await withDeadline(10) { try await waiter.value }.count == 1)
+        try await withDeadline(120, waitingFor: "the waiter to look at the journal") {
+            var iterator = evaluated.stream.makeAsyncIterator()
+            await iterator.next()
+        }
+        _ = try await withDeadline(120) { try await pingSession.data(from: url("/ping")) }
+        #expect(try await withDeadline(120) { try await waiter.value }.count == 1)
     }
 
     @Test("two registries in parallel never see each other's requests")
@@ -365,9 +378,9 @@ struct MockRegistryTests {
         #expect(registry.value != nil)
         session?.invalidateAndCancel()
         session = nil
-        let deadline = ContinuousClock.now + .seconds(10)
-        while registry.value != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(registry.value == nil)
+        let released = registry
+        try await waitUntil(120, waitingFor: "the registry to go") { released.value == nil }
+        #expect(released.value == nil)
     }
 
     @Test("registering 10,000 filters, then matching the last one")

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("MockResponse through URLSession", .timeLimit(.minutes(3)))
+@Suite("MockResponse through URLSession", .timeLimit(.minutes(3)), .hangGuard)
 struct MockResponseTests {
     let registry = MockRegistry()
     var session: URLSession { registry.makeSession() }
@@ -223,11 +223,18 @@ struct MockResponseTests {
         #expect(clock.now - start >= .milliseconds(150))
         #expect(String(decoding: data, as: UTF8.self) == "late")
 
-        registry.register(.get("/slower"), respond: .string("never").delayed(by: .seconds(30)))
+        // An hour's delay, and an hour for the session's timeout: only the request's 0.2 s can end
+        // it, so .timedOut says that the timeout came first and that the request's interval applied.
+        registry.register(.get("/slower"), respond: .string("never").delayed(by: .seconds(3600)))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 3600
+        let patient = registry.makeSession(configuration: configuration)
         let request = URLRequest(url: url("/slower"), timeoutInterval: 0.2)
         let timedOutStart = clock.now
-        await #expect { try await session.data(for: request) } throws: { isURLError($0, .timedOut) }
-        #expect(clock.now - timedOutStart < .seconds(5))
+        await #expect {
+            try await withDeadline(120, waitingFor: "the request's timeout") { try await patient.data(for: request) }
+        } throws: { isURLError($0, .timedOut) }
+        #expect(clock.now - timedOutStart >= .milliseconds(200))
     }
 
     @Test("a throttled body arrives after the time its transfer takes, in one piece")

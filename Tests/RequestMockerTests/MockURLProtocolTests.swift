@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("MockURLProtocol delivery", .timeLimit(.minutes(3)))
+@Suite("MockURLProtocol delivery", .timeLimit(.minutes(3)), .hangGuard)
 struct MockURLProtocolTests {
     let registry = MockRegistry()
 
@@ -23,10 +23,8 @@ struct MockURLProtocolTests {
     func completionHandler() async throws {
         registry.register(.get("/c"), respond: .string("done", status: 201))
         let session = registry.makeSession()
-        let (data, status) = await withCheckedContinuation { continuation in
-            session.dataTask(with: url("/c")) { data, response, _ in
-                continuation.resume(returning: (data, response?.status))
-            }.resume()
+        let (data, status) = try await completion(waitingFor: "the completion handler") { handler in
+            session.dataTask(with: url("/c")) { data, response, _ in handler((data, response?.status)) }
         }
         #expect(data == Data("done".utf8))
         #expect(status == 201)
@@ -100,17 +98,22 @@ struct MockURLProtocolTests {
 
     @Test("cancelling during a delay fails with -999 and delivers nothing afterwards")
     func cancellation() async throws {
-        registry.register(.get("/slow"), respond: .string("late").delayed(by: .milliseconds(300)))
+        // An hour, so the cancel lands in the delay however late the test gets to it.
+        registry.register(.get("/slow"), respond: .string("late").delayed(by: .seconds(3600)))
         let recorder = RecordingDelegate()
         let session = registry.makeSession(delegate: recorder)
         let task = session.dataTask(with: url("/slow"))
         task.resume()
-        try await Task.sleep(for: .milliseconds(50))
+        // Journaled: the request was decided, and its answer waits out the delay.
+        _ = try await registry.waitForRequests(count: 1, timeout: .seconds(120))
         task.cancel()
         let (response, _, error) = await recorder.completion(of: task)
         #expect(isURLError(try #require(error), .cancelled))
         #expect(response == nil)
-        // Past the delay: nothing arrives late, and the process is alive to serve the next one.
+        let ended = try await registry.waitForCompletedRequests(count: 1, timeout: .seconds(120))
+        #expect(ended.map(\.completion) == [.cancelled])
+        // Nothing arrives after the cancel (the delay's end isn't waited for: it is an hour
+        // away), and the process is alive to serve the next one.
         try await Task.sleep(for: .milliseconds(400))
         #expect(recorder.responseCount == 0)
         registry.register(.get("/next"), respond: .string("next"))
@@ -122,28 +125,38 @@ struct MockURLProtocolTests {
         let started = AsyncStream<Void>.makeStream()
         registry.register(.get("/wait")) { _, _ in
             started.continuation.yield()
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .seconds(3600))
             return .string("never")
         }
         let session = registry.makeSession()
-        let call = Task { try await session.data(from: url("/wait")) }
-        var iterator = started.stream.makeAsyncIterator()
-        await iterator.next()
+        let call = Task {
+            // A call that ends before the block starts ends the wait for it too.
+            defer { started.continuation.finish() }
+            return try await session.data(from: url("/wait"))
+        }
+        let blockStarted = try await withDeadline(120, waitingFor: "the block to start") {
+            var iterator = started.stream.makeAsyncIterator()
+            return await iterator.next() != nil
+        }
+        #expect(blockStarted)
         call.cancel()
-        await #expect { _ = try await call.value } throws: { isURLError($0, .cancelled) }
+        await #expect {
+            _ = try await withDeadline(120, waitingFor: "the cancelled call to end") { try await call.value }
+        } throws: { isURLError($0, .cancelled) }
     }
 
     @Test("suspend then resume delivers the delayed answer, decided once")
     func suspendResume() async throws {
+        let delayed = DelayedUntilSuspended()
         let handle = registry.register(
-            .get("/s"),
-            respond: .sequence([.string("resumed"), .string("second turn")]).delayed(by: .milliseconds(100)))
+            .get("/s"), respond: .sequence([delayed.response("resumed"), .string("second turn")]))
         let recorder = RecordingDelegate()
         let session = registry.makeSession(delegate: recorder)
         let task = session.dataTask(with: url("/s"))
         task.resume()
-        try await Task.sleep(for: .milliseconds(20))
+        try await delayed.waitForFirstRun()
         task.suspend()
+        delayed.suspended()
         try await Task.sleep(for: .milliseconds(200))
         #expect(recorder.responseCount == 0)
         task.resume()
@@ -151,58 +164,69 @@ struct MockURLProtocolTests {
         #expect(error == nil)
         #expect(data == Data("resumed".utf8))
         // The registry saw one request: resuming reran its work, not its matching.
+        #expect(delayed.runs == 2)
         #expect(handle.requestCount == 1)
         #expect(registry.journal.count == 1)
     }
 
     @Test("suspend then resume after a followed redirect asks for the next hop once")
     func suspendResumeAfterRedirect() async throws {
+        let delayed = DelayedUntilSuspended()
         let hop = registry.register(
-            .get("/new"),
-            respond: .sequence([.string("first turn"), .string("second turn")]).delayed(by: .milliseconds(300)))
+            .get("/new"), respond: .sequence([delayed.response("first turn"), .string("second turn")]))
         registry.register(.get("/old"), respond: MockResponse.redirect(to: "/new").delayed(by: .milliseconds(50)))
         let recorder = RecordingDelegate()
         let task = registry.makeSession(delegate: recorder).dataTask(with: url("/old"))
         task.resume()
         // The redirect was followed: the next hop is in its delay.
-        _ = try await registry.waitForRequests(count: 2, timeout: .seconds(10))
+        try await delayed.waitForFirstRun()
+        #expect(registry.journal.map(\.request.url.path) == ["/old", "/new"])
         task.suspend()
+        delayed.suspended()
         try await Task.sleep(for: .milliseconds(100))
         task.resume()
         let (_, data, error) = await recorder.completion(of: task)
         #expect(error == nil)
         #expect(data == Data("first turn".utf8))
+        #expect(delayed.runs == 2)
         #expect(hop.requestCount == 1)
         #expect(registry.journal.map(\.request.url.path) == ["/old", "/new"])
-        let ended = try await registry.waitForCompletedRequests(count: 2, timeout: .seconds(10))
+        let ended = try await registry.waitForCompletedRequests(count: 2, timeout: .seconds(120))
         #expect(ended.map(\.completion) == [.delivered, .delivered])
     }
 
     @Test("a cancelled task neither follows the redirect a block returns after the cancel nor keeps its cookie")
     func cancelledTaskFollowsNoRedirect() async throws {
-        let started = AsyncStream<Void>.makeStream()
-        let returned = LockedState(false)
-        registry.register(.get("/stubborn")) { _, _ in
-            started.continuation.yield()
-            // Work that doesn't notice the cancel: it returns its redirect anyway.
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { continuation.resume() }
-            }
-            returned.withLock { $0 = true }
-            return .redirect(to: "/next", headers: ["Set-Cookie": "late=1; Path=/"])
-        }
-        registry.register(.get("/next"), respond: .string("next"))
+        // The control: a twin that isn't cancelled follows the redirect and keeps the cookie,
+        // and how long that takes after its block returns says how long to watch for it below.
+        let twin = MockRegistry()
+        let twinBlock = StubbornRedirect(in: twin)
+        defer { twinBlock.gate.open() }
+        let twinSession = twin.makeSession()
+        twinBlock.task(in: twinSession).resume()
+        try await twinBlock.waitUntilStarted()
+        twinBlock.gate.open()
+        try await twinBlock.waitUntilReturned()
+        let twinReturned = ContinuousClock.now
+        _ = try await twin.waitForRequests(count: 1, matching: .get("/next"), timeout: .seconds(120))
+        let followed = twinReturned.duration(to: .now)
+        #expect(twinSession.configuration.httpCookieStorage?.cookies?.map(\.name) == ["late"])
+        _ = try await twin.waitForCompletedRequests(count: 2, timeout: .seconds(120))
+
+        let block = StubbornRedirect(in: registry)
+        defer { block.gate.open() }
         let session = registry.makeSession()
-        let task = session.dataTask(with: url("/stubborn"))
+        let task = block.task(in: session)
         task.resume()
-        var iterator = started.stream.makeAsyncIterator()
-        await iterator.next()
+        try await block.waitUntilStarted()
         task.cancel()
-        let clock = ContinuousClock()
-        let patience = clock.now + .seconds(10)
-        while !returned.withLock({ $0 }), clock.now < patience { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(returned.withLock { $0 })
+        let cancelled = try await registry.waitForCompletedRequests(count: 1, timeout: .seconds(120))
+        #expect(cancelled.map(\.completion) == [.cancelled])
+        // The block returns its redirect only now, after the cancel.
+        block.gate.open()
+        try await block.waitUntilReturned()
+        // Ten times what the twin took to ask for /next (half a second at least).
+        try await Task.sleep(for: max(followed * 10, .milliseconds(500)))
         #expect(registry.journal.map(\.request.url.path) == ["/stubborn"])
         #expect(registry.journal.map(\.completion) == [.cancelled])
         #expect(session.configuration.httpCookieStorage?.cookies?.map(\.name) == [])
@@ -225,7 +249,7 @@ struct MockURLProtocolTests {
             .get("/bearer"),
             respond: .string("denied", status: 401, headers: ["WWW-Authenticate": #"Bearer realm="api""#]))
         let session = registry.makeSession()
-        let (data, response) = try await withDeadline(10) { try await session.data(from: url("/basic")) }
+        let (data, response) = try await withDeadline(120) { try await session.data(from: url("/basic")) }
         #expect(response.status == 401)
         #expect(data == Data("denied".utf8))
         #if canImport(FoundationNetworking)
@@ -235,7 +259,7 @@ struct MockURLProtocolTests {
         #else
             #expect(response.header("WWW-Authenticate") == #"Basic realm="api""#)
         #endif
-        let (_, bearer) = try await withDeadline(10) { try await session.data(from: url("/bearer")) }
+        let (_, bearer) = try await withDeadline(120) { try await session.data(from: url("/bearer")) }
         #expect(bearer.header("WWW-Authenticate") == #"Bearer realm="api""#)
     }
 
@@ -252,9 +276,8 @@ struct MockURLProtocolTests {
                 }
                 return "\(error)".contains("use data(for:)")
             }
-            let completionError: (any Error)? = await withCheckedContinuation { continuation in
-                session.downloadTask(with: url("/file")) { _, _, error in continuation.resume(returning: error) }
-                    .resume()
+            let completionError: (any Error)? = try await completion(waitingFor: "the completion handler") {
+                handler in session.downloadTask(with: url("/file")) { _, _, error in handler(error) }
             }
             #expect(completionError is RequestMockerError)
         }
@@ -287,4 +310,83 @@ struct MockURLProtocolTests {
         #expect(answers.allSatisfy { n, session, body in body == "\(session):\(n)" })
         #expect(registries.map { $0.journal.count } == Array(repeating: 250, count: 8))
     }
+}
+
+/// A block that returns a redirect to `/next` with a cookie once its gate opens, ignoring a
+/// cancel on purpose, and says when it started and when it returned.
+private struct StubbornRedirect {
+    let gate = Gate()
+    private let started = AsyncStream<Void>.makeStream()
+    private let returned = AsyncStream<Void>.makeStream()
+
+    init(in registry: MockRegistry) {
+        let (gate, started, returned) = (gate, started.continuation, returned.continuation)
+        registry.register(.get("/stubborn")) { _, _ in
+            started.yield()
+            // Work that doesn't notice the cancel: it returns its redirect anyway.
+            await gate.wait()
+            defer { returned.yield() }
+            return .redirect(to: "/next", headers: ["Set-Cookie": "late=1; Path=/"])
+        }
+        registry.register(.get("/next"), respond: .string("next"))
+    }
+
+    /// A task for `/stubborn`; its end also ends the wait for the block to start.
+    func task(in session: URLSession) -> URLSessionDataTask {
+        session.dataTask(with: url("/stubborn")) { [started] _, _, _ in started.continuation.finish() }
+    }
+
+    func waitUntilStarted() async throws {
+        let didStart = try await withDeadline(120, waitingFor: "the block to start") { [started] in
+            var iterator = started.stream.makeAsyncIterator()
+            return await iterator.next() != nil
+        }
+        try #require(didStart, "the task ended before the block started")
+    }
+
+    func waitUntilReturned() async throws {
+        try await withDeadline(120, waitingFor: "the block to return") { [returned] in
+            var iterator = returned.stream.makeAsyncIterator()
+            await iterator.next()
+        }
+    }
+}
+
+/// An answer delayed by an hour until the test says the task is suspended, and at once
+/// after that: the suspend always lands in the delay of the run that began before it, and the
+/// run the resume starts answers without waiting. Counts its runs.
+private final class DelayedUntilSuspended: Sendable {
+    private struct State {
+        var runs = 0
+        var isSuspended = false
+    }
+    private let state = LockedState(State())
+    private let firstRun = AsyncStream<Void>.makeStream()
+
+    /// An `async` block, so its work is run again when the task resumes.
+    func response(_ text: String) -> MockResponse {
+        .block { [state, firstRun] (_: MockRequest, _: Captures) async -> MockResponse in
+            let isSuspended = state.withLock { state in
+                state.runs += 1
+                return state.isSuspended
+            }
+            firstRun.continuation.yield()
+            return .string(text).delayed(by: isSuspended ? .zero : .seconds(3600))
+        }
+    }
+
+    /// Waits until the block has run once: the task is then in its hour-long delay.
+    func waitForFirstRun() async throws {
+        try await withDeadline(120, waitingFor: "the block to run") { [firstRun] in
+            var iterator = firstRun.stream.makeAsyncIterator()
+            await iterator.next()
+        }
+    }
+
+    /// The task is suspended: later runs answer at once.
+    func suspended() {
+        state.withLock { $0.isSuspended = true }
+    }
+
+    var runs: Int { state.withLock { $0.runs } }
 }

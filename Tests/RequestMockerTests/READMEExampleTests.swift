@@ -31,13 +31,13 @@ final class UserAPITests: XCTestCase {
             done.fulfill()
         }
         task.resume()
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 60)
         XCTAssertEqual(registry.journal.count, 1)
     }
 }
 
 // README: "Quick start" (async/await, Swift Testing)
-@Test(.timeLimit(.minutes(3))) func createsUser() async throws {
+@Test(.timeLimit(.minutes(3)), .hangGuard) func createsUser() async throws {
     let registry = MockRegistry()
     registry.register(.post("/users").jsonBody(["name": "Ada"]), respond: .json(["id": 42], status: 201))
     let session = registry.makeSession()
@@ -57,7 +57,7 @@ struct Repository: Decodable {
     let name: String
 }
 
-@Test(.timeLimit(.minutes(3))) func listsRepositories() async throws {
+@Test(.timeLimit(.minutes(3)), .hangGuard) func listsRepositories() async throws {
     let cassette = try Cassette(
         contentsOf: URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()
@@ -76,7 +76,7 @@ struct Repository: Decodable {
 }
 
 // README: "Streaming responses"
-@Test(.timeLimit(.minutes(3))) func streamingResponsesExample() async throws {
+@Test(.timeLimit(.minutes(3)), .hangGuard) func streamingResponsesExample() async throws {
     let registry = MockRegistry()
     registry.register(
         .get("/v1/chat"),
@@ -128,7 +128,7 @@ struct Repository: Decodable {
 }
 
 // README: "In ten lines"
-@Test(.timeLimit(.minutes(3))) func tenLinesExample() async throws {
+@Test(.timeLimit(.minutes(3)), .hangGuard) func tenLinesExample() async throws {
     let registry = MockRegistry()
     registry.register(.get("https://api.example.com/users/<id>")) { _, captures in
         .json(["id": .int(Int(captures["id"] ?? "") ?? 0), "name": .string("Ada")])

@@ -8,7 +8,7 @@ import Testing
 /// 303, 307 and 308) and against mocks of it: the request that reaches the final URL must be
 /// the same, method, body and header fields, except where RequestMocker differs on purpose (a
 /// hop to another origin leaves `Authorization` and `Cookie` behind).
-@Suite("Redirects as the platform follows them", .timeLimit(.minutes(3)))
+@Suite("Redirects as the platform follows them", .timeLimit(.minutes(3)), .hangGuard)
 struct RedirectParityTests {
     let server: PythonEchoServer
 
@@ -82,6 +82,10 @@ struct RedirectParityTests {
     func sameAsTheRealServer(status: Int, method: String) async throws {
         let real = URLSession(configuration: .ephemeral)
         let mocked = mocks().makeSession()
+        defer {
+            real.finishTasksAndInvalidate()
+            mocked.finishTasksAndInvalidate()
+        }
         for crossOrigin in [false, true] {
             let request = task(status, method, crossOrigin: crossOrigin)
             let fromServer = try Self.arrival(try await real.data(for: request).1)
@@ -114,6 +118,7 @@ struct RedirectParityTests {
         @Test("FoundationNetworking's measured rules")
         func measuredRules() async throws {
             let real = URLSession(configuration: .ephemeral)
+            defer { real.finishTasksAndInvalidate() }
             var seen: [String] = []
             for status in [301, 303, 307] {
                 for method in ["HEAD", "POST", "PUT"] {
@@ -142,6 +147,7 @@ struct RedirectParityTests {
         registry.register(.get("/old"), respond: .redirect(to: "/login", status: 301))
         registry.register(.get("/login"), respond: .string("sign in"))
         let session = registry.makeSession()
+        defer { session.finishTasksAndInvalidate() }
         let (body, response) = try await session.data(from: url("https://api.test/logout"))
         #expect(response.status == 302)
         #expect(response.header("Location") == "/login")

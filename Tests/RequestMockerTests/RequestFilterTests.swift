@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("RequestFilter", .timeLimit(.minutes(3)))
+@Suite("RequestFilter", .timeLimit(.minutes(3)), .hangGuard)
 struct RequestFilterTests {
     @Test("host: case-insensitive, optional port, default ports, subdomain wildcard")
     func host() {

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("Shadowed filters and queries in URL patterns", .timeLimit(.minutes(3)))
+@Suite("Shadowed filters and queries in URL patterns", .timeLimit(.minutes(3)), .hangGuard)
 struct ShadowedFilterTests {
     @Test("a filter registered after one that answers all its requests is reported, naming both lines")
     func shadowed() {

@@ -5,7 +5,7 @@ import Testing
 
 /// `MockRegistry.shared` is process-wide, so each test takes its turn at it
 /// (`MockRegistry.withSharedTurn`, the lock the `.mockingShared` trait of other targets takes too).
-@Suite("MockRegistry.shared", .serialized, .timeLimit(.minutes(3)))
+@Suite("MockRegistry.shared", .serialized, .timeLimit(.minutes(3)), .hangGuard)
 struct SharedRegistryTests {
     @Test("MockURLProtocol.self in protocolClasses serves the shared registry")
     func sharedRegistry() async throws {

@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("Streamed responses through MockURLProtocol", .timeLimit(.minutes(3)))
+@Suite("Streamed responses through MockURLProtocol", .timeLimit(.minutes(3)), .hangGuard)
 struct StreamingTests {
     let registry = MockRegistry()
 
@@ -54,8 +54,8 @@ struct StreamingTests {
         func completionHandlerGetsWholeBody() async throws {
             registry.register(.get("/feed"), respond: .stream([.text("x"), .text("y", after: .milliseconds(20))]))
             let session = registry.makeSession()
-            let data = await withCheckedContinuation { continuation in
-                session.dataTask(with: url("/feed")) { data, _, _ in continuation.resume(returning: data) }.resume()
+            let data = try await completion(waitingFor: "the completion handler") { handler in
+                session.dataTask(with: url("/feed")) { data, _, _ in handler(data) }
             }
             #expect(data == Data("xy".utf8))
         }
@@ -106,21 +106,22 @@ struct StreamingTests {
 
     @Test("a stream fed through a continuation sends what the test yields, and ends when it finishes")
     func fedByContinuation() async throws {
-        let feed = LockedState<AsyncThrowingStream<StreamChunk, any Error>.Continuation?>(nil)
+        // The block hands its continuation over; the test waits for that, not for a clock.
+        let handOff = AsyncStream<AsyncThrowingStream<StreamChunk, any Error>.Continuation>.makeStream()
         registry.register(
             .get("/live"),
             respond: .stream { _, _, continuation in
                 continuation.yield(.text("connected\n"))
-                feed.withLock { $0 = continuation }
+                handOff.continuation.yield(continuation)
             })
         let recorder = RecordingDelegate()
         let task = registry.makeSession(delegate: recorder).dataTask(with: url("/live"))
         task.resume()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while feed.withLock({ $0 }) == nil, recorder.receivedPieces.isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        let fed = try await withDeadline(120, waitingFor: "the stream's block to hand over its continuation") {
+            var handOffs = handOff.stream.makeAsyncIterator()
+            return await handOffs.next()
         }
-        let continuation = try #require(feed.withLock { $0 })
+        let continuation = try #require(fed)
         continuation.yield(.text("news\n"))
         continuation.finish()
         let (_, data, error) = await recorder.completion(of: task)
@@ -156,10 +157,7 @@ struct StreamingTests {
         let recorder = RecordingDelegate()
         let task = registry.makeSession(delegate: recorder).dataTask(with: url("/endless"))
         task.resume()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while recorder.receivedPieces.count < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil(120, waitingFor: "two ticks") { recorder.receivedPieces.count >= 2 }
         task.cancel()
         let (_, _, error) = await recorder.completion(of: task)
         #expect(isURLError(try #require(error), .cancelled))
@@ -170,11 +168,14 @@ struct StreamingTests {
 
     @Test("a gap longer than the request's timeout fails the task with timedOut")
     func idleTimeout() async throws {
-        registry.register(.get("/stalls"), respond: .stream([.text("first"), .text("late", after: .seconds(30))]))
+        // The gap is an hour and so is the session's timeout: only the request's 0.3 s can end it.
+        registry.register(.get("/stalls"), respond: .stream([.text("first"), .text("late", after: .seconds(3600))]))
         let recorder = RecordingDelegate()
         var request = URLRequest(url: url("/stalls"))
         request.timeoutInterval = 0.3
-        let task = registry.makeSession(delegate: recorder).dataTask(with: request)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 3600
+        let task = registry.makeSession(configuration: configuration, delegate: recorder).dataTask(with: request)
         task.resume()
         let (response, data, error) = await recorder.completion(of: task)
         #expect(response?.status == 200)
@@ -184,7 +185,8 @@ struct StreamingTests {
 
     @Test("a HEAD request gets the head without the stream")
     func head() async throws {
-        registry.register(.head("/feed"), respond: .stream([.text("body", after: .seconds(30))]))
+        // A HEAD that waited for the stream would run into the session's 60 s timeout and fail.
+        registry.register(.head("/feed"), respond: .stream([.text("body", after: .seconds(3600))]))
         var request = URLRequest(url: url("/feed"))
         request.httpMethod = "HEAD"
         let (data, response) = try await registry.makeSession().data(for: request)

@@ -1,15 +1,17 @@
 import Foundation
+import RequestMockerTestSupport
 import Testing
 
 /// Every Swift Testing suite of the package carries a time limit, so a test that hangs fails by
-/// itself and the run goes on (the waits it uses end when the time limit cancels it).
-@Suite(.timeLimit(.minutes(3))) struct TimeLimitCoverageTests {
+/// itself and the run goes on (the waits it uses end when the time limit cancels it), and the
+/// hang guard, which ends the run if a test still hasn't returned a minute after its limit.
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct TimeLimitCoverageTests {
     /// The package's `Tests` folder.
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
 
-    /// What declares tests without a time limit: a `@Suite` whose traits lack one, a test
-    /// function outside any type without one, or a type with tests and no `@Suite` at all (an
-    /// implicit suite can carry no traits).
+    /// What declares tests without a time limit and a hang guard: a `@Suite` whose traits lack
+    /// them, a test function outside any type without them, or a type with tests and no `@Suite`
+    /// at all (an implicit suite can carry no traits).
     static func unbounded(in source: String, file: String) -> [String] {
         var found: [String] = []
         let text = Array(source.utf8)
@@ -25,7 +27,9 @@ import Testing
                 let atColumnZero = rest.first != " "
                 if trimmed.hasPrefix("@Suite") || (atColumnZero && trimmed.hasPrefix("@Test")) {
                     let attribute = Self.attribute(in: text, from: index + (rest.count - trimmed.count))
-                    if !attribute.contains(".timeLimit(") { found.append("\(file):\(lineNumber): \(attribute)") }
+                    if !(attribute.contains(".timeLimit(") && attribute.contains(".hangGuard")) {
+                        found.append("\(file):\(lineNumber): \(attribute)")
+                    }
                     if trimmed.hasPrefix("@Suite") { suites += 1 }
                 } else if trimmed.hasPrefix("@Test") {
                     typesWithTests += 1
@@ -66,7 +70,7 @@ import Testing
         return String(decoding: text[start..<end], as: UTF8.self)
     }
 
-    @Test func everySuiteAndFreeTestHasATimeLimit() throws {
+    @Test func everySuiteAndFreeTestHasATimeLimitAndAHangGuard() throws {
         let files = try #require(FileManager.default.enumerator(atPath: Self.testsFolder.path))
             .compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("RequestMockerTestSupport/") }
@@ -84,15 +88,17 @@ import Testing
         // Lines of a file, written so that this file's own scan doesn't see them as attributes.
         let source = [
             #"@Suite("named") struct A {"#, "    @Test func a() {}", "}",
-            "@Suite(.serialized, .timeLimit(.minutes(3))) struct B {}", "@Test func free() {}",
-            "@Test(.timeLimit(.minutes(1))) func bounded() {}",
+            "@Suite(.serialized, .timeLimit(.minutes(3)), .hangGuard) struct B {}", "@Test func free() {}",
+            "@Test(.timeLimit(.minutes(1)), .hangGuard) func bounded() {}",
+            "@Suite(.timeLimit(.minutes(1))) struct D {}",
         ].joined(separator: "\n")
         #expect(
             Self.unbounded(in: source, file: "F.swift") == [
-                #"F.swift:1: @Suite("named")"#, "F.swift:5: @Test",
+                #"F.swift:1: @Suite("named")"#, "F.swift:5: @Test", "F.swift:7: @Suite(.timeLimit(.minutes(1)))",
             ])
-        #expect(Self.unbounded(in: "struct C {\n    @Test func c() {}\n}\n", file: "C.swift") == [
-            "C.swift: tests in a type without @Suite"
-        ])
+        #expect(
+            Self.unbounded(in: "struct C {\n    @Test func c() {}\n}\n", file: "C.swift") == [
+                "C.swift: tests in a type without @Suite"
+            ])
     }
 }

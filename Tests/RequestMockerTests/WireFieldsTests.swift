@@ -1,11 +1,12 @@
 import Foundation
+import RequestMockerTestSupport
 import Testing
 
 @testable import RequestMocker
 
 /// The fields URL loading adds from a request itself, which a captured request carries so that a
 /// filter sees what a server would.
-@Suite("Wire fields of a captured request", .timeLimit(.minutes(3)))
+@Suite("Wire fields of a captured request", .timeLimit(.minutes(3)), .hangGuard)
 struct WireFieldsTests {
     @Test(
         "Host is the URL's host as written, with the port only when it isn't the scheme's default",

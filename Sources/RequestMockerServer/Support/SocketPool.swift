@@ -44,6 +44,16 @@ final class SocketPool: Sendable {
 
     var connectionCount: Int { state.withLock { $0.connections.count } }
 
+    /// How many connections may give way to a new one (not already shut down to make room):
+    /// waiting for a request, or receiving a head.
+    var givingWay: (idle: Int, readingHead: Int) {
+        state.withLock { state in
+            state.phases.filter { !state.evicted.contains($0.key) }.values.reduce(into: (0, 0)) { counts, phase in
+                if case .idle = phase { counts.0 += 1 } else { counts.1 += 1 }
+            }
+        }
+    }
+
     /// Listens on `host`:`port` and starts accepting; each accepted connection runs `handler` on
     /// a thread of its own. Beyond `maximumConnections`, `overflow` answers and the socket closes.
     ///

@@ -3,7 +3,11 @@ JSON API on a free loopback port, which prints its URL once it listens.
 
 GET /users/<n>      {"id": n, "name": "User n"}
 POST /echo          what arrived: method, path, query, headers (lower-cased names), body
-GET /stream         three lines, 500 ms apart, chunked, each with the time it was sent
+GET /stream         three lines, chunked: "line <n>", each sent only once the client has
+                    acknowledged the one before with GET /ack/<n> (one stream at a time); a
+                    line not acknowledged within 30 s is followed by "never-acknowledged <n>",
+                    which ends the stream
+GET /ack/<n>        acknowledges line n of the stream
 GET /status/<code>  that status, with a JSON body
 GET /broken         promises 100 bytes, sends 10, and closes
 POST /login         a token in the body and a session cookie, as a sign-in answers
@@ -30,6 +34,15 @@ def leave_with_parent():
 
 threading.Thread(target=leave_with_parent, daemon=True).start()
 
+# The stream's acknowledgements, by line number: set by GET /ack/<n>, awaited by GET /stream.
+acknowledgements_lock = threading.Lock()
+acknowledgements = {}
+
+
+def acknowledgement(index):
+    with acknowledgements_lock:
+        return acknowledgements.setdefault(index, threading.Event())
+
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -44,6 +57,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def send_chunk(self, text):
+        data = text.encode()
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
     def echo(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length).decode() if length else ""
@@ -56,16 +74,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if parts[0] == "users" and len(parts) == 2:
             self.send_json(200, {"id": int(parts[1]), "name": f"User {parts[1]}"}, [("X-Upstream", "yes")])
         elif parts[0] == "stream":
+            with acknowledgements_lock:
+                acknowledgements.clear()
             self.send_response(200)
             self.send_header("Content-Type", "text/plain")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             for index in range(3):
-                line = f"line {index} {time.time()}\n".encode()
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
-                self.wfile.flush()
-                time.sleep(0.5)
+                self.send_chunk(f"line {index}\n")
+                # The next line only once the client has this one. A relay that held this piece
+                # back for the next would keep the acknowledgement from coming: after the bound,
+                # the marker goes out and the stream ends.
+                if not acknowledgement(index).wait(30):
+                    self.send_chunk(f"never-acknowledged {index}\n")
+                    break
             self.wfile.write(b"0\r\n\r\n")
+        elif parts[0] == "ack" and len(parts) == 2:
+            acknowledgement(int(parts[1])).set()
+            self.send_response(204)
+            self.end_headers()
         elif parts[0] == "broken":
             self.send_response(200)
             self.send_header("Content-Length", "100")

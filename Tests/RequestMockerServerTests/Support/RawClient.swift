@@ -40,12 +40,19 @@ enum RawClient {
         """
 
     /// Sends `parts` (pausing between them), then reads until the server closes or `timeout`
-    /// seconds pass without a byte.
+    /// seconds pass without a byte. The server closes in every exchange a test expects to end
+    /// (a `Connection: close`, a refusal, a timeout of its own, `stop()`), so the long default
+    /// costs nothing; it only bounds a server that wrongly keeps the connection open. The process
+    /// may run for the whole exchange: the pauses, a read of `timeout` seconds, and 30 s to
+    /// start and exit, however busy the machine.
     static func exchange(
-        port: UInt16, _ parts: [String], pause: Double = 0, timeout: Double = 5
+        port: UInt16, _ parts: [String], pause: Double = 0, timeout: Double = 60
     ) async throws -> RawReply {
         let encoded = String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
-        let result = try await ExternalProcess.python(script, [String(port), encoded, String(pause), String(timeout)])
+        let pauses = pause * Double(max(parts.count - 1, 0))
+        let result = try await ExternalProcess.python(
+            script, [String(port), encoded, String(pause), String(timeout)],
+            timeout: .seconds(timeout + pauses + 30))
         guard result.status == 0 else { throw RawClientFailed(message: result.error) }
         return try JSONDecoder().decode(RawReply.self, from: Data(result.output.utf8))
     }

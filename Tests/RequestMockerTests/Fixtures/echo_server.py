@@ -41,8 +41,8 @@ class Echo(BaseHTTPRequestHandler):
         elif self.path.startswith("/gzip"):
             self.send(200, gzip.compress(b'{"compressed":true}'), extra=[("Content-Encoding", "gzip")])
         elif self.path.startswith("/hang"):
-            # Longer than any test waits: a timeout on the client's side always comes first.
-            time.sleep(30)
+            # An hour, longer than any test waits: a timeout on the client's side always comes first.
+            time.sleep(3600)
             self.send(200, b'{"hang":true}')
         elif self.path.startswith("/slow"):
             time.sleep(0.3)
@@ -58,6 +58,10 @@ class Echo(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+class Server(ThreadingHTTPServer):
+    # The listen backlog: socketserver's 5 overflows when many tests connect at once.
+    request_queue_size = 1024
+
+server = Server(("127.0.0.1", 0), Echo)
 print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("Bencode", .timeLimit(.minutes(3)))
+@Suite("Bencode", .timeLimit(.minutes(3)), .hangGuard)
 struct BencodeTests {
     func encoded(_ json: String) throws -> String? {
         try Bencode.encode(JSONValue(parsing: Data(json.utf8))).map { String(decoding: $0, as: UTF8.self) }

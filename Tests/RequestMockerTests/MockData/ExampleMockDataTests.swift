@@ -4,7 +4,7 @@ import RequestMockerTestSupport
 import Testing
 
 /// Examples/MockData is what the README shows and the command serves: every file must answer.
-@Suite("Examples/MockData", .timeLimit(.minutes(3)))
+@Suite("Examples/MockData", .timeLimit(.minutes(3)), .hangGuard)
 struct ExampleMockDataTests {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

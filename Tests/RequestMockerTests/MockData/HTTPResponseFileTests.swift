@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("HTTPResponseFile", .timeLimit(.minutes(3)))
+@Suite("HTTPResponseFile", .timeLimit(.minutes(3)), .hangGuard)
 struct HTTPResponseFileTests {
     func parse(_ text: String) throws -> HTTPResponseFile {
         try HTTPResponseFile(parsing: Data(text.utf8))

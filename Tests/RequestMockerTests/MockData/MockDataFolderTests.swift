@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite("MockDataFolder", .timeLimit(.minutes(3)))
+@Suite("MockDataFolder", .timeLimit(.minutes(3)), .hangGuard)
 struct MockDataFolderTests {
     let folder: TemporaryFolder
     let registry = MockRegistry()

@@ -5,7 +5,7 @@ import Testing
 @testable import RequestMocker
 
 /// Checks every row of MockDataNaming.md's worked-examples table against the naming code.
-@Suite("MockDataNaming.md", .timeLimit(.minutes(3)))
+@Suite("MockDataNaming.md", .timeLimit(.minutes(3)), .hangGuard)
 struct MockDataNamingDocumentTests {
     @Test("the table has the examples the issue asks for")
     func coverage() throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("MockDataNaming", .timeLimit(.minutes(3)))
+@Suite("MockDataNaming", .timeLimit(.minutes(3)), .hangGuard)
 struct MockDataNamingTests {
     func names(
         _ method: HTTPMethod, _ url: String, contentType: String? = nil, body: String? = nil, wildcards: Bool = false

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("SHA256", .timeLimit(.minutes(3)))
+@Suite("SHA256", .timeLimit(.minutes(3)), .hangGuard)
 struct SHA256Tests {
     // FIPS 180-4 / NIST CAVP example vectors.
     @Test(

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("Cassette matchers", .timeLimit(.minutes(3)))
+@Suite("Cassette matchers", .timeLimit(.minutes(3)), .hangGuard)
 struct CassetteMatcherTests {
     @Test("method, scheme, host and port; an omitted port is the scheme's default")
     func urlParts() {
@@ -124,7 +124,7 @@ struct CassetteMatcherTests {
     }
 }
 
-@Suite("Redaction", .timeLimit(.minutes(3)))
+@Suite("Redaction", .timeLimit(.minutes(3)), .hangGuard)
 struct RedactionTests {
     @Test("headers are replaced or removed, by case-insensitive name")
     func headers() {

@@ -12,7 +12,7 @@ extension CassetteTests {
         let cassette = try openCassette(file)
         let error = await #expect(throws: URLError.self) {
             try await MockRegistry().withCassette(cassette) { session in
-                // `/hang` answers after 30 s, so under any load the 0.1 s timeout comes first
+                // `/hang` answers after an hour, so under any load the 0.1 s timeout comes first
                 // (with `/slow`'s 0.3 s, a timer that fired late let the answer be recorded).
                 var hanging = request("/hang")
                 hanging.timeoutInterval = 0.1

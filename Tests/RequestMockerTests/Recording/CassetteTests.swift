@@ -5,7 +5,7 @@ import Testing
 @testable import RequestMocker
 
 /// Record against Python's `http.server`, stop it, play back.
-@Suite("Cassette recording and playback", .timeLimit(.minutes(3)))
+@Suite("Cassette recording and playback", .timeLimit(.minutes(3)), .hangGuard)
 struct CassetteTests {
     let folder: TemporaryFolder
     let server: PythonEchoServer

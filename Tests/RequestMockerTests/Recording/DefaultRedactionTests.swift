@@ -6,7 +6,7 @@ import Testing
 
 /// Recordings made with the default redaction, through a cassette and a recording folder, keep
 /// every secret `SecretNames` lists out of files, file names, descriptions and error messages.
-@Suite("Default redaction", .timeLimit(.minutes(3)))
+@Suite("Default redaction", .timeLimit(.minutes(3)), .hangGuard)
 struct DefaultRedactionTests {
     let server: PythonEchoServer
     let folder: TemporaryFolder

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("HAR timestamps", .timeLimit(.minutes(3)))
+@Suite("HAR timestamps", .timeLimit(.minutes(3)), .hangGuard)
 struct HARTimestampTests {
     @Test("reads UTC, offsets, and any number of fractional digits")
     func parses() throws {
@@ -42,7 +42,7 @@ struct HARTimestampTests {
     }
 }
 
-@Suite("HAR files from browsers", .timeLimit(.minutes(3)))
+@Suite("HAR files from browsers", .timeLimit(.minutes(3)), .hangGuard)
 struct BrowserHARTests {
     let folder: TemporaryFolder
     let registry = MockRegistry()
@@ -144,7 +144,7 @@ struct BrowserHARTests {
     }
 }
 
-@Suite("Corrupt cassettes", .timeLimit(.minutes(3)))
+@Suite("Corrupt cassettes", .timeLimit(.minutes(3)), .hangGuard)
 struct CorruptCassetteTests {
     let folder: TemporaryFolder
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("Recording into a mock-data folder", .timeLimit(.minutes(3)))
+@Suite("Recording into a mock-data folder", .timeLimit(.minutes(3)), .hangGuard)
 struct MockDataRecordingTests {
     let folder: TemporaryFolder
     let server: PythonEchoServer

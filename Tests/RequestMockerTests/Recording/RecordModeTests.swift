@@ -4,7 +4,7 @@ import Testing
 
 @testable import RequestMocker
 
-@Suite("Record modes", .timeLimit(.minutes(3)))
+@Suite("Record modes", .timeLimit(.minutes(3)), .hangGuard)
 struct RecordModeTests {
     let folder: TemporaryFolder
     let server: PythonEchoServer

@@ -6,7 +6,7 @@ import Testing
 
 /// YAHTTPVCR's cassettes play back: JSON and property lists (XML, and binary made from it),
 /// with fixtures written by hand from its format.
-@Suite("YAHTTPVCR cassettes", .timeLimit(.minutes(3)))
+@Suite("YAHTTPVCR cassettes", .timeLimit(.minutes(3)), .hangGuard)
 struct YAHTTPVCRTests {
     static func fixture(_ name: String, _ type: String) throws -> URL {
         try #require(Bundle.module.url(forResource: name, withExtension: type, subdirectory: "Fixtures/YAHTTPVCR"))

@@ -4,7 +4,7 @@ import RequestMockerTestSupport
 import Testing
 
 /// `Stub(describing:)`: a filter written in Swift, sent as JSON, answers as it did.
-@Suite("Stubs describing Swift filters", .timeLimit(.minutes(3)))
+@Suite("Stubs describing Swift filters", .timeLimit(.minutes(3)), .hangGuard)
 struct StubDescribingTests {
     /// Status, headers (sorted) and body of each request through a registry holding `filter`.
     func answers(_ filter: RequestFilter, _ urls: [String]) async throws -> [String] {

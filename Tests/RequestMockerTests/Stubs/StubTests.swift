@@ -3,7 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-@Suite("Stubs written as JSON", .timeLimit(.minutes(3)))
+@Suite("Stubs written as JSON", .timeLimit(.minutes(3)), .hangGuard)
 struct StubTests {
     /// The status, the named header and the body of `url` through a session of `registry`.
     func fetch(

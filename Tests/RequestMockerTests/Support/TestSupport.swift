@@ -28,7 +28,9 @@ final class PythonEchoServer: Sendable {
         defer { try? FileManager.default.removeItem(at: output) }
         try await Tool.python3.require()
         let child = try ChildProcess(["python3", try Self.script(script).path], output: output.path)
-        let firstLine: @Sendable () -> String = { String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self) }
+        let firstLine: @Sendable () -> String = {
+            String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+        }
         do {
             try await waitUntil(waitingFor: "\(script).py to print its port") {
                 firstLine().contains("\n") || child.hasEnded
@@ -50,6 +52,8 @@ final class PythonEchoServer: Sendable {
     /// One server of `script` for the whole run, for suites whose every case compares against
     /// it (each case gets a suite instance of its own): they share it rather than each starting
     /// Python while the run's first seconds are busiest. The script exits with this process.
+    /// A start that failed is forgotten, so the next suite tries again rather than inherit the
+    /// failure for the rest of the run.
     static func shared(script: String) async throws -> PythonEchoServer {
         let starting = sharedServers.withLock { servers in
             if let server = servers[script] { return server }
@@ -57,7 +61,14 @@ final class PythonEchoServer: Sendable {
             servers[script] = server
             return server
         }
-        return try await starting.value
+        do {
+            return try await starting.value
+        } catch {
+            sharedServers.withLock { servers in
+                if servers[script] == starting { servers[script] = nil }
+            }
+            throw error
+        }
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -89,4 +100,27 @@ func mockRequest(
     _ method: HTTPMethod, _ string: String, headers: HTTPHeaders = [:], body: String? = nil
 ) -> MockRequest {
     MockRequest(method: method, url: url(string), headers: headers, body: body.map { Data($0.utf8) })
+}
+
+/// Makes a completion-handler task with `make` (which passes what its handler got to the
+/// function it is given), resumes it, and waits for the handler: at most `seconds`. Past that,
+/// or when the test is cancelled, the task is cancelled and the wait throws, so a handler that
+/// is never called can't hang the test.
+func completion<Value: Sendable>(
+    within seconds: Double = 120, waitingFor: String,
+    of make: @escaping @Sendable (_ handler: @escaping @Sendable (Value) -> Void) -> URLSessionTask
+) async throws -> Value {
+    let started = LockedState<URLSessionTask?>(nil)
+    do {
+        return try await withDeadline(seconds, waitingFor: waitingFor) {
+            await withCheckedContinuation { continuation in
+                let task = make { continuation.resume(returning: $0) }
+                started.withLock { $0 = task }
+                task.resume()
+            }
+        }
+    } catch {
+        started.withLock { $0 }?.cancel()
+        throw error
+    }
 }

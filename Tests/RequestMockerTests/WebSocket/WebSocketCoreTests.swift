@@ -1,9 +1,10 @@
 import Foundation
+import RequestMockerTestSupport
 import Testing
 
 @testable import RequestMocker
 
-@Suite("WebSocket endpoints: the handshake, the script, and MockURLProtocol", .timeLimit(.minutes(3)))
+@Suite("WebSocket endpoints: the handshake, the script, and MockURLProtocol", .timeLimit(.minutes(3)), .hangGuard)
 struct WebSocketCoreTests {
     @Test(
         "SHA-1 matches the FIPS 180 examples",
