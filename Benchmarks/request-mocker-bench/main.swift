@@ -4,6 +4,7 @@
 //
 //     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N] [--server-only]
 //     swift run -c release request-mocker-bench --streaming-only
+//     swift run -c release request-mocker-bench --openapi-only
 //     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair [--requests N]
 //
 // The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
@@ -75,6 +76,11 @@ if let index = CommandLine.arguments.firstIndex(of: "--serve-file"), index + 1 <
 
 if CommandLine.arguments.contains("--streaming-only") {
     try printStreamingRows()
+    exit(0)
+}
+
+if CommandLine.arguments.contains("--openapi-only") {
+    try printOpenAPIRows()
     exit(0)
 }
 

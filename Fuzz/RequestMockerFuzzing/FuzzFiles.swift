@@ -44,6 +44,18 @@ final class FuzzFiles: Sendable {
         }
     }
 
+    /// Writes `input` as a contract beside a second file that refers back to it, and reads it.
+    func readContract(_ input: Data) {
+        guard let folder = makeFolder() else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let other =
+            #"{"Item": {"get": {"responses": {}}}, "Problem": {"$ref": "openapi.json#/paths"}, "type": "object"}"#
+        guard (try? input.write(to: folder.appendingPathComponent("openapi.json"))) != nil,
+            (try? Data(other.utf8).write(to: folder.appendingPathComponent("other.json"))) != nil
+        else { return }
+        _ = try? OpenAPIContract(contentsOf: folder.appendingPathComponent("openapi.json"))
+    }
+
     func loadScript(_ input: Data) {
         guard let folder = makeFolder() else { return }
         defer { try? FileManager.default.removeItem(at: folder) }

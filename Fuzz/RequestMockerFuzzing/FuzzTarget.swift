@@ -12,7 +12,7 @@ package struct FuzzTarget: Sendable {
 
     /// Every target, in the order the smoke run takes them.
     package static let all: [FuzzTarget] = [
-        json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket,
+        json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {
@@ -168,4 +168,25 @@ extension FuzzTarget {
     static func masked(_ text: String, _ mask: [UInt8]) -> [UInt8] {
         text.utf8.enumerated().map { $0.element ^ mask[$0.offset & 3] }
     }
+}
+
+extension FuzzTarget {
+    /// OpenAPI contracts, read with their operations; the input is the entry file, next to a
+    /// second file its `$ref`s may name (`other.json`, which refers back).
+    static let openAPI = FuzzTarget(
+        name: "openapi",
+        seeds: [
+            ##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/pets/{id}": {"get": {"##
+                + ##""operationId": "getPet", "responses": {"200": {"$ref": "#/components/responses/Pet"}, "##
+                + ##""default": {"$ref": "other.json#/Problem"}}}}}, "components": {"responses": {"Pet": {"##
+                + ##""description": "a pet", "content": {"application/json": {"schema": {"$ref": "other.json"}}}}}}}"##,
+            ##"{"openapi": "3.0.3", "paths": {"/a": {"$ref": "other.json#/Item"}, "/b": {"post": {"requestBody": "##
+                + ##"{"content": {"application/x-www-form-urlencoded": {}}}, "responses": {"2XX": {}}}}}}"##,
+        ].map { Data($0.utf8) },
+        tokens: [
+            "{", "}", "[", "]", "\"", ",", ":", ##""$ref": "#"##, ##""$ref": "other.json#/Item""##, ##""#/paths""##,
+            "~1", "~0",
+            "%2F", ##""openapi": "3.2.0""##, ##""swagger": "2.0""##, ##""get": "##, ##""responses": "##,
+        ].map { Data($0.utf8) },
+        run: { input in FuzzFiles.shared.readContract(input) })
 }

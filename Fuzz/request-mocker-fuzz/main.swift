@@ -6,7 +6,7 @@
 //     swift run -c release request-mocker-fuzz --count 1000000 --seed 7     # a long run
 //     swift run request-mocker-fuzz --target json --replay FILE             # reproduce a finding
 //
-// Targets: json, pattern, http-file, har, yahttpvcr, script, request-head, websocket (or all).
+// Targets: json, pattern, http-file, har, yahttpvcr, script, request-head, websocket, openapi (or all).
 // Findings go to .build/fuzz-findings (--findings DIR); the exit status is 1 when there are any.
 import Foundation
 import RequestMockerFuzzing

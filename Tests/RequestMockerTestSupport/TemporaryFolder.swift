@@ -18,9 +18,12 @@ package final class TemporaryFolder: Sendable {
         try write(name, Data(text.utf8))
     }
 
+    /// Writes `data` to `name` (a path under the folder; missing folders on the way are made).
     @discardableResult
     package func write(_ name: String, _ data: Data) throws -> URL {
         let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: file)
         return file
     }

@@ -33,7 +33,7 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
     package func require() async throws {
         if isPythonModule { try await Tool.python3.require() }
         guard await !isAvailable else { return }
-        if Tool.isCI { throw Missing(tool: self) }
+        if Tool.isCI { throw Missing(tool: self, why: "CI is set, so the test fails rather than being skipped") }
         let first = Tool.announced.withLock { $0.insert(self).inserted }
         if first {
             FileHandle.standardError.write(
@@ -41,7 +41,12 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
                     "note: \(self) is missing, so the tests that need it are skipped; install it with: \(installation)\n"
                         .utf8))
         }
-        try Test.cancel("\(self) is missing; install it with: \(installation)")
+        #if compiler(>=6.3)
+            try Test.cancel("\(self) is missing; install it with: \(installation)")
+        #else
+            // Before Swift 6.3's Testing a test can't skip itself once running: it fails, saying why.
+            throw Missing(tool: self, why: "this Swift's Testing can't skip a test once it runs")
+        #endif
     }
 
     /// Whether the tool is here: a program on `PATH`, or a module `python3` imports.
@@ -75,9 +80,8 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
     /// A tool the tests need is missing where they may not be skipped.
     package struct Missing: Error, CustomStringConvertible {
         package let tool: Tool
-        package var description: String {
-            "\(tool) is missing, and CI is set, so the test fails rather than being skipped; install it with: "
-                + tool.installation
-        }
+        /// Why the test fails instead of being skipped.
+        package let why: String
+        package var description: String { "\(tool) is missing (\(why)); install it with: \(tool.installation)" }
     }
 }

@@ -1,0 +1,138 @@
+import Foundation
+
+/// A value read from a contract's file, with the byte offset where it was written, so every
+/// error can point into the file the user wrote. Objects keep their members in document order
+/// (a contract's first example, its paths' order and its statuses' order all matter).
+///
+/// JSON is read into this tree now; a YAML reader hands over the same tree, so the contract
+/// reader never knows which syntax a file used.
+package struct DocumentNode: Sendable {
+    package enum Value: Sendable {
+        case null
+        case bool(Bool)
+        case int(Int)
+        case double(Double)
+        case string(String)
+        case array([DocumentNode])
+        case object(DocumentObject)
+    }
+
+    package var value: Value
+    /// Where the value starts in its file, in bytes from the start.
+    package var offset: Int
+
+    package init(_ value: Value, at offset: Int) {
+        self.value = value
+        self.offset = offset
+    }
+
+    /// The member `key`, if this is an object that has it.
+    package subscript(key: String) -> DocumentNode? {
+        if case .object(let object) = value { object[key] } else { nil }
+    }
+
+    package var object: DocumentObject? {
+        if case .object(let object) = value { object } else { nil }
+    }
+
+    package var string: String? {
+        if case .string(let string) = value { string } else { nil }
+    }
+
+    package var bool: Bool? {
+        if case .bool(let bool) = value { bool } else { nil }
+    }
+
+    /// What kind of value this is, for messages: "an object", "a string".
+    package var kind: String {
+        switch value {
+        case .null: "null"
+        case .bool: "a Boolean"
+        case .int, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// An object's members in document order, found by key in constant time once it is large.
+package struct DocumentObject: Sendable {
+    package struct Member: Sendable {
+        package let key: String
+        /// Where the key starts in its file.
+        package let keyOffset: Int
+        package let value: DocumentNode
+    }
+
+    package private(set) var members: [Member] = []
+    /// Member positions by key, built once an object has more members than a scan should pass.
+    private var positions: [String: Int] = [:]
+    private static let scanLimit = 12
+
+    package init() {}
+
+    /// Adds a member; returns the existing member when `key` is already there (a duplicate key,
+    /// which the reader refuses with both positions).
+    package mutating func append(_ member: Member) -> Member? {
+        if let existing = self[member: member.key] { return existing }
+        members.append(member)
+        if members.count > Self.scanLimit {
+            if positions.isEmpty {
+                for (position, member) in members.enumerated() { positions[member.key] = position }
+            } else {
+                positions[member.key] = members.count - 1
+            }
+        }
+        return nil
+    }
+
+    package subscript(key: String) -> DocumentNode? { self[member: key]?.value }
+
+    package subscript(member key: String) -> Member? {
+        if members.count > Self.scanLimit { return positions[key].map { members[$0] } }
+        return members.first { $0.key == key }
+    }
+
+    package var isEmpty: Bool { members.isEmpty }
+}
+
+/// A file the contract reader has read: its tree and what turns offsets into lines and columns.
+package struct DocumentSource: Sendable {
+    package let url: URL
+    package let root: DocumentNode
+    /// The offset where each line starts, in order.
+    private let lineStarts: [Int]
+    private let bytes: [UInt8]
+
+    package init(url: URL, bytes: [UInt8], root: DocumentNode) {
+        self.url = url
+        self.root = root
+        self.bytes = bytes
+        lineStarts = Self.lineStarts(of: bytes)
+    }
+
+    static func lineStarts(of bytes: [UInt8]) -> [Int] {
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+        return starts
+    }
+
+    /// The 1-based line and column of `offset`; columns count characters (Unicode scalars), so
+    /// an editor lands on the spot.
+    package func location(of offset: Int) -> (line: Int, column: Int) {
+        Self.location(of: offset, in: bytes, lineStarts: lineStarts)
+    }
+
+    static func location(of offset: Int, in bytes: [UInt8], lineStarts: [Int]) -> (line: Int, column: Int) {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        let end = min(offset, bytes.count)
+        let column = bytes[lineStarts[low]..<end].reduce(1) { count, byte in byte & 0xC0 == 0x80 ? count : count + 1 }
+        return (low + 1, column)
+    }
+}

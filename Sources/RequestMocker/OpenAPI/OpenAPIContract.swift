@@ -1,0 +1,78 @@
+import Foundation
+
+/// An API's OpenAPI 3.0 or 3.1 contract, read from its JSON file and the files its `$ref`s reach.
+///
+/// Read a contract to list what it declares, for example to check that a test suite covers
+/// every operation. Errors point into the file: ``OpenAPIContract/Error`` names the file, the
+/// line and column, and the JSON pointer.
+///
+/// ```swift
+/// let contract = try OpenAPIContract(contentsOf: URL(fileURLWithPath: "openapi.json"))
+/// for operation in contract.operations {
+///     print(operation.method, operation.path, operation.operationID ?? "-", operation.statuses)
+/// }
+/// print(contract.notices.joined(separator: "\n"))
+/// ```
+///
+/// OpenAPI 3.0.x and 3.1.x are read; 3.2 is read as 3.1, with a notice. Swagger 2.0 is refused.
+/// Keywords of both versions are read as their union, since real 3.1 contracts still use 3.0's
+/// (`nullable`, `example`). `$ref`s are followed within the file and to relative files (each file
+/// read once), never to the network; a schema that refers to itself is fine.
+public struct OpenAPIContract: Sendable {
+    /// The entry file.
+    public let url: URL
+    /// The `openapi` version, as written (`3.1.0`).
+    public let version: String
+    /// The `info.title`, when there is one.
+    public let title: String?
+    /// Every operation of the contract's `paths`, in document order.
+    public let operations: [Operation]
+    /// What the reader wants the user to know without refusing the contract, one line each: a
+    /// version read as another, a liberty taken with the specification.
+    public let notices: [String]
+
+    let files: ContractFiles
+    let root: Located
+
+    /// Reads the contract at `url` (JSON) and every operation of its `paths`.
+    ///
+    /// - Throws: ``Error`` with the file, line, column and pointer of the first problem;
+    ///   ``Error/isFileMissing`` when there is no file at `url`.
+    public init(contentsOf url: URL) throws(Error) {
+        files = ContractFiles()
+        let source = try files.source(at: url)
+        root = Located(node: source.root, source: source, pointer: "#")
+        self.url = url
+        guard root.node.object != nil else {
+            throw root.error("a contract is a JSON object with an \"openapi\" field; this is \(root.node.kind)")
+        }
+        var notices: [String] = []
+        version = try Self.version(of: root, notices: &notices)
+        title = root.member("info")?.member("title")?.node.string
+        var reader = OperationReader(files: files)
+        operations = try reader.operations(of: root)
+        notices += reader.notices
+        self.notices = notices
+    }
+
+    /// The `openapi` field, checked: 3.0 and 3.1 are read, 3.2 as 3.1.
+    private static func version(of root: Located, notices: inout [String]) throws(Error) -> String {
+        if let swagger = root.member("swagger") {
+            throw swagger.error(
+                "this is a Swagger \(swagger.node.string ?? "2.0") document; convert it to OpenAPI 3 first")
+        }
+        guard let field = root.member("openapi") else {
+            throw root.error("not an OpenAPI contract: there is no \"openapi\" field at the top")
+        }
+        guard let version = field.node.string else {
+            throw field.error("\"openapi\" is \(field.node.kind); write the version as a string, such as \"3.1.0\"")
+        }
+        switch version.split(separator: ".").prefix(2).joined(separator: ".") {
+        case "3.0", "3.1": break
+        case "3.2": notices.append("OpenAPI \(version) is read as 3.1: what 3.2 adds is not used")
+        default:
+            throw field.error("OpenAPI \(version) is not read; OpenAPI 3.0 and 3.1 are (and 3.2, read as 3.1)")
+        }
+        return version
+    }
+}
