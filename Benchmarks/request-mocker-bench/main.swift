@@ -81,6 +81,7 @@ if CommandLine.arguments.contains("--streaming-only") {
 
 if CommandLine.arguments.contains("--openapi-only") {
     try printOpenAPIRows()
+    try printRoutingRow()
     exit(0)
 }
 

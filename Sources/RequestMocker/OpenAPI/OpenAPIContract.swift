@@ -25,6 +25,10 @@ public struct OpenAPIContract: Sendable {
     public let version: String
     /// The `info.title`, when there is one.
     public let title: String?
+    /// The path its operations are served under: the path of the first `servers` URL, with its
+    /// variables at their defaults (`/v1`); `""` when there is none. A path or an operation
+    /// with `servers` of its own has its own.
+    public let basePath: String
     /// Every operation of the contract's `paths`, in document order.
     public let operations: [Operation]
     /// What the reader wants the user to know without refusing the contract, one line each: a
@@ -49,10 +53,27 @@ public struct OpenAPIContract: Sendable {
         var notices: [String] = []
         version = try Self.version(of: root, notices: &notices)
         title = root.member("info")?.member("title")?.node.string
+        basePath = OperationReader.serverPath(of: root) ?? ""
         var reader = OperationReader(files: files)
         operations = try reader.operations(of: root)
         notices += reader.notices
+        let unreachable = OpenAPIRouter(operations, basePaths: operations.map { $0.serverPath ?? "" }).unreachable
+        if !unreachable.isEmpty {
+            let described = unreachable.map { [operations] pair in
+                "\(operations[pair.operation].method) \(operations[pair.operation].path) (\(operations[pair.shadowedBy].path) "
+                    + "is matched first)"
+            }
+            notices.append(
+                (unreachable.count == 1 ? "1 operation" : "\(unreachable.count) operations")
+                    + " can't be reached by any request: " + described.joined(separator: ", "))
+        }
         self.notices = notices
+    }
+
+    /// The router for this contract's operations, under `basePath` (the contract's own when
+    /// `nil`) except where a path or an operation has `servers` of its own.
+    package func router(basePath: String? = nil) -> OpenAPIRouter {
+        OpenAPIRouter(operations, basePaths: operations.map { $0.serverPath ?? basePath ?? self.basePath })
     }
 
     /// The `openapi` field, checked: 3.0 and 3.1 are read, 3.2 as 3.1.

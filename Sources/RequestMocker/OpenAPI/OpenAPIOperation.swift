@@ -24,6 +24,8 @@ extension OpenAPIContract {
         public let isDeprecated: Bool
         /// Where it is declared: the JSON pointer in the entry file (`#/paths/~1pets/get`).
         public let pointer: String
+        /// The base path of its own or its path's `servers`, when they override the contract's.
+        let serverPath: String?
 
         /// The `operationId`, else the method and the template: how logs and reports name it.
         public var description: String { operationID ?? "\(method) \(path)" }
@@ -57,6 +59,7 @@ struct OperationReader {
             guard item.node.object != nil else {
                 throw item.error("the path item is \(item.node.kind); it must be an object of operations")
             }
+            let itemServerPath = Self.serverPath(of: item)
             for (key, declared) in item.members where Self.methods.contains(key) {
                 if declared.node["$ref"]?.string != nil {
                     referencedOperations.append("\(key.uppercased()) \(template)")
@@ -65,7 +68,10 @@ struct OperationReader {
                 guard operation.node.object != nil else {
                     throw operation.error("the operation is \(operation.node.kind); it must be an object")
                 }
-                operations.append(try read(operation, method: HTTPMethod(rawValue: key), path: template, at: declared))
+                operations.append(
+                    try read(
+                        operation, method: HTTPMethod(rawValue: key), path: template, at: declared,
+                        serverPath: Self.serverPath(of: operation) ?? itemServerPath))
             }
         }
         if !referencedOperations.isEmpty {
@@ -81,7 +87,7 @@ struct OperationReader {
     }
 
     private func read(
-        _ operation: Located, method: HTTPMethod, path: String, at declared: Located
+        _ operation: Located, method: HTTPMethod, path: String, at declared: Located, serverPath: String?
     ) throws(OpenAPIContract.Error) -> OpenAPIContract.Operation {
         var statuses: [String] = []
         var mediaTypes: [String] = []
@@ -105,7 +111,28 @@ struct OperationReader {
         return OpenAPIContract.Operation(
             method: method, path: path, operationID: operationID, statuses: statuses, mediaTypes: mediaTypes,
             requestMediaTypes: requestMediaTypes, isDeprecated: operation.node["deprecated"]?.bool == true,
-            pointer: declared.pointer)
+            pointer: declared.pointer, serverPath: serverPath)
+    }
+
+    /// The path of the first of `value`'s `servers`, its variables at their defaults, without a
+    /// trailing slash (`https://api.example.com/v1/` gives `/v1`; a relative `/v1` is a path
+    /// already); `nil` when it lists no server.
+    static func serverPath(of value: Located) -> String? {
+        guard case .array(let servers) = value.node["servers"]?.value, var url = servers.first?["url"]?.string else {
+            return nil
+        }
+        let variables = servers.first?["variables"]?.object
+        for member in variables?.members ?? [] {
+            url = url.replacingOccurrences(of: "{\(member.key)}", with: member.value["default"]?.string ?? "")
+        }
+        var path = url
+        if let scheme = url.range(of: "://") {
+            let afterHost = url[scheme.upperBound...].firstIndex(of: "/") ?? url.endIndex
+            path = String(url[afterHost...])
+        }
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<end]) }
+        while path.hasSuffix("/") { path.removeLast() }
+        return path.isEmpty || path.hasPrefix("/") ? path : "/" + path
     }
 
     /// The keys of a response's or request body's `content`.
