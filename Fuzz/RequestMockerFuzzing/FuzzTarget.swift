@@ -12,7 +12,7 @@ package struct FuzzTarget: Sendable {
 
     /// Every target, in the order the smoke run takes them.
     package static let all: [FuzzTarget] = [
-        json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI,
+        json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI, schemaPattern,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {
@@ -189,4 +189,24 @@ extension FuzzTarget {
             "%2F", ##""openapi": "3.2.0""##, ##""swagger": "2.0""##, ##""get": "##, ##""responses": "##,
         ].map { Data($0.utf8) },
         run: { input in FuzzFiles.shared.readContract(input) })
+}
+
+extension FuzzTarget {
+    /// Schema `pattern`s: read, matched against a few values (a long one included), and their
+    /// example, when they have one, must match.
+    static let schemaPattern = FuzzTarget(
+        name: "schema-pattern",
+        seeds: [
+            "^CA[0-9a-fA-F]{32}$", "^(SM|MM)[0-9a-f]{2,}$", "^[\\s\\S]{0,3}(?:a|b)*c(?<x>d)?$", "\\u00e9+\\d\\W[^a-z-]",
+        ].map { Data($0.utf8) },
+        tokens: ["(", ")", "[", "]", "{", "}", "{2,", "*", "+", "?", "|", "^", "$", "\\", "\\u", "(?:", "-", "."].map {
+            Data($0.utf8)
+        },
+        run: { input in
+            guard let pattern = try? SchemaPattern(String(decoding: input, as: UTF8.self)) else { return }
+            for value in ["", "CA0", "aé\n1", String(repeating: "ab", count: 2_000)] { _ = pattern.matches(value) }
+            if let example = pattern.example, !pattern.matches(example) {
+                preconditionFailure("a pattern's example does not match it")
+            }
+        })
 }

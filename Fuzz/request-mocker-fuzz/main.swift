@@ -6,7 +6,8 @@
 //     swift run -c release request-mocker-fuzz --count 1000000 --seed 7     # a long run
 //     swift run request-mocker-fuzz --target json --replay FILE             # reproduce a finding
 //
-// Targets: json, pattern, http-file, har, yahttpvcr, script, request-head, websocket, openapi (or all).
+// Targets: json, pattern, http-file, har, yahttpvcr, script, request-head, websocket, openapi,
+// schema-pattern (or all).
 // Findings go to .build/fuzz-findings (--findings DIR); the exit status is 1 when there are any.
 import Foundation
 import RequestMockerFuzzing
@@ -122,7 +123,7 @@ for target in targets {
     let clock = ContinuousClock()
     let began = clock.now
     var mutator = Mutator(
-        seed: seed &* 0x100_0000_01B3 &+ UInt64(target.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }),
+        seed: seed &* 0x100_0000_01B3 &+ target.name.utf8.reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) },
         seeds: target.seeds, tokens: target.tokens)
     var done = 0
     while done < count {
