@@ -13,6 +13,7 @@ package struct FuzzTarget: Sendable {
     /// Every target, in the order the smoke run takes them.
     package static let all: [FuzzTarget] = [
         json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI, schemaPattern,
+        schemaValidation,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {
@@ -208,5 +209,32 @@ extension FuzzTarget {
             if let example = pattern.example, !pattern.matches(example) {
                 preconditionFailure("a pattern's example does not match it")
             }
+        })
+}
+
+extension FuzzTarget {
+    /// A schema and a value in one JSON document (`{"schema": …, "value": …}`): the schema is
+    /// compiled and the value checked against it, in both directions.
+    static let schemaValidation = FuzzTarget(
+        name: "schema-validation",
+        seeds: [
+            ##"{"schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer", "##
+                + ##""minimum": 1}, "tags": {"type": "array", "items": {"enum": ["a", "b"]}, "uniqueItems": true}}, "##
+                + ##""additionalProperties": false}, "value": {"id": 0, "tags": ["a", "a", "c"], "x": null}}"##,
+            ##"{"schema": {"oneOf": [{"$ref": "#/schema/$defs/a"}, {"type": "string", "pattern": "^x+$", "##
+                + ##""format": "date"}], "$defs": {"a": {"allOf": [{"$ref": "#/schema"}], "nullable": true}}, "##
+                + ##""discriminator": {"propertyName": "k"}}, "value": [{"k": "a"}, "xx", 1.5e3]}"##,
+        ].map { Data($0.utf8) },
+        tokens: [
+            "{", "}", "[", "]", ",", ":", ##""$ref": "#/schema""##, ##""type": "##, ##""allOf": ["##, ##""oneOf": ["##,
+            ##""not": "##, ##""items": "##, ##""pattern": "(a*)*$""##, ##""multipleOf": 0.1"##, "null", "1e308",
+        ].map { Data($0.utf8) },
+        run: { input in
+            let url = URL(fileURLWithPath: "/nonexistent-request-mocker-fuzz/schema.json")
+            guard let document = try? JSONValue(parsing: input), let value = document["value"],
+                let schema = try? SchemaCompiler.compile(json: Array(input), at: "#/schema", as: url)
+            else { return }
+            _ = SchemaValidator.violations(of: value, against: schema, direction: .request)
+            _ = SchemaValidator.violations(of: value, against: schema, direction: .response)
         })
 }

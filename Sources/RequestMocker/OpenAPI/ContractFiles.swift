@@ -19,6 +19,14 @@ struct Located: Sendable {
         } ?? []
     }
 
+    /// A `{"$ref": reference}` written at `offset` of `source` (a discriminator's mapping, a
+    /// schema asked for by its pointer), to resolve as any other.
+    static func reference(_ reference: String, in source: DocumentSource, at offset: Int, pointer: String) -> Located {
+        var holder = DocumentObject()
+        _ = holder.append(.init(key: "$ref", keyOffset: offset, value: DocumentNode(.string(reference), at: offset)))
+        return Located(node: DocumentNode(.object(holder), at: offset), source: source, pointer: pointer)
+    }
+
     /// A problem with this value.
     func error(_ reason: String) -> OpenAPIContract.Error {
         OpenAPIContract.Error(source, at: node.offset, pointer: pointer, reason: reason)
@@ -44,6 +52,11 @@ final class ContractFiles: Sendable {
     /// How many `$ref`s in a row may lead to another `$ref` before the chain is refused.
     static let maximumChain = 64
 
+    /// Takes `source` as the file at its URL, as if read from there (a document made in memory).
+    func add(_ source: DocumentSource) {
+        files.withLock { $0[source.url.standardizedFileURL.path] = source }
+    }
+
     /// Reads the file at `url`, or returns the one read before.
     func source(at url: URL) throws(OpenAPIContract.Error) -> DocumentSource {
         let key = url.standardizedFileURL.path
@@ -67,16 +80,17 @@ final class ContractFiles: Sendable {
             throw OpenAPIContract.Error(file: url, reason: reason, isFileMissing: missing)
         }
         let bytes = [UInt8](data)
-        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-            throw OpenAPIContract.Error(
-                file: url, line: 1, column: 1,
-                reason: "this file isn't JSON, and only JSON contracts are read so far; convert it to JSON")
-        }
         do {
             let root = try DocumentNode.parseJSON(bytes)
             return DocumentSource(url: url, bytes: bytes, root: root)
         } catch {
+            // Text that doesn't even start like a JSON document is another format (YAML, most likely).
+            let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+                throw OpenAPIContract.Error(
+                    file: url, line: 1, column: 1,
+                    reason: "this file isn't JSON, and only JSON contracts are read so far; convert it to JSON")
+            }
             let lineStarts = DocumentSource.lineStarts(of: bytes)
             let (line, column) = DocumentSource.location(of: error.offset, in: bytes, lineStarts: lineStarts)
             var reason = "invalid JSON: " + error.reason

@@ -70,6 +70,12 @@ public struct OpenAPIContract: Sendable {
         self.notices = notices
     }
 
+    /// The schema at `pointer` in the entry file (`#/components/schemas/Pet`), compiled with
+    /// every schema it reaches.
+    package func schema(at pointer: String) throws(Error) -> Schema {
+        try SchemaCompiler(files: files).schema(for: .reference(pointer, in: root.source, at: 0, pointer: "#"))
+    }
+
     /// The router for this contract's operations, under `basePath` (the contract's own when
     /// `nil`) except where a path or an operation has `servers` of its own.
     package func router(basePath: String? = nil) -> OpenAPIRouter {

@@ -1,0 +1,132 @@
+import Foundation
+
+/// A contract's schema, compiled once from its tree: the JSON Schema keywords the validator and
+/// the generator read, with 3.0's and 3.1's spellings read as their union (`nullable` and a
+/// `type` list, Boolean and numeric `exclusiveMinimum`).
+///
+/// Schemas refer to each other (a pet's `parent` is a pet), so they are objects, each compiled
+/// once per place in its file and linked; nothing walks them without a bound.
+package final class Schema: @unchecked Sendable {
+    // @unchecked Sendable: every property is written by `SchemaCompiler` before the schema is
+    // handed out, and only read after that.
+
+    /// Where the schema is written: its file and JSON pointer.
+    var source: URL
+    package internal(set) var pointer: String
+
+    /// The JSON types it allows (`integer` is a number with no fraction); `nil` for any.
+    var types: Set<String>?
+    /// Whether `null` is valid whatever else the schema says (3.0's `nullable: true`, which real
+    /// contracts pair with `enum`s and `$ref`s that don't list `null`).
+    var acceptsNull = false
+    var enumeration: [JSONValue]?
+    var constant: JSONValue?
+    var format: String?
+
+    var required: [String] = []
+    var properties: [(name: String, schema: Schema)] = []
+    /// `false` in the contract: no other properties; a schema: what the others must be.
+    var additionalProperties: AdditionalProperties = .allowed
+    var minProperties: Int?
+    var maxProperties: Int?
+
+    var items: Schema?
+    var minItems: Int?
+    var maxItems: Int?
+    var uniqueItems = false
+
+    var minLength: Int?
+    var maxLength: Int?
+    var pattern: SchemaPattern?
+    /// A `pattern` the engine doesn't read: the pattern and why (it is not checked).
+    var unreadPattern: (pattern: String, reason: String)?
+
+    var minimum: Double?
+    var maximum: Double?
+    var exclusiveMinimum: Double?
+    var exclusiveMaximum: Double?
+    var multipleOf: Double?
+
+    var allOf: [Schema] = []
+    var anyOf: [Schema] = []
+    var oneOf: [Schema] = []
+    var not: Schema?
+    /// The property whose value picks a `oneOf`/`anyOf` branch, and the branches by value.
+    var discriminator: (property: String, mapping: [String: Schema])?
+
+    var readOnly = false
+    var writeOnly = false
+    /// `example`, or the first of `examples`, as written.
+    package internal(set) var example: JSONValue?
+    var defaultValue: JSONValue?
+
+    enum AdditionalProperties {
+        case allowed
+        case forbidden
+        case schema(Schema)
+    }
+
+    init(source: URL, pointer: String) {
+        self.source = source
+        self.pointer = pointer
+    }
+
+    /// Whether the schema's name (the last step of where it is declared) is `name`, as an
+    /// implicit discriminator mapping names its branches.
+    func isNamed(_ name: String) -> Bool {
+        pointer.hasSuffix("/" + name) || source.deletingPathExtension().lastPathComponent == name && pointer == "#"
+    }
+}
+
+extension DocumentNode {
+    /// The value as a ``JSONValue`` (objects lose their order), built without recursion.
+    var jsonValue: JSONValue {
+        // Post-order over an explicit stack: each container is built once its children are.
+        var results: [JSONValue] = []
+        var pending: [(node: DocumentNode, expanded: Bool)] = [(self, false)]
+        while let (node, expanded) = pending.popLast() {
+            switch node.value {
+            case .null: results.append(.null)
+            case .bool(let value): results.append(.bool(value))
+            case .int(let value): results.append(.int(value))
+            case .double(let value): results.append(.double(value))
+            case .string(let value): results.append(.string(value))
+            case .array(let elements):
+                if expanded {
+                    let values = Array(results.suffix(elements.count))
+                    results.removeLast(elements.count)
+                    results.append(.array(values))
+                } else {
+                    pending.append((node, true))
+                    pending.append(contentsOf: elements.reversed().map { ($0, false) })
+                }
+            case .object(let object):
+                if expanded {
+                    let values = results.suffix(object.members.count)
+                    var members: [String: JSONValue] = [:]
+                    for (member, value) in zip(object.members, values) { members[member.key] = value }
+                    results.removeLast(object.members.count)
+                    results.append(.object(members))
+                } else {
+                    pending.append((node, true))
+                    pending.append(contentsOf: object.members.reversed().map { ($0.value, false) })
+                }
+            }
+        }
+        return results.last ?? .null
+    }
+
+    /// The number, if this is one.
+    var number: Double? {
+        switch value {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    /// The number as a non-negative count, if it is one.
+    var count: Int? {
+        if case .int(let value) = value, value >= 0 { value } else { nil }
+    }
+}

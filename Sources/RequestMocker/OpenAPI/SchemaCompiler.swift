@@ -1,0 +1,203 @@
+import Foundation
+
+/// Compiles a contract's schemas into linked ``Schema`` objects: each place in a file once, its
+/// `$ref`s followed, without recursion (a work list), so a long chain of schemas that refer to
+/// the next one costs no stack.
+package final class SchemaCompiler: Sendable {
+    private struct State {
+        var compiled: [String: Schema] = [:]
+        var notices: [String] = []
+    }
+
+    private let files: ContractFiles
+    private let state = LockedState(State())
+
+    init(files: ContractFiles) {
+        self.files = files
+    }
+
+    /// Compiles the schema document at `url` (a test's or a tool's schema file).
+    package static func compile(fileAt url: URL) throws(OpenAPIContract.Error) -> Schema {
+        let files = ContractFiles()
+        let source = try files.source(at: url)
+        return try SchemaCompiler(files: files).schema(for: Located(node: source.root, source: source, pointer: "#"))
+    }
+
+    /// Compiles the schema at `pointer` in the JSON document `bytes` (held in memory as if it
+    /// were the file at `url`; `$ref`s to other files are read from beside it).
+    package static func compile(
+        json bytes: [UInt8], at pointer: String = "#", as url: URL
+    ) throws(OpenAPIContract.Error) -> Schema {
+        let root: DocumentNode
+        do {
+            root = try DocumentNode.parseJSON(bytes)
+        } catch {
+            throw OpenAPIContract.Error(
+                file: url, pointer: "#" + error.pointer, reason: "invalid JSON: " + error.reason)
+        }
+        let files = ContractFiles()
+        let source = DocumentSource(url: url, bytes: bytes, root: root)
+        files.add(source)
+        return try SchemaCompiler(files: files).schema(for: .reference(pointer, in: source, at: 0, pointer: "#"))
+    }
+
+    /// What the compiler read without refusing: patterns it can't check, and why.
+    package var notices: [String] { state.withLock { $0.notices } }
+
+    /// The schema `written` is (or names), compiled with every schema it reaches.
+    func schema(for written: Located) throws(OpenAPIContract.Error) -> Schema {
+        var pending: [(Schema, Located)] = []
+        let schema = try shell(for: written, pending: &pending)
+        while let (next, located) = pending.popLast() {
+            try fill(next, from: located, pending: &pending)
+        }
+        return schema
+    }
+
+    /// Keys beside a `$ref` that change nothing a value is checked against.
+    private static let annotations: Set<String> = [
+        "$ref", "description", "title", "summary", "$comment", "deprecated", "externalDocs",
+    ]
+
+    /// The schema for `written`, new and queued for filling, or the one compiled before.
+    ///
+    /// A `$ref` with keywords beside it (3.1 allows them; real 3.0 contracts write `nullable`
+    /// there) is a schema of its own at that place: its keywords, and what the `$ref` names as
+    /// one of its `allOf`.
+    private func shell(
+        for written: Located, pending: inout [(Schema, Located)], ignoringSiblings: Bool = false
+    ) throws(OpenAPIContract.Error) -> Schema {
+        let hasSiblings =
+            !ignoringSiblings && written.node["$ref"]?.string != nil
+            && written.node.object?.members.contains {
+                !Self.annotations.contains($0.key) && !$0.key.hasPrefix("x-")
+            } == true
+        let resolved = hasSiblings ? written : try files.resolve(written)
+        let key = resolved.source.url.path + resolved.pointer + (hasSiblings ? " with its siblings" : "")
+        return state.withLock { state in
+            if let known = state.compiled[key] { return known }
+            let schema = Schema(source: resolved.source.url, pointer: resolved.pointer)
+            state.compiled[key] = schema
+            pending.append((schema, resolved))
+            return schema
+        }
+    }
+
+    private func fill(
+        _ schema: Schema, from located: Located, pending: inout [(Schema, Located)]
+    ) throws(OpenAPIContract.Error) {
+        switch located.node.value {
+        case .bool(true): return
+        case .bool(false):
+            schema.types = []
+            return
+        case .object: break
+        default: throw located.error("a schema is an object (or true or false); this is \(located.node.kind)")
+        }
+        func child(_ key: String) throws(OpenAPIContract.Error) -> Schema? {
+            guard let member = located.member(key) else { return nil }
+            return try shell(for: member, pending: &pending)
+        }
+        func list(_ key: String) throws(OpenAPIContract.Error) -> [Schema] {
+            guard let member = located.member(key) else { return [] }
+            guard case .array(let elements) = member.node.value else {
+                throw member.error("\"\(key)\" is \(member.node.kind); it must be an array of schemas")
+            }
+            var schemas: [Schema] = []
+            for (index, element) in elements.enumerated() {
+                let item = Located(node: element, source: member.source, pointer: member.pointer + "/\(index)")
+                schemas.append(try shell(for: item, pending: &pending))
+            }
+            return schemas
+        }
+        let node = located.node
+        if node["$ref"]?.string != nil {
+            schema.allOf.append(try shell(for: located, pending: &pending, ignoringSiblings: true))
+        }
+        switch node["type"]?.value {
+        case .string(let type): schema.types = [type]
+        case .array(let types): schema.types = Set(types.compactMap(\.string))
+        default: break
+        }
+        if node["nullable"]?.bool == true { schema.acceptsNull = true }
+        if schema.types?.contains("null") == true { schema.acceptsNull = true }
+        if case .array(let values) = node["enum"]?.value { schema.enumeration = values.map(\.jsonValue) }
+        schema.constant = node["const"]?.jsonValue
+        schema.format = node["format"]?.string
+        if case .array(let names) = node["required"]?.value {
+            for name in names.compactMap(\.string) where !schema.required.contains(name) {
+                schema.required.append(name)
+            }
+        }
+        for (name, member) in located.member("properties")?.members ?? [] {
+            schema.properties.append((name, try shell(for: member, pending: &pending)))
+        }
+        switch node["additionalProperties"]?.value {
+        case .bool(false): schema.additionalProperties = .forbidden
+        case .object: if let extra = try child("additionalProperties") { schema.additionalProperties = .schema(extra) }
+        default: break
+        }
+        schema.minProperties = node["minProperties"]?.count
+        schema.maxProperties = node["maxProperties"]?.count
+        if node["items"]?.object != nil { schema.items = try child("items") }
+        schema.minItems = node["minItems"]?.count
+        schema.maxItems = node["maxItems"]?.count
+        schema.uniqueItems = node["uniqueItems"]?.bool == true
+        schema.minLength = node["minLength"]?.count
+        schema.maxLength = node["maxLength"]?.count
+        if let pattern = node["pattern"]?.string {
+            do {
+                schema.pattern = try SchemaPattern(pattern)
+            } catch {
+                schema.unreadPattern = (pattern, error.reason)
+                let place = located.source.url.lastPathComponent + located.pointer + "/pattern"
+                state.withLock { $0.notices.append("\(place): not checked: \(error.reason) (column \(error.column))") }
+            }
+        }
+        readBounds(of: node, into: schema)
+        schema.allOf += try list("allOf")
+        schema.anyOf = try list("anyOf")
+        schema.oneOf = try list("oneOf")
+        schema.not = try child("not")
+        if let discriminator = located.member("discriminator"),
+            let property = discriminator.node["propertyName"]?.string
+        {
+            var mapping: [String: Schema] = [:]
+            for (value, target) in discriminator.member("mapping")?.members ?? [] {
+                guard let reference = target.node.string else { continue }
+                // A mapping names a schema by `$ref` or by its name under components/schemas.
+                let text =
+                    reference.contains("/") || reference.contains("#") ? reference : "#/components/schemas/\(reference)"
+                let written = Located.reference(
+                    text, in: target.source, at: target.node.offset, pointer: target.pointer)
+                mapping[value] = try shell(for: written, pending: &pending)
+            }
+            schema.discriminator = (property, mapping)
+        }
+        schema.readOnly = node["readOnly"]?.bool == true
+        schema.writeOnly = node["writeOnly"]?.bool == true
+        if let example = node["example"] {
+            schema.example = example.jsonValue
+        } else if case .array(let examples) = node["examples"]?.value, let first = examples.first {
+            schema.example = first.jsonValue
+        }
+        schema.defaultValue = node["default"]?.jsonValue
+    }
+
+    /// `minimum`, `maximum`, their exclusive forms (3.0's Booleans and 3.1's numbers), `multipleOf`.
+    private func readBounds(of node: DocumentNode, into schema: Schema) {
+        schema.minimum = node["minimum"]?.number
+        schema.maximum = node["maximum"]?.number
+        switch node["exclusiveMinimum"]?.value {
+        case .bool(true): (schema.exclusiveMinimum, schema.minimum) = (schema.minimum, nil)
+        case .int, .double: schema.exclusiveMinimum = node["exclusiveMinimum"]?.number
+        default: break
+        }
+        switch node["exclusiveMaximum"]?.value {
+        case .bool(true): (schema.exclusiveMaximum, schema.maximum) = (schema.maximum, nil)
+        case .int, .double: schema.exclusiveMaximum = node["exclusiveMaximum"]?.number
+        default: break
+        }
+        if let multiple = node["multipleOf"]?.number, multiple > 0 { schema.multipleOf = multiple }
+    }
+}
