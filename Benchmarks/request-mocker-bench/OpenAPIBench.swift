@@ -85,3 +85,47 @@ func printRoutingRow() throws {
             format: "the router alone, among 10,000 operations vs 10: %.2f× (%.2f µs vs %.2f µs a request)",
             ratio, seconds(largeMedian) * 100, seconds(smallMedian) * 100))
 }
+
+/// Validating a 1 MiB JSON body (an array of objects with strings, numbers, a pattern, a format
+/// and an enum) against its schema, next to parsing the same bytes: best of 5 each. Budget
+/// (issue 31): the validation at most 2× the parse.
+func printValidationRow() throws {
+    let item =
+        #"{"id": 12345, "name": "Ada Lovelace", "sid": "CA0123456789abcdef0123456789abcdef", "#
+        + #""created": "2026-11-27T09:30:00Z", "status": "active", "score": 0.5, "tags": ["a", "b", "c"]}"#
+    let count = 1_048_576 / (item.utf8.count + 2)
+    let body = Data(("[" + Array(repeating: item, count: count).joined(separator: ", ") + "]").utf8)
+    let schema = try SchemaCompiler.compile(
+        json: Array(
+            #"{"type": "array", "items": {"type": "object", "required": ["id", "name"], "additionalProperties": false, "#
+                .utf8)
+            + Array(
+                #""properties": {"id": {"type": "integer", "minimum": 1}, "name": {"type": "string", "maxLength": 100}, "#
+                    .utf8)
+            + Array(
+                #""sid": {"type": "string", "pattern": "^CA[0-9a-fA-F]{32}$"}, "created": {"type": "string", "#
+                    .utf8)
+            + Array(
+                #""format": "date-time"}, "status": {"enum": ["active", "closed"]}, "score": {"type": "number", "#
+                    .utf8)
+            + Array(#""multipleOf": 0.25}, "tags": {"type": "array", "items": {"type": "string"}}}}}"#.utf8),
+        as: URL(fileURLWithPath: "/bench/schema.json"))
+    let clock = ContinuousClock()
+    var parses: [Duration] = []
+    var checks: [Duration] = []
+    for _ in 0..<5 {
+        var start = clock.now
+        let value = try JSONValue(parsing: body)
+        parses.append(clock.now - start)
+        start = clock.now
+        let violations = SchemaValidator.violations(of: value, against: schema, direction: .request)
+        checks.append(clock.now - start)
+        precondition(violations.isEmpty, "the benchmark body is invalid: \(violations.prefix(3))")
+    }
+    let (parse, check) = (seconds(parses.min() ?? .zero), seconds(checks.min() ?? .zero))
+    print(
+        String(
+            format: "validate a 1 MiB body (%d objects) vs parsing it: %.2f× (%.0f ms vs %.0f ms) %@", count,
+            check / parse,
+            check * 1000, parse * 1000, check / parse <= 2 ? "ok (budget ≤ 2)" : "OVER BUDGET (≤ 2)"))
+}

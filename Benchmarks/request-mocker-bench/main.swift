@@ -82,6 +82,7 @@ if CommandLine.arguments.contains("--streaming-only") {
 if CommandLine.arguments.contains("--openapi-only") {
     try printOpenAPIRows()
     try printRoutingRow()
+    try printValidationRow()
     exit(0)
 }
 

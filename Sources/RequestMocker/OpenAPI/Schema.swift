@@ -25,6 +25,8 @@ package final class Schema: @unchecked Sendable {
 
     var required: [String] = []
     var properties: [(name: String, schema: Schema)] = []
+    /// The properties by name (the first, where a name is declared twice).
+    var propertyIndex: [String: Schema] = [:]
     /// `false` in the contract: no other properties; a schema: what the others must be.
     var additionalProperties: AdditionalProperties = .allowed
     var minProperties: Int?

@@ -130,7 +130,9 @@ package final class SchemaCompiler: Sendable {
             }
         }
         for (name, member) in located.member("properties")?.members ?? [] {
-            schema.properties.append((name, try shell(for: member, pending: &pending)))
+            let property = try shell(for: member, pending: &pending)
+            schema.properties.append((name, property))
+            if schema.propertyIndex[name] == nil { schema.propertyIndex[name] = property }
         }
         switch node["additionalProperties"]?.value {
         case .bool(false): schema.additionalProperties = .forbidden

@@ -99,14 +99,18 @@ package struct SchemaPattern: Sendable {
         // The threads waiting before the scalar at `position`, each at most once.
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)
+        var pending: [Int] = []
+        pending.reserveCapacity(program.count)
         for position in 0...scalars.count {
             // A search: a new thread starts at every position.
-            if add(0, to: &current, at: position, length: scalars.count) { return true }
+            if add(0, to: &current, at: position, length: scalars.count, pending: &pending) { return true }
             guard position < scalars.count else { break }
             next.clear()
             for pc in current.items {
                 if case .scalar(let set) = program[pc], set.contains(scalars[position]) {
-                    if add(pc + 1, to: &next, at: position + 1, length: scalars.count) { return true }
+                    if add(pc + 1, to: &next, at: position + 1, length: scalars.count, pending: &pending) {
+                        return true
+                    }
                 }
             }
             swap(&current, &next)
@@ -116,8 +120,11 @@ package struct SchemaPattern: Sendable {
 
     /// Adds the thread at `pc` and every thread it reaches without reading (splits, jumps,
     /// assertions that hold at `position`); returns whether one of them is a match.
-    private func add(_ pc: Int, to list: inout ThreadList, at position: Int, length: Int) -> Bool {
-        var pending = [pc]
+    private func add(
+        _ pc: Int, to list: inout ThreadList, at position: Int, length: Int, pending: inout [Int]
+    ) -> Bool {
+        pending.removeAll(keepingCapacity: true)
+        pending.append(pc)
         while let pc = pending.popLast() {
             guard list.insert(pc) else { continue }
             switch program[pc] {

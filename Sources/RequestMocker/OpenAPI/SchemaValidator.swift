@@ -135,8 +135,7 @@ package struct SchemaValidator {
     private mutating func checkObject(
         _ members: [String: JSONValue], _ schema: Schema, _ pointer: String, _ depth: Int, _ valueDepth: Int
     ) {
-        let declared = Dictionary(
-            schema.properties.map { ($0.name, $0.schema) }, uniquingKeysWith: { first, _ in first })
+        let declared = schema.propertyIndex
         for name in schema.required where members[name] == nil {
             let property = declared[name]
             if direction == .request, property?.readOnly == true { continue }
@@ -149,12 +148,17 @@ package struct SchemaValidator {
         if let maximum = schema.maxProperties, members.count > maximum {
             report(pointer, "maxProperties", "has \(members.count) properties; at most \(maximum) expected")
         }
-        for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+        // Declared properties in document order, then the others in key order.
+        for (name, property) in schema.properties {
+            guard let member = members[name], declared[name] === property else { continue }
+            check(
+                member, against: property, at: pointer + "/" + Located.escaped(name), depth: depth + 1,
+                valueDepth: valueDepth + 1)
+        }
+        guard members.count > declared.count || members.keys.contains(where: { declared[$0] == nil }) else { return }
+        for name in members.keys.filter({ declared[$0] == nil }).sorted() {
+            guard let member = members[name] else { continue }
             let place = pointer + "/" + Located.escaped(name)
-            if let property = declared[name] {
-                check(member, against: property, at: place, depth: depth + 1, valueDepth: valueDepth + 1)
-                continue
-            }
             switch schema.additionalProperties {
             case .allowed: break
             case .forbidden: report(place, "additionalProperties", "the property \"\(name)\" is not allowed here")
