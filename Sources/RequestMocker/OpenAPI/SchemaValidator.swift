@@ -43,6 +43,14 @@ package struct SchemaValidator {
     /// fails: it stops at the first violation and words none.
     private let isTrial: Bool
     private var failed = false
+    /// Where the value being checked is, from the checked value's top: its pointer is only
+    /// spelled out when a violation is reported.
+    private var path: [Step] = []
+
+    private enum Step {
+        case key(String)
+        case index(Int)
+    }
     /// Shared with the trials of `anyOf`, `oneOf` and `not`, which count against the same budget.
     private let work: Work
 
@@ -58,10 +66,10 @@ package struct SchemaValidator {
         of value: JSONValue, against schema: Schema, direction: Direction
     ) -> [Violation] {
         var validator = SchemaValidator(direction: direction, work: Work(), isTrial: false)
-        validator.check(value, against: schema, at: "", depth: 0, valueDepth: 0)
+        validator.check(value, against: schema, depth: 0, valueDepth: 0)
         if validator.work.exhausted {
             validator.report(
-                "", "complexity", "the schema's alternatives multiply past \(maximumSteps) checks; not checked further")
+                "complexity", "the schema's alternatives multiply past \(maximumSteps) checks; not checked further")
         }
         return validator.violations
     }
@@ -72,25 +80,41 @@ package struct SchemaValidator {
         self.isTrial = isTrial
     }
 
-    private mutating func report(_ pointer: String, _ keyword: String, _ message: @autoclosure () -> String) {
+    private mutating func report(
+        at step: Step? = nil, _ keyword: String, _ message: @autoclosure () -> String
+    ) {
         failed = true
-        if !isTrial { violations.append(Violation(pointer: pointer, keyword: keyword, message: message())) }
+        guard !isTrial else { return }
+        let pointer = (path + (step.map { [$0] } ?? [])).map { step in
+            switch step {
+            case .key(let key): "/" + Located.escaped(key)
+            case .index(let index): "/\(index)"
+            }
+        }.joined()
+        violations.append(Violation(pointer: pointer, keyword: keyword, message: message()))
+    }
+
+    /// Checks `value`, the member or element `step` of the value being checked.
+    private mutating func check(
+        _ value: JSONValue, at step: Step, against schema: Schema, depth: Int, valueDepth: Int
+    ) {
+        path.append(step)
+        check(value, against: schema, depth: depth, valueDepth: valueDepth)
+        path.removeLast()
     }
 
     /// Whether `value` satisfies `schema`, without reporting why not (for `anyOf`, `oneOf`, `not`).
-    private func satisfies(
-        _ value: JSONValue, _ schema: Schema, at pointer: String, depth: Int, valueDepth: Int
-    ) -> Bool {
+    private func satisfies(_ value: JSONValue, _ schema: Schema, depth: Int, valueDepth: Int) -> Bool {
         var trial = SchemaValidator(direction: direction, work: work, isTrial: true)
-        trial.check(value, against: schema, at: pointer, depth: depth, valueDepth: valueDepth)
+        trial.check(value, against: schema, depth: depth, valueDepth: valueDepth)
         return !trial.failed
     }
 
     private mutating func check(
-        _ value: JSONValue, against schema: Schema, at pointer: String, depth: Int, valueDepth: Int
+        _ value: JSONValue, against schema: Schema, depth: Int, valueDepth: Int
     ) {
         guard depth < Self.maximumDepth else {
-            report(pointer, "depth", "nested deeper than \(Self.maximumDepth) levels of schema; not checked further")
+            report("depth", "nested deeper than \(Self.maximumDepth) levels of schema; not checked further")
             return
         }
         guard !(isTrial && failed) else { return }
@@ -106,137 +130,134 @@ package struct SchemaValidator {
         if value == .null, schema.acceptsNull { return }
         if let types = schema.types, !Self.hasType(value, in: types) {
             let expected = types.isEmpty ? "nothing (the schema is false)" : types.sorted().joined(separator: " or ")
-            report(pointer, "type", "expected \(expected), got \(Self.shown(value))")
+            report("type", "expected \(expected), got \(Self.shown(value))")
             return
         }
         if let options = schema.enumeration, !options.contains(value) {
             report(
-                pointer, "enum",
+                "enum",
                 "expected one of \(options.prefix(10).map(Self.shown).joined(separator: ", "))"
                     + (options.count > 10 ? ", …" : "") + "; got \(Self.shown(value))")
         }
         if let constant = schema.constant, constant != value {
-            report(pointer, "const", "expected \(Self.shown(constant)), got \(Self.shown(value))")
+            report("const", "expected \(Self.shown(constant)), got \(Self.shown(value))")
         }
         switch value {
-        case .object(let members): checkObject(members, schema, pointer, depth, valueDepth)
-        case .array(let elements): checkArray(elements, schema, pointer, depth, valueDepth)
-        case .string(let string): checkString(string, schema, pointer)
-        case .int, .double: checkNumber(value.doubleValue ?? 0, value, schema, pointer)
+        case .object(let members): checkObject(members, schema, depth, valueDepth)
+        case .array(let elements): checkArray(elements, schema, depth, valueDepth)
+        case .string(let string): checkString(string, schema)
+        case .int, .double: checkNumber(value.doubleValue ?? 0, value, schema)
         default: break
         }
-        for part in schema.allOf { check(value, against: part, at: pointer, depth: depth + 1, valueDepth: valueDepth) }
-        checkAlternatives(value, schema, pointer, depth, valueDepth)
-        if let not = schema.not, satisfies(value, not, at: pointer, depth: depth + 1, valueDepth: valueDepth) {
-            report(pointer, "not", "matches the schema it must not match (\(not.pointer))")
+        for part in schema.allOf { check(value, against: part, depth: depth + 1, valueDepth: valueDepth) }
+        checkAlternatives(value, schema, depth, valueDepth)
+        if let not = schema.not, satisfies(value, not, depth: depth + 1, valueDepth: valueDepth) {
+            report("not", "matches the schema it must not match (\(not.pointer))")
         }
     }
 
     private mutating func checkObject(
-        _ members: [String: JSONValue], _ schema: Schema, _ pointer: String, _ depth: Int, _ valueDepth: Int
+        _ members: [String: JSONValue], _ schema: Schema, _ depth: Int, _ valueDepth: Int
     ) {
         let declared = schema.propertyIndex
         for name in schema.required where members[name] == nil {
             let property = declared[name]
             if direction == .request, property?.readOnly == true { continue }
             if direction == .response, property?.writeOnly == true { continue }
-            report(pointer, "required", "missing the required property \"\(name)\"")
+            report("required", "missing the required property \"\(name)\"")
         }
         if let minimum = schema.minProperties, members.count < minimum {
-            report(pointer, "minProperties", "has \(members.count) properties; at least \(minimum) expected")
+            report("minProperties", "has \(members.count) properties; at least \(minimum) expected")
         }
         if let maximum = schema.maxProperties, members.count > maximum {
-            report(pointer, "maxProperties", "has \(members.count) properties; at most \(maximum) expected")
+            report("maxProperties", "has \(members.count) properties; at most \(maximum) expected")
         }
         // Declared properties in document order, then the others in key order.
         for (name, property) in schema.properties {
             guard let member = members[name], declared[name] === property else { continue }
-            check(
-                member, against: property, at: pointer + "/" + Located.escaped(name), depth: depth + 1,
-                valueDepth: valueDepth + 1)
+            check(member, at: .key(name), against: property, depth: depth + 1, valueDepth: valueDepth + 1)
         }
         guard members.count > declared.count || members.keys.contains(where: { declared[$0] == nil }) else { return }
         for name in members.keys.filter({ declared[$0] == nil }).sorted() {
             guard let member = members[name] else { continue }
-            let place = pointer + "/" + Located.escaped(name)
             switch schema.additionalProperties {
             case .allowed: break
-            case .forbidden: report(place, "additionalProperties", "the property \"\(name)\" is not allowed here")
+            case .forbidden:
+                report(at: .key(name), "additionalProperties", "the property \"\(name)\" is not allowed here")
             case .schema(let extra):
-                check(member, against: extra, at: place, depth: depth + 1, valueDepth: valueDepth + 1)
+                check(member, at: .key(name), against: extra, depth: depth + 1, valueDepth: valueDepth + 1)
             }
         }
     }
 
     private mutating func checkArray(
-        _ elements: [JSONValue], _ schema: Schema, _ pointer: String, _ depth: Int, _ valueDepth: Int
+        _ elements: [JSONValue], _ schema: Schema, _ depth: Int, _ valueDepth: Int
     ) {
         if let minimum = schema.minItems, elements.count < minimum {
-            report(pointer, "minItems", "has \(elements.count) items; at least \(minimum) expected")
+            report("minItems", "has \(elements.count) items; at least \(minimum) expected")
         }
         if let maximum = schema.maxItems, elements.count > maximum {
-            report(pointer, "maxItems", "has \(elements.count) items; at most \(maximum) expected")
+            report("maxItems", "has \(elements.count) items; at most \(maximum) expected")
         }
         if schema.uniqueItems {
             for (index, element) in elements.enumerated() {
                 if let earlier = elements[..<index].firstIndex(of: element) {
-                    report(pointer + "/\(index)", "uniqueItems", "repeats item \(earlier); items must be unique")
+                    report(at: .index(index), "uniqueItems", "repeats item \(earlier); items must be unique")
                     break
                 }
             }
         }
         if let items = schema.items {
             for (index, element) in elements.enumerated() {
-                check(element, against: items, at: pointer + "/\(index)", depth: depth + 1, valueDepth: valueDepth + 1)
+                check(element, at: .index(index), against: items, depth: depth + 1, valueDepth: valueDepth + 1)
             }
         }
     }
 
-    private mutating func checkString(_ string: String, _ schema: Schema, _ pointer: String) {
+    private mutating func checkString(_ string: String, _ schema: Schema) {
         if schema.minLength != nil || schema.maxLength != nil {
             let length = string.unicodeScalars.count
             if let minimum = schema.minLength, length < minimum {
-                report(pointer, "minLength", "is \(length) characters long; at least \(minimum) expected")
+                report("minLength", "is \(length) characters long; at least \(minimum) expected")
             }
             if let maximum = schema.maxLength, length > maximum {
-                report(pointer, "maxLength", "is \(length) characters long; at most \(maximum) expected")
+                report("maxLength", "is \(length) characters long; at most \(maximum) expected")
             }
         }
         if let pattern = schema.pattern {
             if string.utf8.count > Self.patternLimit {
                 report(
-                    pointer, "pattern",
+                    "pattern",
                     "is longer than \(Self.patternLimit / 1024) KiB, more than a pattern is checked on; "
                         + "send a shorter value")
             } else if !pattern.matches(string) {
-                report(
-                    pointer, "pattern", "\(Self.shown(.string(string))) doesn't match the pattern \(pattern.pattern)")
+                report("pattern", "\(Self.shown(.string(string))) doesn't match the pattern \(pattern.pattern)")
             }
         }
         if let format = schema.format, let problem = FormatCheck.problem(with: string, format: format) {
-            report(pointer, "format", "\(Self.shown(.string(string))) is not \(problem)")
+            report("format", "\(Self.shown(.string(string))) is not \(problem)")
         }
     }
 
-    private mutating func checkNumber(_ number: Double, _ value: JSONValue, _ schema: Schema, _ pointer: String) {
+    private mutating func checkNumber(_ number: Double, _ value: JSONValue, _ schema: Schema) {
         let shown = Self.shown(value)
         if let minimum = schema.minimum, number < minimum {
-            report(pointer, "minimum", "\(shown) is less than the minimum \(Self.shown(minimum))")
+            report("minimum", "\(shown) is less than the minimum \(Self.shown(minimum))")
         }
         if let maximum = schema.maximum, number > maximum {
-            report(pointer, "maximum", "\(shown) is more than the maximum \(Self.shown(maximum))")
+            report("maximum", "\(shown) is more than the maximum \(Self.shown(maximum))")
         }
         if let bound = schema.exclusiveMinimum, number <= bound {
-            report(pointer, "exclusiveMinimum", "\(shown) must be more than \(Self.shown(bound))")
+            report("exclusiveMinimum", "\(shown) must be more than \(Self.shown(bound))")
         }
         if let bound = schema.exclusiveMaximum, number >= bound {
-            report(pointer, "exclusiveMaximum", "\(shown) must be less than \(Self.shown(bound))")
+            report("exclusiveMaximum", "\(shown) must be less than \(Self.shown(bound))")
         }
         if let multiple = schema.multipleOf, !Self.isMultiple(value, of: multiple) {
-            report(pointer, "multipleOf", "\(shown) is not a multiple of \(Self.shown(multiple))")
+            report("multipleOf", "\(shown) is not a multiple of \(Self.shown(multiple))")
         }
         if let format = schema.format, let problem = FormatCheck.problem(with: value, format: format) {
-            report(pointer, "format", "\(shown) is not \(problem)")
+            report("format", "\(shown) is not \(problem)")
         }
     }
 
@@ -244,26 +265,26 @@ package struct SchemaValidator {
     /// names no branch (real contracts leave out the mapping and name their schemas otherwise)
     /// decides nothing: the branches are tried as without it.
     private mutating func checkAlternatives(
-        _ value: JSONValue, _ schema: Schema, _ pointer: String, _ depth: Int, _ valueDepth: Int
+        _ value: JSONValue, _ schema: Schema, _ depth: Int, _ valueDepth: Int
     ) {
         for (keyword, branches) in [("anyOf", schema.anyOf), ("oneOf", schema.oneOf)] where !branches.isEmpty {
             if let discriminator = schema.discriminator, case .string(let name)? = value[discriminator.property],
                 let chosen = discriminator.mapping[name] ?? branches.first(where: { $0.isNamed(name) })
             {
-                check(value, against: chosen, at: pointer, depth: depth + 1, valueDepth: valueDepth)
+                check(value, against: chosen, depth: depth + 1, valueDepth: valueDepth)
                 continue
             }
             // anyOf needs one match, oneOf a second one to fail; a spent budget stops both.
             var matching = 0
             for branch in branches where !work.exhausted {
-                if satisfies(value, branch, at: pointer, depth: depth + 1, valueDepth: valueDepth) { matching += 1 }
+                if satisfies(value, branch, depth: depth + 1, valueDepth: valueDepth) { matching += 1 }
                 if matching == (keyword == "anyOf" ? 1 : 2) { break }
             }
             guard !work.exhausted else { return }
             if matching == 0 {
-                report(pointer, keyword, "matches none of the \(branches.count) schemas of \(keyword)")
+                report(keyword, "matches none of the \(branches.count) schemas of \(keyword)")
             } else if keyword == "oneOf", matching > 1 {
-                report(pointer, keyword, "matches \(matching) of the schemas of oneOf; exactly one expected")
+                report(keyword, "matches \(matching) of the schemas of oneOf; exactly one expected")
             }
         }
     }
