@@ -95,21 +95,15 @@ func printValidationRow() throws {
         + #""created": "2026-11-27T09:30:00Z", "status": "active", "score": 0.5, "tags": ["a", "b", "c"]}"#
     let count = 1_048_576 / (item.utf8.count + 2)
     let body = Data(("[" + Array(repeating: item, count: count).joined(separator: ", ") + "]").utf8)
+    let schemaText: String =
+        #"{"type": "array", "items": {"type": "object", "required": ["id", "name"], "#
+        + #""additionalProperties": false, "properties": {"id": {"type": "integer", "minimum": 1}, "#
+        + #""name": {"type": "string", "maxLength": 100}, "#
+        + #""sid": {"type": "string", "pattern": "^CA[0-9a-fA-F]{32}$"}, "#
+        + #""created": {"type": "string", "format": "date-time"}, "status": {"enum": ["active", "closed"]}, "#
+        + #""score": {"type": "number", "multipleOf": 0.25}, "tags": {"type": "array", "items": {"type": "string"}}}}}"#
     let schema = try SchemaCompiler.compile(
-        json: Array(
-            #"{"type": "array", "items": {"type": "object", "required": ["id", "name"], "additionalProperties": false, "#
-                .utf8)
-            + Array(
-                #""properties": {"id": {"type": "integer", "minimum": 1}, "name": {"type": "string", "maxLength": 100}, "#
-                    .utf8)
-            + Array(
-                #""sid": {"type": "string", "pattern": "^CA[0-9a-fA-F]{32}$"}, "created": {"type": "string", "#
-                    .utf8)
-            + Array(
-                #""format": "date-time"}, "status": {"enum": ["active", "closed"]}, "score": {"type": "number", "#
-                    .utf8)
-            + Array(#""multipleOf": 0.25}, "tags": {"type": "array", "items": {"type": "string"}}}}}"#.utf8),
-        as: URL(fileURLWithPath: "/bench/schema.json"))
+        json: Array(schemaText.utf8), as: URL(fileURLWithPath: "/bench/schema.json"))
     let clock = ContinuousClock()
     var parses: [Duration] = []
     var checks: [Duration] = []

@@ -28,7 +28,7 @@ package final class BackgroundProcess: Sendable {
         let found = LockedState<String?>(nil)
         do {
             try await waitUntil(seconds, waitingFor: "\(executable.lastPathComponent) to print \(ready)") {
-                let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+                let text = Self.text(of: output)
                 if let range = text.range(of: ready, options: .regularExpression) {
                     found.withLock { $0 = String(text[range]) }
                     return true
@@ -37,12 +37,12 @@ package final class BackgroundProcess: Sendable {
             }
         } catch {
             await child.stop()
-            let printed = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+            let printed = Self.text(of: output)
             try? FileManager.default.removeItem(at: output)
             throw ProcessDidNotStart(description: "\(error); it printed: \(printed)")
         }
         guard let announced = found.withLock({ $0 }) else {
-            let printed = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+            let printed = Self.text(of: output)
             try? FileManager.default.removeItem(at: output)
             throw ProcessDidNotStart(
                 description: "\(executable.lastPathComponent) ended (\(await child.exitStatus)) before it printed "
@@ -59,8 +59,11 @@ package final class BackgroundProcess: Sendable {
     }
 
     /// Everything printed so far.
-    package var log: String {
-        String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+    package var log: String { Self.text(of: output) }
+
+    /// What the file at `url` holds so far, as text.
+    private static func text(of url: URL) -> String {
+        String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
     }
 
     /// Sends Ctrl-C and waits for the exit status.

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMocker
 
 #if canImport(Glibc)
     import Glibc
@@ -53,27 +54,17 @@ enum ParentDeath {
         private protocol Runnable: AnyObject, Sendable { func run() }
 
         /// The jobs waiting for the spawning thread, which is started the first time this is used.
-        private static let spawningThread: LockedQueue = {
-            let queue = LockedQueue()
+        private static let spawningThread: LockedState<[any Runnable]> = {
+            let queue = LockedState<[any Runnable]>([])
             Thread.detachNewThread {
                 while true {
                     wake.wait()
-                    while let job = queue.next() { job.run() }
+                    while let job = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { job.run() }
                 }
             }
             return queue
         }()
         private static let wake = DispatchSemaphore(value: 0)
-
-        private final class LockedQueue: @unchecked Sendable {
-            // @unchecked Sendable: `jobs` is only touched with `lock` held.
-            private let lock = NSLock()
-            private var jobs: [any Runnable] = []
-            func withLock(_ body: (inout [any Runnable]) -> Void) { lock.withLock { body(&jobs) } }
-            func next() -> (any Runnable)? {
-                lock.withLock { jobs.isEmpty ? nil : jobs.removeFirst() }
-            }
-        }
     #else
         static let prefix: [String] = []
         static func onSpawningThread<T>(_ body: @escaping () throws -> T) throws -> T { try body() }

@@ -75,13 +75,14 @@ package final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchec
     private var hasCompleted: Bool { lock.withLock { result != nil } }
 
     private func finish(with error: any Error) {
-        let continuation = lock.withLock { () -> CheckedContinuation<Outcome, Never>? in
-            guard result == nil else { return nil }
-            result = (responses.last, chunks.reduce(Data(), +), error)
+        let (continuation, value) = lock.withLock { () -> (CheckedContinuation<Outcome, Never>?, Outcome?) in
+            guard result == nil else { return (nil, nil) }
+            let value: Outcome = (responses.last, chunks.reduce(Data(), +), error)
+            result = value
             defer { self.continuation = nil }
-            return self.continuation
+            return (self.continuation, value)
         }
-        continuation?.resume(returning: (responses.last, Data(), error))
+        if let value { continuation?.resume(returning: value) }
     }
 
     package var responseCount: Int { lock.withLock { responses.count } }

@@ -38,8 +38,8 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
         if first {
             FileHandle.standardError.write(
                 Data(
-                    "note: \(self) is missing, so the tests that need it are skipped; install it with: \(installation)\n"
-                        .utf8))
+                    ("note: \(self) is missing, so the tests that need it are skipped; "
+                        + "install it with: \(installation)\n").utf8))
         }
         #if compiler(>=6.3)
             try Test.cancel("\(self) is missing; install it with: \(installation)")

@@ -91,11 +91,10 @@ final class ContractFiles: Sendable {
                     file: url, line: 1, column: 1,
                     reason: "this file isn't JSON, and only JSON contracts are read so far; convert it to JSON")
             }
-            let lineStarts = DocumentSource.lineStarts(of: bytes)
-            let (line, column) = DocumentSource.location(of: error.offset, in: bytes, lineStarts: lineStarts)
+            let (line, column) = DocumentSource.location(of: error.offset, in: bytes)
             var reason = "invalid JSON: " + error.reason
             if let earlier = error.earlierOffset {
-                let first = DocumentSource.location(of: earlier, in: bytes, lineStarts: lineStarts)
+                let first = DocumentSource.location(of: earlier, in: bytes)
                 reason += " (first at line \(first.line), column \(first.column)); remove one of them"
             }
             throw OpenAPIContract.Error(
@@ -150,7 +149,8 @@ final class ContractFiles: Sendable {
                 source = try self.source(at: url)
             } catch  where error.isFileMissing {
                 throw holder.error(
-                    "the $ref \"\(reference)\" names a file that isn't there: \(url.standardizedFileURL.path) (a relative "
+                    "the $ref \"\(reference)\" names a file that isn't there: \(url.standardizedFileURL.path) "
+                        + "(a relative "
                         + "$ref is resolved against the folder of the file it is in)")
             } catch {
                 throw holder.error("the $ref \"\(reference)\" can't be followed: \(error)")
@@ -159,7 +159,8 @@ final class ContractFiles: Sendable {
         let pointer = fragment.removingPercentEncoding ?? fragment
         guard pointer.isEmpty || pointer.hasPrefix("/") else {
             throw holder.error(
-                "the $ref \"\(reference)\" names an anchor (#\(fragment)), which isn't read; use a JSON pointer (#/…)")
+                "the $ref \"\(reference)\" names an anchor (#\(fragment)), which isn't read; "
+                    + "use a JSON pointer (#/…)")
         }
         var node = source.root
         for step in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {

@@ -42,7 +42,7 @@ private struct DocumentJSONParser {
     private var open: [Container] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
-        scanner = JSONScanner(bytes: bytes)
+        scanner = JSONScanner(bytes: bytes, wording: .document)
     }
 
     mutating func parseDocument() throws(DocumentSyntaxError) -> DocumentNode {
@@ -73,9 +73,23 @@ private struct DocumentJSONParser {
 
     private mutating func parseValue() throws -> DocumentNode {
         while true {
-            guard var value = try parseScalarOrOpen() else { continue }
+            scanner.skipWhitespace()
+            let start = scanner.index
+            var value: DocumentNode
+            switch try scanner.readValueStart(depth: open.count, maximumNesting: DocumentNode.maximumNesting) {
+            case .opened(let isObject):
+                open.append(Container(offset: start, isObject: isObject))
+                if isObject { try readKey(into: open.count - 1) }
+                continue
+            case .empty(let isObject):
+                value = DocumentNode(isObject ? .object(DocumentObject()) : .array([]), at: start)
+            case .string(let string): value = DocumentNode(.string(string), at: start)
+            case .bool(let bool): value = DocumentNode(.bool(bool), at: start)
+            case .null: value = DocumentNode(.null, at: start)
+            case .number(.int(let int)): value = DocumentNode(.int(int), at: start)
+            case .number(.double(let double)): value = DocumentNode(.double(double), at: start)
+            }
             while let top = open.indices.last {
-                scanner.skipWhitespace()
                 let isObject = open[top].isObject
                 if isObject {
                     let member = DocumentObject.Member(key: open[top].key, keyOffset: open[top].keyOffset, value: value)
@@ -89,19 +103,10 @@ private struct DocumentJSONParser {
                 } else {
                     open[top].elements.append(value)
                 }
-                let closing = isObject ? "}" : "]"
-                guard !scanner.isAtEnd else {
-                    throw scanner.fail("unexpected end of the file; expected \",\" or \"\(closing)\"")
-                }
-                if scanner.current == UInt8(ascii: ",") {
-                    scanner.index += 1
+                if try scanner.readSeparator(inObject: isObject) {
                     if isObject { try readKey(into: top) }
                     break
                 }
-                guard scanner.current == UInt8(ascii: isObject ? "}" : "]") else {
-                    throw scanner.fail("expected \",\" or \"\(closing)\"")
-                }
-                scanner.index += 1
                 let finished = open.removeLast()
                 value = DocumentNode(
                     isObject ? .object(finished.object) : .array(finished.elements), at: finished.offset)
@@ -110,57 +115,8 @@ private struct DocumentJSONParser {
         }
     }
 
-    private mutating func parseScalarOrOpen() throws(JSONScanner.Failure) -> DocumentNode? {
-        scanner.skipWhitespace()
-        guard !scanner.isAtEnd else { throw scanner.fail("unexpected end of the file; expected a value") }
-        let start = scanner.index
-        switch scanner.current {
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            let isObject = scanner.current == UInt8(ascii: "{")
-            guard open.count < DocumentNode.maximumNesting else {
-                throw scanner.fail("nesting deeper than \(DocumentNode.maximumNesting) levels")
-            }
-            scanner.index += 1
-            scanner.skipWhitespace()
-            if !scanner.isAtEnd, scanner.current == UInt8(ascii: isObject ? "}" : "]") {
-                scanner.index += 1
-                return DocumentNode(isObject ? .object(DocumentObject()) : .array([]), at: start)
-            }
-            open.append(Container(offset: start, isObject: isObject))
-            if isObject { try readKey(into: open.count - 1) }
-            return nil
-        case UInt8(ascii: "\""): return DocumentNode(.string(try scanner.parseString()), at: start)
-        case UInt8(ascii: "t"):
-            try scanner.expectLiteral("true")
-            return DocumentNode(.bool(true), at: start)
-        case UInt8(ascii: "f"):
-            try scanner.expectLiteral("false")
-            return DocumentNode(.bool(false), at: start)
-        case UInt8(ascii: "n"):
-            try scanner.expectLiteral("null")
-            return DocumentNode(.null, at: start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            switch try scanner.parseNumber() {
-            case .int(let int): return DocumentNode(.int(int), at: start)
-            case .double(let double): return DocumentNode(.double(double), at: start)
-            }
-        default:
-            throw scanner.fail("unexpected character \(scanner.describe(scanner.current)); expected a value")
-        }
-    }
-
     /// An object member's key and the colon after it, into the open container at `top`.
     private mutating func readKey(into top: Int) throws(JSONScanner.Failure) {
-        scanner.skipWhitespace()
-        guard !scanner.isAtEnd, scanner.current == UInt8(ascii: "\"") else {
-            throw scanner.fail("expected a string key")
-        }
-        open[top].keyOffset = scanner.index
-        open[top].key = try scanner.parseString()
-        scanner.skipWhitespace()
-        guard !scanner.isAtEnd, scanner.current == UInt8(ascii: ":") else {
-            throw scanner.fail("expected \":\" after the key \"\(open[top].key)\"")
-        }
-        scanner.index += 1
+        (open[top].key, open[top].keyOffset) = try scanner.readKey()
     }
 }

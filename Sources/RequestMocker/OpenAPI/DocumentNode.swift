@@ -97,42 +97,39 @@ package struct DocumentObject: Sendable {
     package var isEmpty: Bool { members.isEmpty }
 }
 
-/// A file the contract reader has read: its tree and what turns offsets into lines and columns.
+/// A file the contract reader has read: its tree, and its bytes, which turn an offset into a
+/// line and a column when an error needs one.
 package struct DocumentSource: Sendable {
     package let url: URL
     package let root: DocumentNode
-    /// The offset where each line starts, in order.
-    private let lineStarts: [Int]
     private let bytes: [UInt8]
 
     package init(url: URL, bytes: [UInt8], root: DocumentNode) {
         self.url = url
         self.root = root
         self.bytes = bytes
-        lineStarts = Self.lineStarts(of: bytes)
-    }
-
-    static func lineStarts(of bytes: [UInt8]) -> [Int] {
-        var starts = [0]
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
-        return starts
     }
 
     /// The 1-based line and column of `offset`; columns count characters (Unicode scalars), so
     /// an editor lands on the spot.
     package func location(of offset: Int) -> (line: Int, column: Int) {
-        Self.location(of: offset, in: bytes, lineStarts: lineStarts)
+        Self.location(of: offset, in: bytes)
     }
 
-    static func location(of offset: Int, in bytes: [UInt8], lineStarts: [Int]) -> (line: Int, column: Int) {
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+    /// Counted from the start only when asked: errors are rare, and reading a contract
+    /// shouldn't pay for a table of its lines.
+    static func location(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let end = min(max(offset, 0), bytes.count)
+        var line = 1
+        var column = 1
+        for byte in bytes[..<end] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
-        let end = min(offset, bytes.count)
-        let column = bytes[lineStarts[low]..<end].reduce(1) { count, byte in byte & 0xC0 == 0x80 ? count : count + 1 }
-        return (low + 1, column)
+        return (line, column)
     }
 }

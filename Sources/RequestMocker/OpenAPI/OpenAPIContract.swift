@@ -60,7 +60,8 @@ public struct OpenAPIContract: Sendable {
         let unreachable = OpenAPIRouter(operations, basePaths: operations.map { $0.serverPath ?? "" }).unreachable
         if !unreachable.isEmpty {
             let described = unreachable.map { [operations] pair in
-                "\(operations[pair.operation].method) \(operations[pair.operation].path) (\(operations[pair.shadowedBy].path) "
+                let (unreached, reached) = (operations[pair.operation], operations[pair.shadowedBy])
+                return "\(unreached.method) \(unreached.path) (\(reached.path) "
                     + "is matched first)"
             }
             notices.append(

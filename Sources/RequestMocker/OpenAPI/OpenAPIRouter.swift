@@ -76,6 +76,8 @@ package struct OpenAPIRouter: Sendable {
                 PathPattern.segments(ofEncodedPath: basePaths[index]).map(Segment.literal)
                 + Self.segments(ofTemplate: template)
             var node = root
+            // The template's parameter names in order; each template segment takes its share.
+            var names = Self.names(in: template)[...]
             var parameters: [String] = []
             for segment in segments {
                 switch segment {
@@ -88,7 +90,9 @@ package struct OpenAPIRouter: Sendable {
                         node = next
                     }
                 case .template(let pieces):
-                    parameters += Self.names(in: template, count: pieces.count { $0 == nil }, after: parameters.count)
+                    let count = pieces.count { $0 == nil }
+                    parameters += names.prefix(count)
+                    names = names.dropFirst(count)
                     let shape = pieces.map { $0 ?? "" }
                     if let existing = node.templates.first(where: { $0.segment.map { $0 ?? "" } == shape }) {
                         node = existing.node
@@ -135,15 +139,15 @@ package struct OpenAPIRouter: Sendable {
         }
     }
 
-    /// The names of `count` parameters of `template`, skipping the first `skipped`.
-    private static func names(in template: String, count: Int, after skipped: Int) -> [String] {
+    /// The names of `template`'s parameters, in order.
+    private static func names(in template: String) -> [String] {
         var names: [String] = []
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             names.append(String(rest[rest.index(after: open)..<close]))
             rest = rest[rest.index(after: close)...]
         }
-        return Array(names.dropFirst(skipped).prefix(count))
+        return names
     }
 
     /// The operation for `method` on the percent-decoded path `segments`, with `query`.

@@ -80,7 +80,8 @@ struct SchemaPatternParser {
                 index = close + 1
             } else {
                 throw fail(
-                    "look-arounds and group flags (\"(?\(next.map(String.init) ?? "")\") aren't read; write the pattern "
+                    "look-arounds and group flags (\"(?\(next.map(String.init) ?? "")\") aren't read; "
+                        + "write the pattern "
                         + "without them", at: start)
             }
         }

@@ -17,8 +17,98 @@ struct JSONScanner {
         case double(Double)
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    /// How the messages about structure are worded, so each parser keeps its own.
+    struct Wording {
+        /// What the input is called where it ends: "text", "the file".
+        let input: String
+        /// Whether a misplaced separator's message names the container ("… in an object").
+        let namesContainers: Bool
+        /// What a key is called after it: "key", "the key".
+        let key: String
+
+        static let value = Wording(input: "text", namesContainers: true, key: "key")
+        static let document = Wording(input: "the file", namesContainers: false, key: "the key")
+    }
+
+    /// How a value starts: a whole scalar, an empty container, or a container's opening bracket,
+    /// read (its elements come next).
+    enum Start {
+        case opened(isObject: Bool)
+        case empty(isObject: Bool)
+        case string(String)
+        case bool(Bool)
+        case null
+        case number(Number)
+    }
+
+    let wording: Wording
+
+    init(bytes: UnsafeBufferPointer<UInt8>, wording: Wording) {
         self.bytes = bytes
+        self.wording = wording
+    }
+
+    /// Reads the start of the next value, after white space. `depth` containers are open; one
+    /// more than `maximumNesting` is an error.
+    mutating func readValueStart(depth: Int, maximumNesting: Int) throws(Failure) -> Start {
+        skipWhitespace()
+        guard !isAtEnd else { throw fail("unexpected end of \(wording.input); expected a value") }
+        switch current {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let isObject = current == UInt8(ascii: "{")
+            guard depth < maximumNesting else { throw fail("nesting deeper than \(maximumNesting) levels") }
+            index += 1
+            skipWhitespace()
+            if !isAtEnd, current == UInt8(ascii: isObject ? "}" : "]") {
+                index += 1
+                return .empty(isObject: isObject)
+            }
+            return .opened(isObject: isObject)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw fail("unexpected character \(describe(current)); expected a value")
+        }
+    }
+
+    /// After a container's element: `true` when a comma follows (another element comes), `false`
+    /// when the container's closing bracket does (it is read).
+    mutating func readSeparator(inObject isObject: Bool) throws(Failure) -> Bool {
+        skipWhitespace()
+        let closing = isObject ? "}" : "]"
+        guard !isAtEnd else { throw fail("unexpected end of \(wording.input); expected \",\" or \"\(closing)\"") }
+        if current == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        guard current == UInt8(ascii: isObject ? "}" : "]") else {
+            let container = wording.namesContainers ? (isObject ? " in an object" : " in an array") : ""
+            throw fail("expected \",\" or \"\(closing)\"\(container)")
+        }
+        index += 1
+        return false
+    }
+
+    /// An object member's key and the colon after it, with the key's offset.
+    mutating func readKey() throws(Failure) -> (key: String, offset: Int) {
+        skipWhitespace()
+        guard !isAtEnd, current == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+        let offset = index
+        let key = try parseString()
+        skipWhitespace()
+        guard !isAtEnd, current == UInt8(ascii: ":") else {
+            throw fail("expected \":\" after \(wording.key) \"\(key)\"")
+        }
+        index += 1
+        return (key, offset)
     }
 
     var isAtEnd: Bool { index >= bytes.count }

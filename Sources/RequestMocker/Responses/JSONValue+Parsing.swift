@@ -53,7 +53,7 @@ private struct JSONParser {
     private var open: [Container] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
-        scanner = JSONScanner(bytes: bytes)
+        scanner = JSONScanner(bytes: bytes, wording: .value)
     }
 
     mutating func parseDocument() throws(JSONValue.ParseError) -> JSONValue {
@@ -75,86 +75,34 @@ private struct JSONParser {
     private mutating func parseValue() throws(JSONScanner.Failure) -> JSONValue {
         while true {
             // Read a scalar, or open a container and go on to its first element.
-            guard var value = try parseScalarOrOpen() else { continue }
+            var value: JSONValue
+            switch try scanner.readValueStart(depth: open.count, maximumNesting: JSONValue.maximumNesting) {
+            case .opened(let isObject):
+                open.append(Container(isObject: isObject, key: isObject ? try scanner.readKey().key : ""))
+                continue
+            case .empty(let isObject): value = isObject ? .object([:]) : .array([])
+            case .string(let string): value = .string(string)
+            case .bool(let bool): value = .bool(bool)
+            case .null: value = .null
+            case .number(.int(let int)): value = .int(int)
+            case .number(.double(let double)): value = .double(double)
+            }
             // Hand the value to the containers it completes, innermost first.
             while let top = open.indices.last {
-                scanner.skipWhitespace()
                 let isObject = open[top].isObject
                 if isObject {
                     open[top].members[open[top].key] = value
                 } else {
                     open[top].elements.append(value)
                 }
-                let closing = isObject ? "}" : "]"
-                guard !scanner.isAtEnd else {
-                    throw scanner.fail("unexpected end of text; expected \",\" or \"\(closing)\"")
-                }
-                if scanner.current == UInt8(ascii: ",") {
-                    scanner.index += 1
-                    if isObject { open[top].key = try parseKey() }
+                if try scanner.readSeparator(inObject: isObject) {
+                    if isObject { open[top].key = try scanner.readKey().key }
                     break
                 }
-                guard scanner.current == UInt8(ascii: isObject ? "}" : "]") else {
-                    throw scanner.fail("expected \",\" or \"\(closing)\" in \(isObject ? "an object" : "an array")")
-                }
-                scanner.index += 1
                 let finished = open.removeLast()
                 value = isObject ? .object(finished.members) : .array(finished.elements)
             }
             if open.isEmpty { return value }
         }
-    }
-
-    /// A scalar, an empty container, or `nil` after opening a container whose first element
-    /// comes next.
-    private mutating func parseScalarOrOpen() throws(JSONScanner.Failure) -> JSONValue? {
-        scanner.skipWhitespace()
-        guard !scanner.isAtEnd else { throw scanner.fail("unexpected end of text; expected a value") }
-        switch scanner.current {
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            let isObject = scanner.current == UInt8(ascii: "{")
-            guard open.count < JSONValue.maximumNesting else {
-                throw scanner.fail("nesting deeper than \(JSONValue.maximumNesting) levels")
-            }
-            scanner.index += 1
-            scanner.skipWhitespace()
-            if !scanner.isAtEnd, scanner.current == UInt8(ascii: isObject ? "}" : "]") {
-                scanner.index += 1
-                return isObject ? .object([:]) : .array([])
-            }
-            open.append(Container(isObject: isObject, key: isObject ? try parseKey() : ""))
-            return nil
-        case UInt8(ascii: "\""): return .string(try scanner.parseString())
-        case UInt8(ascii: "t"):
-            try scanner.expectLiteral("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try scanner.expectLiteral("false")
-            return .bool(false)
-        case UInt8(ascii: "n"):
-            try scanner.expectLiteral("null")
-            return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            switch try scanner.parseNumber() {
-            case .int(let int): return .int(int)
-            case .double(let double): return .double(double)
-            }
-        default: throw scanner.fail("unexpected character \(scanner.describe(scanner.current)); expected a value")
-        }
-    }
-
-    /// An object member's key and the colon after it.
-    private mutating func parseKey() throws(JSONScanner.Failure) -> String {
-        scanner.skipWhitespace()
-        guard !scanner.isAtEnd, scanner.current == UInt8(ascii: "\"") else {
-            throw scanner.fail("expected a string key")
-        }
-        let key = try scanner.parseString()
-        scanner.skipWhitespace()
-        guard !scanner.isAtEnd, scanner.current == UInt8(ascii: ":") else {
-            throw scanner.fail("expected \":\" after key \"\(key)\"")
-        }
-        scanner.index += 1
-        return key
     }
 }

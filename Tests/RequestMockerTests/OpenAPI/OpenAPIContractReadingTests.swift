@@ -110,14 +110,16 @@ struct OpenAPIContractReadingTests {
         }
         #expect(
             try reason("#/components/responses/Ok")
-                == ##"the $ref "#/components/responses/Ok" names nothing: openapi.json has no "components" at the top; "##
+                == ##"the $ref "#/components/responses/Ok" names nothing: "##
+                + #"openapi.json has no "components" at the top; "#
                 + "check the spelling")
         let missing = try reason("missing.json")
         #expect(missing.hasPrefix(#"the $ref "missing.json" names a file that isn't there: /"#))
         #expect(
             missing.hasSuffix("/missing.json (a relative $ref is resolved against the folder of the file it is in)"))
         #expect(
-            try reason("#Ok") == ##"the $ref "#Ok" names an anchor (#Ok), which isn't read; use a JSON pointer (#/…)"##)
+            try reason("#Ok")
+                == ##"the $ref "#Ok" names an anchor (#Ok), which isn't read; use a JSON pointer (#/…)"##)
     }
 
     @Test("a $ref chain that comes back to itself is refused; a schema that refers to itself, across files, is not")
@@ -129,7 +131,8 @@ struct OpenAPIContractReadingTests {
         #expect(error.pointer == "#/paths/~1a")
         #expect(
             error.reason
-                == "the $ref chain openapi.json#/paths/~1a → openapi.json#/x → more.json#/y → openapi.json#/x comes "
+                == "the $ref chain openapi.json#/paths/~1a → openapi.json#/x → more.json#/y → openapi.json#/x "
+                + "comes "
                 + "back to itself and never reaches a value; point one of them at a value")
         var chain = ##"{"openapi": "3.0.3", "paths": {"/a": {"$ref": "#/x0"}}"##
         for index in 0..<65 { chain += ##", "x\##(index)": {"$ref": "#/x\##(index + 1)"}"## }

@@ -99,7 +99,8 @@ struct OpenAPIRouterTests {
                 {"/responses": {\(Self.operation("create", "post"))},
                  "/responses?beta=true": {\(Self.operation("createBeta", "post"))},
                  "/files/{id}": {\(Self.operation("getFile"))},
-                 "/files/{file_id}#shared_link": {\(Self.operation("getSharedLink")), \(Self.operation("addLink", "put"))}}
+                 "/files/{file_id}#shared_link": {\(Self.operation("getSharedLink")),
+                   \(Self.operation("addLink", "put"))}}
                 """)
         #expect(Self.route(contract, .post, "/responses") == "create")
         #expect(Self.route(contract, .post, "/responses?beta=true&x=1") == "createBeta")

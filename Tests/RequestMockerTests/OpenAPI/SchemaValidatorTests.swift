@@ -85,7 +85,8 @@ struct SchemaValidatorTests {
         let schema = try Self.schema(
             #"{"type": "object", "required": ["id", "secret", "score"], "properties": {"#
                 + #""id": {"type": "integer", "readOnly": true}, "secret": {"type": "string", "writeOnly": true}, "#
-                + #""score": {"type": "number", "minimum": 0, "exclusiveMinimum": true, "nullable": true, "enum": [1, 2]}}}"#
+                + #""score": {"type": "number", "minimum": 0, "exclusiveMinimum": true, "nullable": true, "#
+                + #""enum": [1, 2]}}}"#
         )
         #expect(Self.violations(["secret": "s", "score": nil], schema, .request) == [])
         #expect(Self.violations(["id": 1, "score": 1], schema, .response) == [])
@@ -108,7 +109,8 @@ struct SchemaValidatorTests {
                     + ##""discriminator": {"propertyName": "kind", "mapping": {"dog": "#/Dog"}}}, "##
                     + ##""Cat": {"type": "object", "required": ["kind", "lives"]}, "##
                     + ##""Dog": {"type": "object", "required": ["kind", "barks"]}, "##
-                    + ##""Node": {"type": "object", "properties": {"next": {"$ref": "#/Node"}, "v": {"type": "integer"}}}}"##
+                    + ##""Node": {"type": "object", "properties": {"next": {"$ref": "#/Node"}, "##
+                    + #""v": {"type": "integer"}}}}"#
             ])
         #expect(Self.violations(["pet": nil], schema) == [])
         #expect(Self.violations(["pet": ["kind": "dog", "barks": true]], schema) == [])
@@ -155,9 +157,7 @@ struct SchemaValidatorTests {
         }
     }
 
-    @Test(
-        "bounds: a pattern reads 64 KiB at most, schemas nest 100 levels, a loop adds nothing, alternatives are budgeted"
-    )
+    @Test("bounds: 64 KiB for a pattern, 100 levels of schema, no loops, a budget for alternatives")
     func bounds() throws {
         let pattern = try Self.schema(#"{"type": "string", "pattern": "^a+$"}"#)
         #expect(Self.violations(.string(String(repeating: "a", count: 65_536)), pattern) == [])
