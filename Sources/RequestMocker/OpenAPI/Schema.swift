@@ -21,6 +21,9 @@ package final class Schema: @unchecked Sendable {
     var acceptsNull = false
     var enumeration: [JSONValue]?
     var constant: JSONValue?
+    /// `enum` and `const` as written, in document order, for generated values.
+    var enumNodes: [DocumentNode]?
+    var constantNode: DocumentNode?
     var format: String?
 
     var required: [String] = []
@@ -53,14 +56,22 @@ package final class Schema: @unchecked Sendable {
     var anyOf: [Schema] = []
     var oneOf: [Schema] = []
     var not: Schema?
-    /// The property whose value picks a `oneOf`/`anyOf` branch, and the branches by value.
-    var discriminator: (property: String, mapping: [String: Schema])?
+    /// The property whose value picks a `oneOf`/`anyOf` branch, and the branches by value (and
+    /// the values in document order).
+    var discriminator: (property: String, mapping: [String: Schema], order: [String])?
 
     var readOnly = false
     var writeOnly = false
     /// `example`, or the first of `examples`, as written.
-    package internal(set) var example: JSONValue?
-    var defaultValue: JSONValue?
+    var exampleNode: DocumentNode?
+    var defaultNode: DocumentNode?
+    /// Whether the example and the default pass the schema (checked once it is compiled with
+    /// every schema it reaches): generated values use only those that do.
+    var exampleIsValid = false
+    var defaultIsValid = false
+
+    /// `example`, or the first of `examples`.
+    package var example: JSONValue? { exampleNode?.jsonValue }
 
     enum AdditionalProperties {
         case allowed
@@ -82,7 +93,7 @@ package final class Schema: @unchecked Sendable {
 
 extension DocumentNode {
     /// The value as a ``JSONValue`` (objects lose their order), built without recursion.
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         // Post-order over an explicit stack: each container is built once its children are.
         var results: [JSONValue] = []
         var pending: [(node: DocumentNode, expanded: Bool)] = [(self, false)]

@@ -48,10 +48,38 @@ package final class SchemaCompiler: Sendable {
     func schema(for written: Located) throws(OpenAPIContract.Error) -> Schema {
         var pending: [(Schema, Located)] = []
         let schema = try shell(for: written, pending: &pending)
+        var filled: [Schema] = []
         while let (next, located) = pending.popLast() {
             try fill(next, from: located, pending: &pending)
+            filled.append(next)
         }
+        checkWrittenValues(of: filled)
         return schema
+    }
+
+    /// Checks each schema's `example` and `default` against it, now that every schema they may
+    /// need is filled, and notes those that break it: a generated value leaves them out.
+    private func checkWrittenValues(of schemas: [Schema]) {
+        var notices: [String] = []
+        for schema in schemas {
+            for (keyword, node) in [("example", schema.exampleNode), ("default", schema.defaultNode)] {
+                guard let node else { continue }
+                // Valid when it suits either direction: a request's example leaves out what
+                // the server adds (readOnly), a response's what the client sends (writeOnly).
+                let value = node.jsonValue
+                let violations = SchemaValidator.violations(of: value, against: schema, direction: .response)
+                let isValid =
+                    violations.isEmpty
+                    || SchemaValidator.violations(of: value, against: schema, direction: .request).isEmpty
+                if keyword == "example" { schema.exampleIsValid = isValid } else { schema.defaultIsValid = isValid }
+                if !isValid, let first = violations.first {
+                    notices.append(
+                        "\(schema.source.lastPathComponent)\(schema.pointer): its \(keyword) breaks the schema "
+                            + "(\(first)); generated values leave it out")
+                }
+            }
+        }
+        if !notices.isEmpty { state.withLock { $0.notices += notices } }
     }
 
     /// Keys beside a `$ref` that change nothing a value is checked against.
@@ -121,7 +149,11 @@ package final class SchemaCompiler: Sendable {
         }
         if node["nullable"]?.bool == true { schema.acceptsNull = true }
         if schema.types?.contains("null") == true { schema.acceptsNull = true }
-        if case .array(let values) = node["enum"]?.value { schema.enumeration = values.map(\.jsonValue) }
+        if case .array(let values) = node["enum"]?.value {
+            schema.enumNodes = values
+            schema.enumeration = values.map(\.jsonValue)
+        }
+        schema.constantNode = node["const"]
         schema.constant = node["const"]?.jsonValue
         schema.format = node["format"]?.string
         if case .array(let names) = node["required"]?.value {
@@ -165,25 +197,29 @@ package final class SchemaCompiler: Sendable {
             let property = discriminator.node["propertyName"]?.string
         {
             var mapping: [String: Schema] = [:]
+            var order: [String] = []
             for (value, target) in discriminator.member("mapping")?.members ?? [] {
                 guard let reference = target.node.string else { continue }
                 // A mapping names a schema by `$ref` or by its name under components/schemas.
-                let text =
-                    reference.contains("/") || reference.contains("#") ? reference : "#/components/schemas/\(reference)"
+                let isReference =
+                    reference.contains("/") || reference.contains("#")
+                    || [".json", ".yaml", ".yml"].contains { reference.lowercased().hasSuffix($0) }
+                let text = isReference ? reference : "#/components/schemas/\(reference)"
                 let written = Located.reference(
                     text, in: target.source, at: target.node.offset, pointer: target.pointer)
                 mapping[value] = try shell(for: written, pending: &pending)
+                order.append(value)
             }
-            schema.discriminator = (property, mapping)
+            schema.discriminator = (property, mapping, order)
         }
         schema.readOnly = node["readOnly"]?.bool == true
         schema.writeOnly = node["writeOnly"]?.bool == true
         if let example = node["example"] {
-            schema.example = example.jsonValue
+            schema.exampleNode = example
         } else if case .array(let examples) = node["examples"]?.value, let first = examples.first {
-            schema.example = first.jsonValue
+            schema.exampleNode = first
         }
-        schema.defaultValue = node["default"]?.jsonValue
+        schema.defaultNode = node["default"]
     }
 
     /// `minimum`, `maximum`, their exclusive forms (3.0's Booleans and 3.1's numbers), `multipleOf`.

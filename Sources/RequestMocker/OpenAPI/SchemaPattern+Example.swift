@@ -11,24 +11,68 @@ extension SchemaPattern {
     /// try SchemaPattern("^CA[0-9a-fA-F]{32}$").example  // "CA" and 32 "a"s
     /// ```
     package var example: String? {
+        var none: SeededRandom?
+        return example(minimumLength: 0, random: &none)
+    }
+
+    /// A value that matches and is at least `minimumLength` characters long where the pattern
+    /// allows it: repetitions that may repeat more do, the first ones first. With `random`,
+    /// classes, alternations and extra repetitions are drawn from it; without, the value is
+    /// ``example``'s. `nil` when the value made doesn't match.
+    func example(minimumLength: Int, random: inout SeededRandom?) -> String? {
         var scalars = String.UnicodeScalarView()
+        var missing = minimumLength - minimumScalarCount
         // Depth first over the tree, with an explicit stack (the tree may be deep).
         var pending: [Node] = [tree]
         while let node = pending.popLast() {
             switch node {
             case .start, .end: break
             case .set(let set):
-                guard let scalar = Self.firstScalar(in: set) else { return nil }
+                guard let scalar = random.map({ _ in Self.randomScalar(in: set, &random) }) ?? Self.firstScalar(in: set)
+                else { return nil }
                 scalars.append(scalar)
             case .sequence(let nodes): pending.append(contentsOf: nodes.reversed())
-            case .alternation(let branches): if let first = branches.first { pending.append(first) }
-            case .repetition(let body, let min, _):
-                guard min <= 10_000 else { return nil }
-                pending.append(contentsOf: Array(repeating: body, count: min))
+            case .alternation(let branches):
+                if random != nil, let index = random?.int(in: 0...max(branches.count - 1, 0)), !branches.isEmpty {
+                    pending.append(branches[index])
+                } else if let first = branches.first {
+                    pending.append(first)
+                }
+            case .repetition(let body, let min, let max):
+                let room = (max ?? Int.max) - min
+                var extra = Swift.max(0, Swift.min(missing, room))
+                if extra == 0, room > 0, random != nil { extra = random?.int(in: 0...Swift.min(room, 3)) ?? 0 }
+                missing -= extra
+                guard min + extra <= 10_000 else { return nil }
+                pending.append(contentsOf: Array(repeating: body, count: min + extra))
             }
         }
         let example = String(scalars)
         return matches(example) ? example : nil
+    }
+
+    /// How many scalars the shortest value has: each repetition at its fewest, each
+    /// alternation at its first branch (an estimate the length target starts from).
+    private var minimumScalarCount: Int {
+        var count = 0
+        var pending: [(node: Node, times: Int)] = [(tree, 1)]
+        while let (node, times) = pending.popLast(), count < 1_000_000 {
+            switch node {
+            case .start, .end: break
+            case .set: count += times
+            case .sequence(let nodes): pending.append(contentsOf: nodes.map { ($0, times) })
+            case .alternation(let branches): if let first = branches.first { pending.append((first, times)) }
+            case .repetition(let body, let min, _):
+                pending.append((body, Swift.min(times, 1_000_000) * Swift.min(min, 10_000)))
+            }
+        }
+        return count
+    }
+
+    /// A scalar of `set` drawn from `random`: printable ASCII it allows, else its first one.
+    private static func randomScalar(in set: ScalarSet, _ random: inout SeededRandom?) -> Unicode.Scalar? {
+        let printable = (0x21...0x7E).compactMap(Unicode.Scalar.init).filter(set.contains)
+        return random?.element(of: printable) ?? firstScalar(in: set)
     }
 
     /// The first scalar `set` allows: a preferred one, else the lowest printable one.

@@ -51,7 +51,7 @@ extension JSONValue {
     }
 
     /// Writes `null`, a Boolean, a finite number or a string.
-    private static func writeScalar(_ value: JSONValue, to output: inout [UInt8]) {
+    static func writeScalar(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value): output.append(contentsOf: String(value).utf8)

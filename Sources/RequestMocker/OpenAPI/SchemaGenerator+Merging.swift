@@ -1,0 +1,148 @@
+extension SchemaGenerator {
+    /// One `oneOf` or `anyOf` of a merged schema: its branches and the discriminator beside it.
+    struct Group {
+        let branches: [Schema]
+        let discriminator: (property: String, mapping: [String: Schema], order: [String])?
+
+        /// The branches in the order they are tried: the discriminator mapping's in its order,
+        /// then the others, a branch that only allows `null` last.
+        var preferredOrder: [Int] {
+            var order: [Int] = []
+            for name in discriminator?.order ?? [] {
+                if let mapped = discriminator?.mapping[name], let index = branches.firstIndex(where: { $0 === mapped }),
+                    !order.contains(index)
+                {
+                    order.append(index)
+                }
+            }
+            let rest = branches.indices.filter { !order.contains($0) }
+            let isNullOnly = { (index: Int) in self.branches[index].types == ["null"] }
+            return order + rest.filter { !isNullOnly($0) } + rest.filter(isNullOnly)
+        }
+    }
+
+    /// A schema with its `allOf` merged into one view: the types they share, every property,
+    /// the tightest bounds. Its `oneOf`s and `anyOf`s are kept apart as groups, a branch of each
+    /// to be chosen.
+    struct Merged {
+        /// The merged keywords, without `allOf`, `oneOf` or `anyOf`.
+        let view: Schema
+        private(set) var groups: [Group] = []
+        /// The schemas merged, the given one first.
+        private(set) var parts: [ObjectIdentifier] = []
+        /// The examples of the merged schemas other than the given one, in order.
+        private(set) var examples: [DocumentNode] = []
+        /// What the merged schemas say the value must not be.
+        private(set) var nots: [Schema] = []
+
+        /// How many schemas one `allOf` may merge.
+        static let maximumParts = 64
+
+        init(_ schema: Schema) throws(Failure) {
+            view = Schema(source: schema.source, pointer: schema.pointer)
+            view.acceptsNull = schema.acceptsNull
+            var queue = [schema]
+            var next = 0
+            while next < queue.count {
+                let part = queue[next]
+                next += 1
+                let id = ObjectIdentifier(part)
+                guard !parts.contains(id) else { continue }
+                guard parts.count < Self.maximumParts else {
+                    throw Failure(
+                        pointer: schema.pointer,
+                        reason: "schema too complex: its allOf merges more than \(Self.maximumParts) schemas")
+                }
+                parts.append(id)
+                if part !== schema, let example = part.exampleNode { examples.append(example) }
+                absorb(part)
+                if let not = part.not { nots.append(not) }
+                if !part.oneOf.isEmpty { groups.append(Group(branches: part.oneOf, discriminator: part.discriminator)) }
+                if !part.anyOf.isEmpty { groups.append(Group(branches: part.anyOf, discriminator: part.discriminator)) }
+                queue += part.allOf
+            }
+        }
+
+        /// Adds `part`'s keywords to the view: both must hold, so lists join and bounds tighten.
+        private func absorb(_ part: Schema) {
+            view.types = Self.shared(view.types, part.types)
+            if let options = part.enumNodes {
+                // Both enums hold: the entries they share (the first's, if they share none).
+                let shared = view.enumNodes?.filter { option in part.enumeration?.contains(option.jsonValue) == true }
+                view.enumNodes = shared.map { $0.isEmpty ? view.enumNodes : $0 } ?? options
+            }
+            if view.constantNode == nil { view.constantNode = part.constantNode }
+            view.format = view.format ?? part.format
+            view.pattern = view.pattern ?? part.pattern
+            for name in part.required where !view.required.contains(name) { view.required.append(name) }
+            for (name, property) in part.properties {
+                guard let existing = view.propertyIndex[name] else {
+                    view.properties.append((name, property))
+                    view.propertyIndex[name] = property
+                    continue
+                }
+                guard existing !== property, let position = view.properties.firstIndex(where: { $0.name == name })
+                else { continue }
+                let both = Self.both(existing, property)
+                view.properties[position].schema = both
+                view.propertyIndex[name] = both
+            }
+            switch (view.additionalProperties, part.additionalProperties) {
+            case (.forbidden, _), (_, .allowed): break
+            case (_, .forbidden): view.additionalProperties = .forbidden
+            case (.allowed, .schema(let extra)): view.additionalProperties = .schema(extra)
+            case (.schema(let first), .schema(let second)):
+                view.additionalProperties = .schema(Self.both(first, second))
+            }
+            view.minProperties = Self.larger(view.minProperties, part.minProperties)
+            view.maxProperties = Self.smaller(view.maxProperties, part.maxProperties)
+            if let items = part.items { view.items = view.items.map { Self.both($0, items) } ?? items }
+            view.minItems = Self.larger(view.minItems, part.minItems)
+            view.maxItems = Self.smaller(view.maxItems, part.maxItems)
+            view.uniqueItems = view.uniqueItems || part.uniqueItems
+            view.minLength = Self.larger(view.minLength, part.minLength)
+            view.maxLength = Self.smaller(view.maxLength, part.maxLength)
+            view.minimum = Self.larger(view.minimum, part.minimum)
+            view.maximum = Self.smaller(view.maximum, part.maximum)
+            view.exclusiveMinimum = Self.larger(view.exclusiveMinimum, part.exclusiveMinimum)
+            view.exclusiveMaximum = Self.smaller(view.exclusiveMaximum, part.exclusiveMaximum)
+            view.multipleOf = view.multipleOf ?? part.multipleOf
+            view.readOnly = view.readOnly || part.readOnly
+            view.writeOnly = view.writeOnly || part.writeOnly
+        }
+
+        /// A schema that is both `first` and `second` (a property two parts declare).
+        private static func both(_ first: Schema, _ second: Schema) -> Schema {
+            guard first !== second else { return first }
+            let both = Schema(source: first.source, pointer: first.pointer)
+            both.allOf = [first, second]
+            both.readOnly = first.readOnly || second.readOnly
+            both.writeOnly = first.writeOnly || second.writeOnly
+            return both
+        }
+
+        /// The types both allow (an integer is a number); `nil` is any type.
+        private static func shared(_ first: Set<String>?, _ second: Set<String>?) -> Set<String>? {
+            guard let first else { return second }
+            guard let second else { return first }
+            var shared = first.intersection(second)
+            if first.contains("integer") && second.contains("number")
+                || first.contains("number")
+                    && second.contains("integer")
+            {
+                shared.insert("integer")
+            }
+            return shared
+        }
+
+        private static func larger<Bound: Comparable>(_ first: Bound?, _ second: Bound?) -> Bound? {
+            guard let first, let second else { return first ?? second }
+            return max(first, second)
+        }
+
+        private static func smaller<Bound: Comparable>(_ first: Bound?, _ second: Bound?) -> Bound? {
+            guard let first, let second else { return first ?? second }
+            return min(first, second)
+        }
+    }
+}

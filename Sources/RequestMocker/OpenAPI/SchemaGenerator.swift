@@ -1,0 +1,169 @@
+/// Makes a value for a compiled ``Schema``, for a contract that gives no example: the same value
+/// every time (static), or one drawn from a seed (dynamic).
+///
+/// Per schema the first of: its `example` (static only), its `default` (static only), `const`,
+/// an `enum` entry, else a value of its type that keeps its constraints: a `pattern`'s example,
+/// a `format`'s constant, a number inside its bounds on its `multipleOf`, `max(minItems, 1)`
+/// items. `allOf` is merged; of `oneOf` and `anyOf` the first branch whose value passes the
+/// whole schema is taken (the discriminator mapping's first entry first, a `null`-only branch
+/// last). An optional property whose schema is already being generated is left out, and a
+/// required one gets its shortest value, so circular schemas end.
+///
+/// The value has at most ``maximumNodes`` values, nested at most ``maximumDepth`` levels;
+/// past either, generation fails with the schema where it stopped.
+package struct SchemaGenerator {
+    /// Why no value was made: where, and what the user can do.
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The schema where generation stopped (`#/components/schemas/Tree`).
+        package let pointer: String
+        package let reason: String
+
+        package var description: String { "\(pointer): \(reason)" }
+    }
+
+    /// How many values one body has at most.
+    package static let maximumNodes = 2_500
+    /// How deeply a generated value nests (a debug build's recursion takes a few KiB per level;
+    /// a server connection's thread has 512 KiB).
+    package static let maximumDepth = 48
+    /// How many times a body tries another `oneOf` or `anyOf` branch, in all.
+    static let maximumRetries = 64
+    /// Below this depth a dynamic body has only required properties.
+    static let dynamicDepth = 8
+
+    let direction: SchemaValidator.Direction
+    var random: SeededRandom?
+    var nodes = 0
+    private var retries = 0
+    /// The schemas whose values are being made, outermost first.
+    var active: [ObjectIdentifier] = []
+
+    /// A value for `schema`, sent in `direction` (`readOnly` properties are left out of
+    /// requests, `writeOnly` ones out of responses); drawn from `seed` when there is one.
+    package static func value(
+        for schema: Schema, direction: SchemaValidator.Direction, seed: UInt64? = nil
+    ) throws(Failure) -> DocumentNode {
+        var generator = SchemaGenerator(direction: direction, random: seed.map(SeededRandom.init(seed:)))
+        return try generator.generate(schema, depth: 0, minimal: false, variant: 0)
+    }
+
+    /// A value for `schema`; `minimal` asks for its shortest (only required properties, the
+    /// fewest items, `null` where allowed), `variant` for a value that differs from the first
+    /// (the items of a `uniqueItems` array).
+    mutating func generate(_ schema: Schema, depth: Int, minimal: Bool, variant: Int) throws(Failure) -> DocumentNode {
+        nodes += 1
+        guard nodes <= Self.maximumNodes else {
+            throw Failure(
+                pointer: schema.pointer,
+                reason: "schema too complex: a body would have more than \(Self.maximumNodes) values; "
+                    + "give the response an example")
+        }
+        guard depth <= Self.maximumDepth else {
+            throw Failure(
+                pointer: schema.pointer,
+                reason: "schema too complex: values nest deeper than \(Self.maximumDepth) levels; "
+                    + "give the response an example")
+        }
+        if minimal, schema.acceptsNull { return DocumentNode(.null, at: 0) }
+        if random == nil, let written = schema.exampleIsValid ? schema.exampleNode : nil { return written }
+        if random == nil, let written = schema.defaultIsValid ? schema.defaultNode : nil { return written }
+        let merged = try Merged(schema)
+        let mark = active.count
+        active.append(contentsOf: merged.parts)
+        defer { active.removeLast(active.count - mark) }
+        if random == nil {
+            // A part's example (the schema a `$ref` with siblings names) where it suits the whole.
+            for example in merged.examples where passes(example, schema) { return example }
+        }
+        let value =
+            merged.groups.isEmpty
+            ? try make(merged.view, depth: depth, minimal: minimal, variant: variant)
+            : try alternative(of: schema, merged, depth: depth, minimal: minimal, variant: variant)
+        return avoiding(merged.nots, in: value, required: merged.view.required)
+    }
+
+    /// `value` without the optional properties, last first, that make it match a `not` (a
+    /// contract's "not both of these" is a `not` of a `required` pair).
+    private func avoiding(_ nots: [Schema], in value: DocumentNode, required: [String]) -> DocumentNode {
+        guard !nots.isEmpty, case .object(var object) = value.value else { return value }
+        func matchesOne() -> Bool {
+            nots.contains {
+                SchemaValidator.violations(
+                    of: DocumentNode(.object(object), at: 0).jsonValue, against: $0, direction: direction
+                ).isEmpty
+            }
+        }
+        while matchesOne(), let last = object.members.lastIndex(where: { !required.contains($0.key) }) {
+            var kept = DocumentObject()
+            for (index, member) in object.members.enumerated() where index != last { _ = kept.append(member) }
+            object = kept
+        }
+        return DocumentNode(.object(object), at: 0)
+    }
+
+    private mutating func passes(_ value: DocumentNode, _ schema: Schema) -> Bool {
+        SchemaValidator.violations(of: value.jsonValue, against: schema, direction: direction).isEmpty
+    }
+
+    /// The value of the first choice of branches, one per `oneOf`/`anyOf`, whose value passes
+    /// `schema`; the preferred choice's when none does.
+    private mutating func alternative(
+        of schema: Schema, _ merged: Merged, depth: Int, minimal: Bool, variant: Int
+    ) throws(Failure) -> DocumentNode {
+        let orders = merged.groups.map(\.preferredOrder)
+        let first = try make(
+            merged, choosing: orders.map { $0[0] }, depth: depth, minimal: minimal, variant: variant)
+        guard !passes(first, schema) else { return first }
+        let spent = nodes
+        for (group, order) in orders.enumerated() {
+            for branch in order.dropFirst() where retries < Self.maximumRetries {
+                retries += 1
+                var choice = orders.map { $0[0] }
+                choice[group] = branch
+                nodes = spent
+                guard
+                    let value = try? make(merged, choosing: choice, depth: depth, minimal: minimal, variant: variant),
+                    passes(value, schema)
+                else { continue }
+                return value
+            }
+        }
+        nodes = spent
+        return first
+    }
+
+    /// The value of `merged` with one branch of each of its groups: the branches merged into it,
+    /// the discriminator set to the name that selects the branch.
+    private mutating func make(
+        _ merged: Merged, choosing choice: [Int], depth: Int, minimal: Bool, variant: Int
+    ) throws(Failure) -> DocumentNode {
+        let combined = Schema(source: merged.view.source, pointer: merged.view.pointer)
+        combined.allOf = [merged.view] + zip(merged.groups, choice).map { $0.branches[$1] }
+        var value = try generate(combined, depth: depth + 1, minimal: minimal, variant: variant)
+        for (group, index) in zip(merged.groups, choice) {
+            guard let property = group.discriminator?.property, case .object(let object) = value.value else { continue }
+            let branch = group.branches[index]
+            let named = group.discriminator.flatMap { found in found.order.first { found.mapping[$0] === branch } }
+            if named == nil, object[property]?.string != nil { continue }
+            // The name goes where the property is, or last.
+            let name = DocumentObject.Member(
+                key: property, keyOffset: 0, value: DocumentNode(.string(named ?? branch.name), at: 0))
+            var updated = DocumentObject()
+            for member in object.members { _ = updated.append(member.key == property ? name : member) }
+            _ = updated.append(name)
+            value = DocumentNode(.object(updated), at: 0)
+        }
+        return value
+    }
+}
+
+extension Schema {
+    /// The last step of where the schema is declared (`Cat` for `#/components/schemas/Cat`), as
+    /// an implicit discriminator mapping names it.
+    var name: String {
+        let last = pointer.split(separator: "/").last.map(String.init) ?? ""
+        guard pointer != "#", !last.isEmpty else { return source.deletingPathExtension().lastPathComponent }
+        return (last.removingPercentEncoding ?? last).replacingOccurrences(of: "~1", with: "/")
+            .replacingOccurrences(of: "~0", with: "~")
+    }
+}
