@@ -59,8 +59,10 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         self.refusal = refusal
     }
 
-    /// One line: `GET /users/7 -> 200 from file users/7-GET.http (0.3 ms)`; for an unmatched
-    /// request the names the mock-data folders looked for follow.
+    /// One line: `GET /users/7 -> 200 from file users/7-GET.http (0.3 ms)`, or
+    /// `GET /pets/7 -> 200 from openapi getPet (example "dog", 0.3 ms)`; for an unmatched
+    /// request the names the mock-data folders looked for follow, for a request that breaks the
+    /// contract its violations.
     public var description: String {
         var line = request.map { "\($0.method.rawValue) \(Self.target(of: $0.url))" } ?? "(unreadable request)"
         switch outcome {
@@ -73,6 +75,14 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         case .webSocket(let code, let received, let sent):
             let closing = code.map { "closed \($0)" } ?? "ended without a closing handshake"
             line += " -> 101 WebSocket, \(received) messages in, \(sent) out, \(closing)"
+        }
+        if let answer = journalEntry?.contractAnswer, case .answered? = journalEntry?.disposition {
+            // `from openapi getPet (example "dog", 0.3 ms)`, and what the request broke below.
+            var how = answer.how
+            if how.hasPrefix("example ") { how = "example \"\(how.dropFirst("example ".count))\"" }
+            line += " from openapi \(answer.operation) (\(how), \(Self.milliseconds(duration)) ms)"
+            for violation in answer.violations { line += "\n    \(violation)" }
+            return line
         }
         if let source = journalEntry.flatMap(source) { line += " \(source)" }
         line += " (\(Self.milliseconds(duration)) ms)"

@@ -37,6 +37,8 @@ public struct OpenAPIContract: Sendable {
 
     let files: ContractFiles
     let root: Located
+    /// What answering needs of each operation, in the order of ``operations``.
+    let plans: [OperationPlan]
 
     /// Reads the contract at `url` (JSON) and every operation of its `paths`.
     ///
@@ -57,6 +59,12 @@ public struct OpenAPIContract: Sendable {
         var reader = OperationReader(files: files)
         operations = try reader.operations(of: root)
         notices += reader.notices
+        var planner = try PlanReader(files: files, root: root)
+        var plans: [OperationPlan] = []
+        for (operation, item) in reader.declarations { plans.append(try planner.plan(of: operation, in: item)) }
+        self.plans = plans
+        notices += planner.allNotices
+        if let unused = UnusedFeatures.notice(in: root.node) { notices.append(unused) }
         let unreachable = OpenAPIRouter(operations, basePaths: operations.map { $0.serverPath ?? "" }).unreachable
         if !unreachable.isEmpty {
             let described = unreachable.map { [operations] pair in

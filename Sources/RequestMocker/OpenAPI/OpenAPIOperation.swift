@@ -36,6 +36,8 @@ extension OpenAPIContract {
 struct OperationReader {
     let files: ContractFiles
     private(set) var notices: [String] = []
+    /// Where each operation read is declared, and its path item, in the order read.
+    private(set) var declarations: [(operation: Located, item: Located)] = []
 
     init(files: ContractFiles) {
         self.files = files
@@ -72,6 +74,7 @@ struct OperationReader {
                     try read(
                         operation, method: HTTPMethod(rawValue: key), path: template, at: declared,
                         serverPath: Self.serverPath(of: operation) ?? itemServerPath))
+                declarations.append((operation, item))
             }
         }
         if !referencedOperations.isEmpty {

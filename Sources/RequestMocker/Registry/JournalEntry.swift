@@ -37,12 +37,13 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         let entryIndex: Int?
         let webSocket: WebSocketTranscript?
         let entry: FilterIndex.Entry?
+        let contractAnswer: OpenAPIContract.Answer?
         /// How the answer ended, and when: set once, by the transport.
         let completion = LockedState<(completion: Completion, date: Date)?>(nil)
 
         init(
             request: MockRequest, disposition: Disposition, file: URL?, entryIndex: Int?,
-            webSocket: WebSocketTranscript?, entry: FilterIndex.Entry?
+            webSocket: WebSocketTranscript?, entry: FilterIndex.Entry?, contractAnswer: OpenAPIContract.Answer?
         ) {
             self.request = request
             self.disposition = disposition
@@ -50,6 +51,7 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
             self.entryIndex = entryIndex
             self.webSocket = webSocket
             self.entry = entry
+            self.contractAnswer = contractAnswer
         }
     }
 
@@ -70,6 +72,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// when it didn't).
     public var webSocket: WebSocketTranscript? { storage.webSocket }
     var entry: FilterIndex.Entry? { storage.entry }
+    /// For a request a contract answered: the operation, the status and how the body was
+    /// chosen, and what the request broke of the contract.
+    public var contractAnswer: OpenAPIContract.Answer? { storage.contractAnswer }
 
     /// How the answer to a request ended, as far as the transport can tell: handed over whole,
     /// failed, or abandoned because the caller cancelled or the client went away.
@@ -92,11 +97,11 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
     init(
         request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil,
-        disposition: Disposition, webSocket: WebSocketTranscript? = nil
+        disposition: Disposition, webSocket: WebSocketTranscript? = nil, contractAnswer: OpenAPIContract.Answer? = nil
     ) {
         storage = Storage(
             request: request, disposition: disposition, file: file, entryIndex: entryIndex, webSocket: webSocket,
-            entry: entry)
+            entry: entry, contractAnswer: contractAnswer)
     }
 
     /// Sets how the answer ended unless that is set already; whether this call set it.
@@ -127,6 +132,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         case .answered:
             if let file, let entryIndex {
                 "\(request) -> cassette \(file.path), entry \(entryIndex)"
+            } else if let file, let contractAnswer {
+                "\(request) -> openapi \(contractAnswer) (\(file.path))"
             } else {
                 "\(request) -> \(file.map { "file \($0.path)" } ?? filter.map(\.description) ?? "?")"
             }

@@ -16,7 +16,8 @@ extension MockRegistry {
                 response.passesThrough ? .passedThrough : entry == nil ? .answeredByPolicy : .answered
             let transcript = request.asksForWebSocket ? WebSocketTranscript() : nil
             let journalEntry = journaled(
-                request, entry, origin.file, origin.entryIndex, disposition, webSocket: transcript)
+                request, entry, origin.file, origin.entryIndex, disposition, webSocket: transcript,
+                contractAnswer: origin.contractAnswer)
             let context = MockResponse.ResolutionContext(
                 request: request, captures: captures, entry: entry, transcript: transcript, forwarding: forwarding)
             return (response.resolve(context), journalEntry)
@@ -66,11 +67,12 @@ extension MockRegistry {
 
     private func journaled(
         _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?,
-        _ disposition: JournalEntry.Disposition, webSocket: WebSocketTranscript? = nil
+        _ disposition: JournalEntry.Disposition, webSocket: WebSocketTranscript? = nil,
+        contractAnswer: OpenAPIContract.Answer? = nil
     ) -> JournalEntry {
         let journalEntry = JournalEntry(
             request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition,
-            webSocket: webSocket)
+            webSocket: webSocket, contractAnswer: contractAnswer)
         appendToJournal(journalEntry)
         return journalEntry
     }

@@ -174,7 +174,7 @@ extension MockRegistry {
         return ids.map { FilterHandle(id: $0, registry: self) }
     }
 
-    private func insert(_ source: any AnswerSource, at position: FilterIndex.Position) -> FilterHandle {
+    func insert(_ source: any AnswerSource, at position: FilterIndex.Position) -> FilterHandle {
         let id = state.withLock { state in
             state.nextID += 1
             state.index.insert(source, id: state.nextID, at: position)

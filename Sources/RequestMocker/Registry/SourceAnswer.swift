@@ -19,16 +19,22 @@ enum SourceAnswer {
         case file(URL)
         /// A cassette's recording: which of its `log.entries`.
         case recording(URL, entryIndex: Int)
+        /// A contract, and how it answered.
+        case contract(URL, OpenAPIContract.Answer)
 
         var file: URL? {
             switch self {
             case .inline: nil
-            case .file(let url), .recording(let url, _): url
+            case .file(let url), .recording(let url, _), .contract(let url, _): url
             }
         }
 
         var entryIndex: Int? {
             if case .recording(_, let index) = self { index } else { nil }
+        }
+
+        var contractAnswer: OpenAPIContract.Answer? {
+            if case .contract(_, let answer) = self { answer } else { nil }
         }
     }
 

@@ -30,6 +30,7 @@ enum AdminJSON {
         switch entry.disposition {
         case .answered:
             if let file = entry.file, let index = entry.entryIndex { return "cassette \(file.path), entry \(index)" }
+            if let answer = entry.contractAnswer { return "openapi \(answer)" }
             if let file = entry.file { return "file \(file.path)" }
             return entry.filter.map { "filter \($0)" } ?? "filter"
         case .recorded: return "upstream, recorded into \(entry.file?.path ?? "?")"

@@ -87,6 +87,30 @@ struct OpenAPIContractReadingTests {
         #expect(contract.notices == ["OpenAPI 3.2.0 is read as 3.1: what 3.2 adds is not used"])
     }
 
+    @Test("the notices: unused features counted once, and examples and defaults that break their schemas")
+    func notices() throws {
+        let folder = try TemporaryFolder()
+        let url = try folder.write(
+            "openapi.json",
+            ##"""
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "webhooks": {"ping": {}},
+             "paths": {"/pets": {"get": {"callbacks": {"done": {}},
+               "responses": {"200": {"description": "ok", "links": {"self": {}}, "content": {"application/json": {
+                 "schema": {"type": "object", "properties": {"links": {"type": "string"}, "xml": {"type": "string"},
+                   "age": {"type": "integer", "default": "old"}}, "patternProperties": {"^x": {}}},
+                 "examples": {"good": {"value": {"age": 1}}, "bad": {"value": {"age": "x"}}}}}}}}}}}
+            """##)
+        let contract = try OpenAPIContract(contentsOf: url)
+        #expect(
+            contract.notices == [
+                #"openapi.json#/paths/~1pets/get/responses/200/content/application~1json/examples/bad breaks its "#
+                    + #"schema (/age: expected integer, got "x"); served as written"#,
+                #"openapi.json#/paths/~1pets/get/responses/200/content/application~1json/schema/properties/age: "#
+                    + #"its default breaks the schema (/: expected integer, got "old"); generated values leave it out"#,
+                "not used by the mock: callbacks (1), webhooks (1), links (1), patternProperties (1)",
+            ])
+    }
+
     @Test("a $ref on the network is refused at its place, with what to do")
     func networkReference() throws {
         let error = try Self.error(

@@ -1,0 +1,200 @@
+import Foundation
+
+/// Answers one request to one operation as the contract declares: chooses the status, the media
+/// type and the body, in the order ``MockRegistry/register(_:validation:generation:basePath:at:)``
+/// documents, and adds the declared headers.
+struct ContractResponder {
+    let source: ContractSource
+    let operation: OpenAPIContract.Operation
+    let plan: OperationPlan
+    let request: MockRequest
+    /// The path parameters' values, by name, as the router captured them.
+    let pathValues: [String: String]
+    let preferences: Preferences
+
+    init(
+        source: ContractSource, operation: OpenAPIContract.Operation, plan: OperationPlan, request: MockRequest,
+        pathValues: [String: String]
+    ) {
+        self.source = source
+        self.operation = operation
+        self.plan = plan
+        self.request = request
+        self.pathValues = pathValues
+        preferences = Preferences(request)
+    }
+
+    /// The reply: the operation's response, or the problem that stands in for it.
+    mutating func reply() -> ContractReply {
+        switch chosenResponse() {
+        case .refused(let problem): return problem
+        case .chosen(let (status, response)): return reply(status, response)
+        }
+    }
+
+    private func problem(_ status: Int, _ detail: String, extra: [String: JSONValue] = [:]) -> ContractReply {
+        ContractReply.problem(status, operation: operation.description, detail: detail, extra: extra)
+    }
+
+    /// The status and its response: the one asked for, else the lowest 2xx, `2XX`, or `default`.
+    private func chosenResponse() -> Choice<(Int, OperationPlan.Response)> {
+        let declared = plan.responses.map(\.status).joined(separator: ", ")
+        if let code = preferences.code {
+            guard let forced = Int(code), (100...599).contains(forced) else {
+                return .refused(
+                    problem(400, "the preferred code \"\(code)\" is not an HTTP status; ask for one such as code=404"))
+            }
+            let range = "\(forced / 100)XX"
+            guard
+                let response = plan.responses.first(where: { $0.status == String(forced) })
+                    ?? plan.responses.first(where: { $0.status.uppercased() == range })
+                    ?? plan.responses.first(where: { $0.status == "default" })
+            else {
+                return .refused(
+                    problem(
+                        404,
+                        "\(operation.description) declares no \(forced) response and no default; it declares "
+                            + (declared.isEmpty ? "none" : declared)))
+            }
+            return .chosen((forced, response))
+        }
+        let successes = plan.responses.compactMap { response in
+            Int(response.status).flatMap { (200..<300).contains($0) ? ($0, response) : nil }
+        }
+        if let lowest = successes.min(by: { $0.0 < $1.0 }) { return .chosen(lowest) }
+        if let range = plan.responses.first(where: { $0.status.uppercased() == "2XX" }) { return .chosen((200, range)) }
+        if let fallback = plan.responses.first(where: { $0.status == "default" }) { return .chosen((200, fallback)) }
+        return .refused(
+            problem(
+                501,
+                "\(operation.description) declares no 2xx response and no default"
+                    + (declared.isEmpty ? "" : "; ask for one of \(declared) with Prefer: code=…")))
+    }
+
+    private func reply(_ status: Int, _ response: OperationPlan.Response) -> ContractReply {
+        var headers: HTTPHeaders = [:]
+        var body = Data()
+        var how = "empty"
+        if !response.content.isEmpty {
+            guard
+                let index = MediaNegotiation.choose(
+                    accept: request.header(.accept), offered: response.content.map(\.type))
+            else {
+                let offered = response.content.map(\.type).joined(separator: ", ")
+                return problem(
+                    406, "\(operation.description) \(status) answers with \(offered), and Accept takes none of them")
+            }
+            let media = response.content[index]
+            headers.add(.contentType, media.type.contains("*") ? "application/octet-stream" : media.type)
+            switch self.body(status, response, media) {
+            case .refused(let problem): return problem
+            case .chosen(let (bytes, chosen)): (body, how) = (bytes, chosen)
+            }
+        } else if let name = preferences.example {
+            return problem(404, "\(operation.description) \(status) has no body, so no example named \"\(name)\"")
+        }
+        if request.method == .head || status == 204 || status == 304 { body = Data() }
+        for header in response.headers where !Self.framing.contains(header.name.lowercased()) {
+            if let value = headerValue(header) { headers.add(HTTPHeaders.Name(header.name), value) }
+        }
+        if operation.isDeprecated { headers.add("Deprecation", "true") }
+        let answer = OpenAPIContract.Answer(operation: operation.description, status: status, how: how, violations: [])
+        headers.add("RequestMocker-OpenAPI", answer.description)
+        return ContractReply(status: status, headers: headers, body: body, answer: answer)
+    }
+
+    /// Headers the transport writes itself.
+    private static let framing: Set<String> = ["content-type", "content-length", "transfer-encoding"]
+
+    /// The body for `media`, and how it was chosen.
+    private func body(
+        _ status: Int, _ response: OperationPlan.Response, _ media: OperationPlan.Media
+    ) -> Choice<(Data, String)> {
+        if let name = preferences.example {
+            guard let found = media.examples.first(where: { $0.name == name }) else {
+                let names = media.examples.map(\.name)
+                return .refused(
+                    problem(
+                        404,
+                        "\(operation.description) \(status) \(media.type) has no example named \"\(name)\"; "
+                            + (names.isEmpty ? "it has no named examples" : "it has " + names.joined(separator: ", ")),
+                        extra: ["examples": .array(names.map(JSONValue.string))]))
+            }
+            return .chosen((Self.encoded(found.value, as: media.type), "example \(name)"))
+        }
+        if let example = media.example { return .chosen((Self.encoded(example, as: media.type), "example")) }
+        if let first = media.examples.first {
+            return .chosen((Self.encoded(first.value, as: media.type), "example \(first.name)"))
+        }
+        guard let schema = media.schema else { return .chosen((Data(), "empty")) }
+        if let example = schema.exampleNode { return .chosen((Self.encoded(example, as: media.type), "example")) }
+        let made: Result<DocumentNode, SchemaGenerator.Failure>
+        let how: String
+        if let seed = dynamicSeed(status, media) {
+            made = Result { () throws(SchemaGenerator.Failure) in
+                try SchemaGenerator.value(for: schema, direction: .response, seed: seed)
+            }
+            how = "dynamic \(seed)"
+        } else {
+            made = source.staticBody("\(operation.pointer) \(response.status) \(media.type)", schema)
+            how = "generated"
+        }
+        switch made {
+        case .success(let value): return .chosen((Self.encoded(value, as: media.type), how))
+        case .failure(let failure):
+            return .refused(
+                problem(
+                    500, "\(operation.description) \(status) \(media.type): \(failure.reason)",
+                    extra: ["pointer": .string(failure.pointer)]))
+        }
+    }
+
+    /// The seed of a dynamic body for this request, or `nil` for a static one: the configured
+    /// seed (0 when only the request asks) mixed with what identifies the request.
+    private func dynamicSeed(_ status: Int, _ media: OperationPlan.Media) -> UInt64? {
+        let base: UInt64
+        switch source.generation {
+        case .dynamic(let seed): base = seed
+        case .static:
+            guard preferences.dynamic else { return nil }
+            base = 0
+        }
+        let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
+            .map { "\($0.name)=\($0.value ?? "")" }.sorted().joined(separator: "&")
+        return SeededRandom.seed(
+            [operation.description, String(status), media.type, request.pathSegments.joined(separator: "/"), query],
+            base: base)
+    }
+
+    /// A declared header's example, else a value generated from its schema; on one line.
+    private func headerValue(_ header: OperationPlan.Header) -> String? {
+        var value = header.example
+        if value == nil, let schema = header.schema {
+            value = try? SchemaGenerator.value(for: schema, direction: .response)
+        }
+        guard let value else { return nil }
+        let text: String =
+            switch value.value {
+            case .string(let string): string
+            case .array(let elements):
+                elements.map { element in
+                    element.string ?? String(decoding: element.jsonBytes, as: UTF8.self)
+                }.joined(separator: ",")
+            default: String(decoding: value.jsonBytes, as: UTF8.self)
+            }
+        // A contract's text is not trusted to be a valid field value.
+        return String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+    }
+
+    /// `value` as the body of `mediaType`: JSON for JSON types, a string's text for others.
+    static func encoded(_ value: DocumentNode, as mediaType: String) -> Data {
+        if !MediaNegotiation.isJSON(mediaType), case .string(let text) = value.value { return Data(text.utf8) }
+        return Data(value.jsonBytes)
+    }
+}
+
+/// What a step of choosing a response chose, or the problem the request gets instead.
+enum Choice<Chosen> {
+    case chosen(Chosen)
+    case refused(ContractReply)
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// A contract as a source of answers: routes a request to its operation, checks it, and answers
+/// as the operation declares (see ``MockRegistry/register(_:validation:generation:basePath:at:)``).
+///
+/// It keeps no state between requests but a cache of static generated bodies, which are the same
+/// for every request anyway.
+final class ContractSource: AnswerSource, CustomStringConvertible {
+    let contract: OpenAPIContract
+    let router: OpenAPIRouter
+    let validation: OpenAPIContract.Validation
+    let generation: OpenAPIContract.Generation
+    /// Static generated bodies by operation, status and media type.
+    private let generated = LockedState<[String: Result<DocumentNode, SchemaGenerator.Failure>]>([:])
+
+    init(
+        contract: OpenAPIContract, validation: OpenAPIContract.Validation, generation: OpenAPIContract.Generation,
+        basePath: String?
+    ) {
+        self.contract = contract
+        self.validation = validation
+        self.generation = generation
+        router = contract.router(basePath: basePath.map(Self.normalized))
+    }
+
+    var description: String { "the contract \(contract.url.lastPathComponent)" }
+
+    /// `/v1/` and `v1` as `/v1`; `/` as no base path.
+    static func normalized(_ basePath: String) -> String {
+        let trimmed = basePath.split(separator: "/").joined(separator: "/")
+        return trimmed.isEmpty ? "" : "/" + trimmed
+    }
+
+    func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
+        let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
+        switch router.route(request.method, segments: request.pathSegments, query: query) {
+        case .notFound:
+            misses.append(
+                SourceAnswer.Miss(
+                    note: { "\(self) has no path for \(request.method) \(request.path)" }, forbidsNetwork: false))
+            return nil
+        case .methodNotAllowed(let allowed):
+            let methods = allowed.map(\.rawValue).joined(separator: ", ")
+            var reply = ContractReply.problem(
+                405, operation: "\(request.method) \(request.path)",
+                detail: "\(request.path) declares no \(request.method) operation; it declares \(methods)")
+            reply.headers.add("Allow", methods)
+            return reply.answer(from: contract.url)
+        case .operation(let index, let parameters):
+            var responder = ContractResponder(
+                source: self, operation: contract.operations[index], plan: contract.plans[index], request: request,
+                pathValues: parameters)
+            return responder.reply().answer(from: contract.url)
+        }
+    }
+
+    /// The static body generated for `schema` under `key`, made once.
+    func staticBody(_ key: String, _ schema: Schema) -> Result<DocumentNode, SchemaGenerator.Failure> {
+        if let known = generated.withLock({ $0[key] }) { return known }
+        let made = Result { () throws(SchemaGenerator.Failure) in
+            try SchemaGenerator.value(for: schema, direction: .response)
+        }
+        generated.withLock { $0[key] = made }
+        return made
+    }
+}
+
+/// What a request asks of the contract through `Prefer` (RFC 7240: several preferences in one
+/// header, comma-separated) or the query, for clients that can't set headers.
+struct Preferences {
+    /// The query items that are preferences, not parameters.
+    static let queryNames: Set<String> = ["__code", "__example", "__dynamic"]
+
+    var code: String?
+    var example: String?
+    var dynamic = false
+
+    init(_ request: MockRequest) {
+        for header in request.headers.values(for: "Prefer") {
+            for preference in header.split(separator: ",") {
+                // `name=value; parameter`: the parameters don't matter here.
+                let token = preference.split(separator: ";").first ?? ""
+                let parts = token.split(separator: "=", maxSplits: 1)
+                let name = parts.first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                var value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "true"
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                    value = String(value.dropFirst().dropLast())
+                }
+                set(name, value)
+            }
+        }
+        for item in request.queryItems where Self.queryNames.contains(item.name) {
+            set(String(item.name.dropFirst(2)), item.value ?? "true")
+        }
+    }
+
+    private mutating func set(_ name: String, _ value: String) {
+        switch name {
+        case "code": code = value
+        case "example": example = value
+        case "dynamic": dynamic = value.lowercased() == "true"
+        default: break
+        }
+    }
+}
+
+/// A reply of the contract source: status, headers, body, and how it was chosen.
+struct ContractReply {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Data
+    var answer: OpenAPIContract.Answer
+
+    /// An RFC 9457 problem (`application/problem+json`), with `extra` members beside the four.
+    static func problem(
+        _ status: Int, operation: String, detail: String, extra: [String: JSONValue] = [:],
+        violations: [String] = []
+    ) -> ContractReply {
+        var members: [String: JSONValue] = [
+            "type": "about:blank", "title": .string(HTTPStatus(status).reasonPhrase), "status": .int(status),
+            "detail": .string(detail),
+        ]
+        members.merge(extra) { first, _ in first }
+        let body = (try? JSONValue.object(members).serialized()) ?? Data()
+        let answer = OpenAPIContract.Answer(
+            operation: operation, status: status, how: "problem", violations: violations)
+        return ContractReply(
+            status: status, headers: [.contentType: "application/problem+json", "RequestMocker-OpenAPI": "\(answer)"],
+            body: body, answer: answer)
+    }
+
+    func answer(from url: URL) -> SourceAnswer {
+        let response = MockResponse(
+            content: .body(body, defaultContentType: nil), status: HTTPStatus(status), headers: headers)
+        return .respond(response, captures: Captures(), from: .contract(url, answer))
+    }
+}

@@ -1,0 +1,76 @@
+/// What answering and validating need of one operation, read and compiled once when the
+/// contract is read: its responses with their media types, examples and schemas, its
+/// parameters, its request body and its security.
+struct OperationPlan: Sendable {
+    /// One media type of a response or a request body.
+    struct Media: Sendable {
+        /// As the contract writes it (`application/json`, `image/*`).
+        let type: String
+        /// `example`, when the media type has one.
+        let example: DocumentNode?
+        /// `examples`, in document order, by name.
+        let examples: [(name: String, value: DocumentNode)]
+        let schema: Schema?
+    }
+
+    struct Response: Sendable {
+        /// `200`, `2XX` or `default`.
+        let status: String
+        let pointer: String
+        let headers: [Header]
+        let content: [Media]
+    }
+
+    struct Header: Sendable {
+        let name: String
+        let required: Bool
+        let schema: Schema?
+        let example: DocumentNode?
+    }
+
+    struct Parameter: Sendable {
+        enum Location: String, Sendable {
+            case path, query, header, cookie
+        }
+
+        let name: String
+        let location: Location
+        let required: Bool
+        /// `form`, `simple`, `label`, `matrix`, `deepObject`, `spaceDelimited`, `pipeDelimited`.
+        let style: String
+        let explode: Bool
+        /// The schema, or that of the first media type of its `content`.
+        let schema: Schema?
+        /// Whether the value is JSON (a parameter with `content: {application/json: …}`).
+        let isJSON: Bool
+        let example: DocumentNode?
+    }
+
+    struct Body: Sendable {
+        let required: Bool
+        let content: [Media]
+    }
+
+    /// One security scheme a request may need to show credentials for.
+    struct Credential: Sendable, Equatable {
+        enum Kind: Sendable, Equatable {
+            case apiKey(name: String, location: Parameter.Location)
+            case basic
+            /// `Bearer` for bearer, OAuth 2 and OpenID Connect.
+            case bearer
+            /// An HTTP scheme other than basic and bearer: the `Authorization` header's scheme.
+            case http(String)
+            /// Mutual TLS: nothing a mock can see.
+            case none
+        }
+
+        let scheme: String
+        let kind: Kind
+    }
+
+    let responses: [Response]
+    let parameters: [Parameter]
+    let body: Body?
+    /// Any of these, each all of its credentials; empty when the operation needs none.
+    let security: [[Credential]]
+}
