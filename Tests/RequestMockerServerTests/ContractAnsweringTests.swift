@@ -29,20 +29,25 @@ struct ContractAnsweringTests {
         let status: Int
         let expectedHeaders: [String: String]
         let body: String
+        /// The request's body.
+        let sent: String?
 
         init(
-            _ method: String, _ path: String, _ headers: [String: String] = [:], _ status: Int,
-            _ expectedHeaders: [String: String], _ body: String
+            _ method: String, _ path: String, _ headers: [String: String] = [:], sending sent: String? = nil,
+            _ status: Int, _ expectedHeaders: [String: String], _ body: String
         ) {
             (self.method, self.path, self.headers, self.status) = (method, path, headers, status)
-            (self.expectedHeaders, self.body) = (expectedHeaders, body)
+            (self.expectedHeaders, self.body, self.sent) = (expectedHeaders, body, sent)
         }
 
         var testDescription: String { "\(method) \(path) \(headers.sorted { $0.key < $1.key })" }
         var expected: Received { Received(status: status, headers: expectedHeaders, body: body) }
     }
 
-    static let shownHeaders = ["Content-Type", "RequestMocker-OpenAPI", "Allow", "Deprecation", "X-Total", "X-Next"]
+    static let shownHeaders = [
+        "Content-Type", "RequestMocker-OpenAPI", "Allow", "Deprecation", "X-Total", "X-Next", "WWW-Authenticate",
+        "RequestMocker-Violations",
+    ]
 
     static func json(_ how: String, _ extra: [String: String] = [:]) -> [String: String] {
         extra.merging(["Content-Type": "application/json", "RequestMocker-OpenAPI": how]) { first, _ in first }
@@ -222,6 +227,7 @@ struct ContractAnsweringTests {
     static func receive(_ example: Case, from base: URL, in session: URLSession) async throws -> Received {
         var request = URLRequest(url: URL(string: base.absoluteString + example.path)!)
         request.httpMethod = example.method
+        request.httpBody = example.sent.map { Data($0.utf8) }
         for (name, value) in example.headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)

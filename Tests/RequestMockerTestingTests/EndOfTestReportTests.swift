@@ -52,6 +52,35 @@ import Testing
             ])
     }
 
+    @Test func aRequestThatBreaksARegisteredContractIsReportedAtTheTestWithItsViolations() async throws {
+        let testLine = try #require(Test.current).sourceLocation.line
+        let folder = try TemporaryFolder()
+        let contract = try OpenAPIContract(
+            contentsOf: try folder.write(
+                "pets.json",
+                #"{"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"}, "paths": {"/pets/{petId}": {"get": {"#
+                    + #""operationId": "getPet", "parameters": [{"name": "petId", "in": "path", "required": true, "#
+                    + #""schema": {"type": "integer"}}], "responses": {"200": {"description": "A pet"}}}}}}"#))
+        let issues = try await issues {
+            let registry = MockRegistry.current
+            registry.register(contract)
+            _ = try await registry.session.data(from: url("https://api.test/pets/7"))
+            _ = try await registry.session.data(from: url("https://api.test/pets/abc"))
+        }
+        #expect(
+            issues == [
+                IssueLog.Recorded(
+                    message: """
+                        A request broke the contract during the test: GET https://api.test/pets/abc \
+                        (getPet, answered 422 problem)
+                          path petId: expected integer, got "abc"
+                        """,
+                    file: "EndOfTestReportTests.swift",
+                    line: testLine
+                )
+            ])
+    }
+
     @Test func aFilterTheTestRegisteredBehindACoveringOneIsReported() async throws {
         let testLine = try #require(Test.current).sourceLocation.line
         let lines = LockedState((general: 0, specific: 0))

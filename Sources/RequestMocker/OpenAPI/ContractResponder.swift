@@ -10,7 +10,7 @@ struct ContractResponder {
     let request: MockRequest
     /// The path parameters' values, by name, as the router captured them.
     let pathValues: [String: String]
-    let preferences: Preferences
+    private(set) var preferences: Preferences
 
     init(
         source: ContractSource, operation: OpenAPIContract.Operation, plan: OperationPlan, request: MockRequest,
@@ -24,12 +24,59 @@ struct ContractResponder {
         preferences = Preferences(request)
     }
 
-    /// The reply: the operation's response, or the problem that stands in for it.
+    /// The reply: the operation's response, or the problem that stands in for it; for a
+    /// request that breaks the contract, the refusal `strict` validation asks for, or the
+    /// response with the violations beside it (`warn`).
     mutating func reply() -> ContractReply {
-        switch chosenResponse() {
-        case .refused(let problem): return problem
-        case .chosen(let (status, response)): return reply(status, response)
+        let verdict =
+            source.validation == .off
+            ? RequestValidator.Verdict()
+            : RequestValidator(plan: plan, request: request, pathValues: pathValues).verdict()
+        var reply: ContractReply
+        if source.validation == .strict, !verdict.isClean {
+            reply = refusal(verdict)
+        } else {
+            switch chosenResponse() {
+            case .refused(let problem): reply = problem
+            case .chosen(let (status, response)): reply = self.reply(status, response)
+            }
         }
+        guard !verdict.isClean else { return reply }
+        let lines = verdict.lines
+        reply.answer = OpenAPIContract.Answer(
+            operation: reply.answer.operation, status: reply.answer.status, how: reply.answer.how, violations: lines)
+        // One line: the first ten findings, each on its own after a semicolon.
+        let shown = lines.prefix(10).joined(separator: "; ") + (lines.count > 10 ? "; …" : "")
+        reply.headers.add(
+            "RequestMocker-Violations", String(shown.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }))
+        return reply
+    }
+
+    /// What a request that breaks the contract gets: `401` without credentials, `415` for a
+    /// body of another media type, else the operation's own `422`, `400` or `default` (sent as
+    /// `422`), else a `422` problem listing the violations.
+    private mutating func refusal(_ verdict: RequestValidator.Verdict) -> ContractReply {
+        if let requirements = verdict.unauthorized {
+            var reply = problem(401, RequestValidator.missingCredentials(requirements))
+            let realm = source.contract.title ?? source.contract.url.lastPathComponent
+            reply.headers.add(.wwwAuthenticate, RequestValidator.challenges(requirements, realm: realm))
+            return reply
+        }
+        if let unsupported = verdict.unsupportedMediaType { return problem(415, unsupported) }
+        let declared =
+            plan.responses.first { $0.status == "422" }.map { (422, $0) }
+            ?? plan.responses.first { $0.status == "400" }.map { (400, $0) }
+            ?? plan.responses.first { $0.status == "default" }.map { (422, $0) }
+        if let (status, response) = declared {
+            // The operation's own error, chosen as any response is, without the request's
+            // preferences (they were for the answer it would have had).
+            preferences = Preferences()
+            return reply(status, response)
+        }
+        let count = verdict.violations.count
+        return problem(
+            422, "the request breaks the contract in \(count) place\(count == 1 ? "" : "s"); see errors",
+            extra: ["errors": .array(verdict.violations.map(\.problemMember))])
     }
 
     private func problem(_ status: Int, _ detail: String, extra: [String: JSONValue] = [:]) -> ContractReply {

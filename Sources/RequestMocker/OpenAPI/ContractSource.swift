@@ -75,6 +75,9 @@ struct Preferences {
     var example: String?
     var dynamic = false
 
+    /// No preferences.
+    init() {}
+
     init(_ request: MockRequest) {
         for header in request.headers.values(for: "Prefer") {
             for preference in header.split(separator: ",") {

@@ -64,6 +64,21 @@ extension MockRegistry {
         journal.filter(\.isUnmatched).map(\.request)
     }
 
+    /// The requests a registered contract was sent that break it, oldest first: each entry's
+    /// ``JournalEntry/contractAnswer`` lists the violations. RequestMockerTesting reports them
+    /// when a test ends, which is how an app's tests learn that its client no longer matches
+    /// the API.
+    ///
+    /// ```swift
+    /// #expect(registry.contractViolations.isEmpty)
+    /// for entry in registry.contractViolations {
+    ///     print(entry.request, entry.contractAnswer?.violations ?? [])
+    /// }
+    /// ```
+    public var contractViolations: [JournalEntry] {
+        journal.filter { !($0.contractAnswer?.violations.isEmpty ?? true) }
+    }
+
     /// The most journal entries kept: when more arrive, the oldest are dropped, at constant
     /// cost per request. The default, 10,000, is far more than a test makes and keeps a
     /// long-running registry's memory flat (the `request-mocker` command keeps 1,000); `nil` keeps

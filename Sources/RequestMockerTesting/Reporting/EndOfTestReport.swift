@@ -1,9 +1,9 @@
 import Testing
 
 /// What a test's registry has to say when the test ends: requests no filter matched, requests
-/// that went to ``MockRegistry/shared`` instead, filters that never answer because an earlier
-/// one answers their requests or their response always fails, and expected filters nothing
-/// matched.
+/// that broke a registered contract, requests that went to ``MockRegistry/shared`` instead,
+/// filters that never answer because an earlier one answers their requests or their response
+/// always fails, and expected filters nothing matched.
 struct EndOfTestReport {
     /// One failure to report, and where.
     enum Finding {
@@ -21,6 +21,13 @@ struct EndOfTestReport {
             if case .unmatched(let report) = entry.disposition {
                 findings.append(.atTest("Unmatched request during the test: \(report)"))
             }
+        }
+        for entry in registry.contractViolations {
+            guard let answer = entry.contractAnswer else { continue }
+            findings.append(
+                .atTest(
+                    "A request broke the contract during the test: \(entry.request) (\(answer.operation), answered "
+                        + "\(answer.status) \(answer.how))" + answer.violations.map { "\n  " + $0 }.joined()))
         }
         for stray in registry.strayRequests {
             findings.append(

@@ -1,0 +1,261 @@
+import Foundation
+
+/// One way a request breaks its operation: where (`query` and the parameter's name, `body` and
+/// a pointer), the keyword, and a message.
+package struct RequestViolation: Sendable, Hashable, CustomStringConvertible {
+    /// `path`, `query`, `header`, `cookie`, `body` or `security`.
+    package let location: String
+    /// The parameter's name, for parameters.
+    package let name: String?
+    /// The JSON pointer within the value (`""` for the value itself).
+    package let pointer: String
+    package let keyword: String
+    package let message: String
+
+    /// `query limit: expected integer, got "x"`, `body /name: expected string, got 12`.
+    package var description: String {
+        location + (name.map { " \($0)" } ?? "") + (pointer.isEmpty ? "" : " \(pointer)") + ": " + message
+    }
+
+    /// The member of a `422` problem's `errors`.
+    var problemMember: JSONValue {
+        var members: [String: JSONValue] = [
+            "in": .string(location), "pointer": .string(pointer), "keyword": .string(keyword),
+            "message": .string(message),
+        ]
+        if let name { members["name"] = .string(name) }
+        return .object(members)
+    }
+}
+
+/// Checks a request against its operation: the credentials its security asks for, the
+/// `Content-Type` of its body, its parameters (converted from text by their style, then checked
+/// against their schemas) and its body (JSON, a form, or multipart parts).
+///
+/// Nothing here takes more than linear time in the request: schemas are checked by the bounded
+/// ``SchemaValidator``.
+struct RequestValidator {
+    let plan: OperationPlan
+    let request: MockRequest
+    /// The path parameters' values, as the router captured them.
+    let pathValues: [String: String]
+
+    /// What the check found.
+    struct Verdict {
+        /// The security requirements, when the request meets none of them.
+        var unauthorized: [[OperationPlan.Credential]]?
+        /// Why the body's media type isn't one the operation takes, when it isn't.
+        var unsupportedMediaType: String?
+        var violations: [RequestViolation] = []
+
+        var isClean: Bool { unauthorized == nil && unsupportedMediaType == nil && violations.isEmpty }
+
+        /// Every finding, one line each, for the `RequestMocker-Violations` header and the journal.
+        var lines: [String] {
+            var lines: [String] = []
+            if let unauthorized {
+                lines.append("security: " + RequestValidator.missingCredentials(unauthorized))
+            }
+            if let unsupportedMediaType { lines.append("body: " + unsupportedMediaType) }
+            return lines + violations.map(\.description)
+        }
+    }
+
+    func verdict() -> Verdict {
+        var verdict = Verdict()
+        if !plan.security.isEmpty, !plan.security.contains(where: { $0.allSatisfy(isPresent) }) {
+            verdict.unauthorized = plan.security
+        }
+        for parameter in plan.parameters { verdict.violations += violations(of: parameter) }
+        checkBody(into: &verdict)
+        return verdict
+    }
+
+    // MARK: Security
+
+    /// Whether the request shows the credential: present and well-formed, never checked for truth.
+    private func isPresent(_ credential: OperationPlan.Credential) -> Bool {
+        let authorization = request.header(.authorization)?.trimmingCharacters(in: .whitespaces) ?? ""
+        func token(after scheme: String) -> Substring? {
+            guard authorization.count > scheme.count, authorization.lowercased().hasPrefix(scheme.lowercased() + " ")
+            else { return nil }
+            let token = authorization.dropFirst(scheme.count + 1).drop { $0 == " " }
+            return token.isEmpty ? nil : token
+        }
+        switch credential.kind {
+        case .apiKey(let name, .header): return !(request.header(HTTPHeaders.Name(name)) ?? "").isEmpty
+        case .apiKey(let name, .query): return request.queryItems.contains { $0.name == name && $0.value != nil }
+        case .apiKey(let name, .cookie): return cookies[name] != nil
+        case .apiKey(_, .path): return false
+        case .basic:
+            guard let token = token(after: "Basic"), let decoded = Data(base64Encoded: String(token)) else {
+                return false
+            }
+            return String(decoding: decoded, as: UTF8.self).contains(":")
+        case .bearer: return token(after: "Bearer") != nil
+        case .http(let scheme): return token(after: scheme) != nil
+        case .none: return true
+        }
+    }
+
+    /// What a request without credentials is told: the requirements it may meet, `or` between them.
+    static func missingCredentials(_ requirements: [[OperationPlan.Credential]]) -> String {
+        let described = requirements.map { requirement in
+            requirement.map { credential in
+                switch credential.kind {
+                case .apiKey(let name, let location): "an API key in the \(location.rawValue) \(name)"
+                case .basic: "Authorization: Basic with user:password"
+                case .bearer: "Authorization: Bearer with a token"
+                case .http(let scheme): "Authorization: \(scheme)"
+                case .none: "mutual TLS"
+                }
+            }.joined(separator: " and ")
+        }
+        return "no credentials; send " + described.joined(separator: ", or ")
+    }
+
+    /// The `WWW-Authenticate` challenges for the requirements: one per scheme, in order.
+    static func challenges(_ requirements: [[OperationPlan.Credential]], realm: String) -> String {
+        var challenges: [String] = []
+        for credential in requirements.joined() {
+            let challenge: String =
+                switch credential.kind {
+                case .basic: "Basic realm=\"\(realm)\""
+                case .bearer: "Bearer realm=\"\(realm)\""
+                case .http(let scheme): "\(scheme.prefix(1).uppercased() + scheme.dropFirst()) realm=\"\(realm)\""
+                case .apiKey(let name, let location): "APIKey realm=\"\(realm)\", name=\"\(name)\", in=\"\(location)\""
+                case .none: ""
+                }
+            if !challenge.isEmpty, !challenges.contains(challenge) { challenges.append(challenge) }
+        }
+        return challenges.joined(separator: ", ")
+    }
+
+    /// The request's cookies, by name (the first of a name wins).
+    var cookies: [String: String] {
+        var cookies: [String: String] = [:]
+        for header in request.headers.values(for: .cookie) {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, cookies[parts[0]] == nil { cookies[parts[0]] = parts[1] }
+            }
+        }
+        return cookies
+    }
+
+    // MARK: Body
+
+    private func checkBody(into verdict: inout Verdict) {
+        // An upload task's body is hidden from URL protocols on Linux: nothing to check.
+        guard let declared = plan.body, !request.bodyHiddenByUploadTask else { return }
+        let body = request.body ?? Data()
+        let offered = declared.content.map(\.type)
+        guard !body.isEmpty else {
+            if declared.required {
+                verdict.violations.append(
+                    RequestViolation(
+                        location: "body", name: nil, pointer: "", keyword: "required",
+                        message: "the operation needs a body (\(offered.joined(separator: ", ")))"))
+            }
+            return
+        }
+        guard !declared.content.isEmpty else { return }
+        let contentType = request.header(.contentType)
+        guard let media = declared.content.first(where: { Self.accepts($0.type, contentType) }) else {
+            verdict.unsupportedMediaType =
+                "Content-Type \(contentType ?? "(none)") is not one the operation takes: "
+                + offered.joined(separator: ", ")
+            return
+        }
+        guard let schema = media.schema else { return }
+        let essence = Self.essence(contentType ?? media.type)
+        let value: JSONValue
+        if essence == "application/x-www-form-urlencoded" {
+            value = formValue(String(decoding: body, as: UTF8.self), schema)
+        } else if essence == "multipart/form-data" {
+            verdict.violations += missingParts(body, contentType ?? "", schema)
+            return
+        } else if MediaNegotiation.isJSON(essence) || MediaNegotiation.isJSON(media.type) {
+            do {
+                value = try JSONValue(parsing: body)
+            } catch {
+                verdict.violations.append(
+                    RequestViolation(
+                        location: "body", name: nil, pointer: "", keyword: "json",
+                        message: "the body is not JSON: \(error)"))
+                return
+            }
+        } else {
+            return
+        }
+        verdict.violations += SchemaValidator.violations(of: value, against: schema, direction: .request).map {
+            RequestViolation(location: "body", name: nil, pointer: $0.pointer, keyword: $0.keyword, message: $0.message)
+        }
+    }
+
+    /// Whether a body declared as `declared` (`application/json`, `image/*`) takes `contentType`.
+    static func accepts(_ declared: String, _ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let (wanted, sent) = (essence(declared), essence(contentType))
+        if wanted == "*/*" || wanted == sent { return true }
+        return wanted.hasSuffix("/*") && sent.hasPrefix(wanted.dropLast())
+    }
+
+    /// `type/subtype`, lower case, without parameters.
+    static func essence(_ mediaType: String) -> String {
+        (mediaType.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
+            .lowercased()
+    }
+
+    /// A form body as an object: each field converted by its property's schema, a repeated
+    /// field (or one whose property is an array) as an array.
+    private func formValue(_ text: String, _ schema: Schema) -> JSONValue {
+        var grouped: [(name: String, values: [String])] = []
+        for (name, value) in FormFields.pairs(text) {
+            if let index = grouped.firstIndex(where: { $0.name == name }) {
+                grouped[index].values.append(value ?? "")
+            } else {
+                grouped.append((name, [value ?? ""]))
+            }
+        }
+        var members: [String: JSONValue] = [:]
+        for (name, values) in grouped {
+            let property = schema.lookup.property(name)
+            if property?.lookup.types?.contains("array") == true || values.count > 1 {
+                members[name] = .array(values.map { ParameterText.value($0, property?.lookup.items) })
+            } else {
+                members[name] = ParameterText.value(values[0], property)
+            }
+        }
+        return .object(members)
+    }
+
+    /// The required parts a `multipart/form-data` body lacks.
+    private func missingParts(_ body: Data, _ contentType: String, _ schema: Schema) -> [RequestViolation] {
+        let boundary = contentType.split(separator: ";").dropFirst().compactMap { parameter -> String? in
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == "boundary" else { return nil }
+            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }.first
+        guard let boundary, !boundary.isEmpty else {
+            return [
+                RequestViolation(
+                    location: "body", name: nil, pointer: "", keyword: "multipart",
+                    message: "the multipart/form-data body has no boundary in its Content-Type")
+            ]
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        var names: Set<String> = []
+        for part in text.components(separatedBy: "--" + boundary).dropFirst() {
+            let head = part.components(separatedBy: "\r\n\r\n").first ?? ""
+            guard let range = head.range(of: "name=\"", options: .caseInsensitive) else { continue }
+            let rest = head[range.upperBound...]
+            names.insert(String(rest.prefix { $0 != "\"" }))
+        }
+        return schema.lookup.required.filter { !names.contains($0) }.map { name in
+            RequestViolation(
+                location: "body", name: nil, pointer: "/" + Located.escaped(name), keyword: "required",
+                message: "the required part \"\(name)\" is missing")
+        }
+    }
+}

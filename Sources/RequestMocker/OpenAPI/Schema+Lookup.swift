@@ -1,0 +1,63 @@
+extension Schema {
+    /// The schema read through its `allOf` parts (and, for types, its `oneOf`/`anyOf` branches):
+    /// what a parameter's text is converted by.
+    var lookup: SchemaLookup { SchemaLookup(self) }
+}
+
+/// A schema with its `allOf` parts, breadth first and at most 64 of them, asked for the first
+/// answer any of them gives.
+struct SchemaLookup {
+    private let parts: [Schema]
+
+    init(_ schema: Schema) {
+        var parts = [schema]
+        var next = 0
+        while next < parts.count, parts.count < 64 {
+            for part in parts[next].allOf where !parts.contains(where: { $0 === part }) { parts.append(part) }
+            next += 1
+        }
+        self.parts = parts
+    }
+
+    /// The types the schema allows: its parts' first, else the union of its branches'.
+    var types: Set<String>? {
+        if let types = parts.lazy.compactMap(\.types).first { return types }
+        let branches = parts.flatMap { $0.oneOf + $0.anyOf }.compactMap(\.types)
+        return branches.isEmpty ? nil : branches.reduce(into: Set()) { $0.formUnion($1) }
+    }
+
+    var items: Schema? { parts.lazy.compactMap(\.items).first }
+
+    var required: [String] { parts.flatMap(\.required) }
+
+    /// Whether a part declares the property `name`.
+    func declares(_ name: String) -> Bool {
+        parts.contains { $0.propertyIndex[name] != nil }
+    }
+
+    /// The property's schema: declared, else what `additionalProperties` says.
+    func property(_ name: String) -> Schema? {
+        if let declared = parts.lazy.compactMap({ $0.propertyIndex[name] }).first { return declared }
+        for part in parts {
+            if case .schema(let extra) = part.additionalProperties { return extra }
+        }
+        return nil
+    }
+}
+
+/// A parameter's text as a JSON value: a number, a Boolean or `null` where the schema allows
+/// one and the text is one, else a string.
+enum ParameterText {
+    static func value(_ text: String, _ schema: Schema?) -> JSONValue {
+        guard let types = schema?.lookup.types else { return .string(text) }
+        if types.contains("integer") || types.contains("number"), let int = Int(text) { return .int(int) }
+        if types.contains("number"), let double = Double(text), double.isFinite,
+            text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })
+        {
+            return .double(double)
+        }
+        if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
+        if types.contains("null"), text == "null" || text.isEmpty, !types.contains("string") { return .null }
+        return .string(text)
+    }
+}
