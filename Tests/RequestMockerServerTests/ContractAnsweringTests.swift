@@ -119,7 +119,7 @@ struct ContractAnsweringTests {
         // `default` alone is sent as 200; a schema's own example is served.
         Case(
             "GET", "/v2/health", [:], 200,
-            ["Content-Type": "text/plain", "RequestMocker-OpenAPI": "GET /health 200 example"],
+            ["Content-Type": "text/plain", "RequestMocker-OpenAPI": "GET /health 200 schema example"],
             "ok"),
         Case(
             "GET", "/v2/legacy", [:], 501, problem("legacy 501 problem"),

@@ -174,7 +174,9 @@ struct ContractResponder {
             return .chosen((Self.encoded(first.value, as: media.type), "example \(first.name)"))
         }
         guard let schema = media.schema else { return .chosen((Data(), "empty")) }
-        if let example = schema.exampleNode { return .chosen((Self.encoded(example, as: media.type), "example")) }
+        if let example = schema.exampleNode {
+            return .chosen((Self.encoded(example, as: media.type), "schema example"))
+        }
         let made: Result<DocumentNode, SchemaGenerator.Failure>
         let how: String
         if let seed = dynamicSeed(status, media) {

@@ -28,8 +28,9 @@ extension OpenAPIContract {
         /// The `operationId`, else the method and the path template.
         public let operation: String
         public let status: Int
-        /// `example` (the single example), `example NAME`, `generated`, `dynamic SEED`, `empty`,
-        /// or the problem the contract source answered with (`problem`).
+        /// `example` (the media type's single example), `example NAME`, `schema example`,
+        /// `generated`, `dynamic SEED`, `empty` (no body), or `problem` (the contract source's own
+        /// problem+json).
         public let how: String
         /// What the request broke, one line each (`query limit: expected integer, got "x"`).
         public let violations: [String]
