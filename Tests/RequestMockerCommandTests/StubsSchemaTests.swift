@@ -125,14 +125,35 @@ import Testing
             (#"{"request": {"method": "GE T"}, "response": {}}"#, false),
             (#"{"request": {"host": "a/b"}, "response": {}}"#, false),
             (#"{"request": {"query": {"q": 1}}, "response": {}}"#, false),
+            (
+                #"{"request": {}, "response": {"openapi": {"operation": "getPet", "status": 404, "#
+                    + #""example": "notFound"}, "delay": 0.1}}"#,
+                true
+            ),
+            (#"{"request": {}, "response": {"openapi": {"operation": "getPet"}}}"#, true),
+            (#"{"request": {}, "response": {"openapi": {"operation": "getPet"}, "status": 404}}"#, false),
+            (#"{"request": {}, "response": {"openapi": {"operation": "getPet"}, "passThrough": true}}"#, false),
+            (#"{"request": {}, "response": {"openapi": {"operation": "getPet"}, "json": 1}}"#, false),
+            (#"{"request": {}, "response": {"openapi": {"status": 404}}}"#, false),
+            (#"{"request": {}, "response": {"openapi": {"operation": "getPet", "status": 700}}}"#, false),
+            (#"{"request": {}, "response": {"openapi": {"operation": "getPet", "extra": 1}}}"#, false),
             (#"{"request": {}, "response": {}, "extra": 1}"#, false),
             (#"{"response": {}}"#, false),
         ]
         let documents = stubs.map { #"{"stubs": ["# + $0.0 + "]}" }
         let schemaAnswers = try await schemaAccepts(documents)
         #expect(schemaAnswers == stubs.map(\.1))
+        // The reader checks an "openapi" response against the contract it serves.
+        let folder = try TemporaryFolder()
+        let contract = try OpenAPIContract(
+            contentsOf: try folder.write(
+                "pets.json",
+                #"{"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"}, "paths": {"/pets/{id}": {"get": {"#
+                    + #""operationId": "getPet", "responses": {"200": {"description": "A pet"}, "404": {"#
+                    + #""description": "None", "content": {"application/json": {"examples": {"notFound": "#
+                    + #"{"value": {"code": 404}}}}}}}}}}}"#))
         for (stub, valid) in stubs {
-            let accepted = (try? Stub(json: JSONValue(parsing: Data(stub.utf8)))) != nil
+            let accepted = (try? Stub(json: JSONValue(parsing: Data(stub.utf8)), contract: contract)) != nil
             #expect(accepted == valid, "\(stub)")
         }
     }

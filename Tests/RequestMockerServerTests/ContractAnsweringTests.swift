@@ -224,6 +224,76 @@ struct ContractAnsweringTests {
         #expect(problem["detail"] == .string(detail))
     }
 
+    @Test("a declared response as a mock: any filter answers with the contract's status and example")
+    func declaredResponseAsAMock() async throws {
+        let contract = try Self.contract()
+        let registry = MockRegistry()
+        registry.register(
+            .get("/v2/pets/7"), respond: .openAPI(contract, operationID: "getPet", status: 404, example: "notFound"))
+        registry.register(.get("/other"), respond: .openAPI(contract, operationID: "GET /health"))
+        registry.register(.get("/missing"), respond: .openAPI(contract, operationID: "getPets"))
+        registry.register(.get("/teapot"), respond: .openAPI(contract, operationID: "getPet", status: 418))
+        registry.register(.get("/bird"), respond: .openAPI(contract, operationID: "getPet", example: "bird"))
+        let example = Case("GET", "/v2/pets/7", [:], 404, Self.json("getPet 404 example notFound"), Self.notFound)
+        let base = try #require(URL(string: "https://petshop.example"))
+        #expect(try await Self.receive(example, from: base, in: registry.makeSession()) == example.expected)
+        #expect(try await Self.text("/other", registry.makeSession()) == "ok")
+        for (path, reason) in [
+            (
+                "/missing",
+                #"petshop.json has no operation "getPets"; it has listPets, createPet, myPets, getPet, "#
+                    + "deletePet, GET /health, legacy"
+            ),
+            ("/teapot", "getPet declares no 418 response and no default; it declares 200, 404"),
+            ("/bird", #"getPet 2xx has no example named "bird"; it has dog, cat"#),
+        ] {
+            let error = await #expect(throws: RequestMockerError.self) {
+                try await Self.text(path, registry.makeSession())
+            }
+            #expect("\(error.map(String.init(describing:)) ?? "")".contains(reason))
+        }
+    }
+
+    @Test("the admin API's openapi stubs switch an operation to a documented response, checked against the contract")
+    func adminStubs() async throws {
+        let registry = MockRegistry()
+        registry.register(try Self.contract())
+        var configuration = MockServer.Configuration()
+        configuration.admin = MockServer.Admin()
+        try await withServer(registry, configuration: configuration) { (_, base) async throws -> Void in
+            let send = { (path: String, method: String, body: String?) async throws -> (Int, String) in
+                try await Self.send(base, path, method: method, body: body)
+            }
+            #expect(try await send("/v2/pets/7", "GET", nil) == (200, Self.dog))
+            let stub =
+                #"{"request": {"method": "GET", "path": "/v2/pets/<id>"}, "response": {"openapi": "#
+                + #"{"operation": "getPet", "status": 404, "example": "notFound"}}}"#
+            #expect(try await send("/__admin/stubs", "POST", stub).0 == 201)
+            #expect(try await send("/v2/pets/7", "GET", nil) == (404, Self.notFound))
+            let wrong = #"{"request": {}, "response": {"openapi": {"operation": "getPet", "example": "bird"}}}"#
+            let refused = try await send("/__admin/stubs", "POST", wrong)
+            #expect(refused.0 == 400)
+            #expect(
+                try JSONValue(parsing: Data(refused.1.utf8))["error"]
+                    == .string(
+                        #"the stub is not valid: at response.openapi: getPet 2xx has no example named "bird"; "#
+                            + "it has dog, cat"))
+        }
+        // Without a contract, a stub can't say "openapi".
+        #expect(throws: Stub.Invalid.self) {
+            try Stub(json: ["request": [:], "response": ["openapi": ["operation": "getPet"]]])
+        }
+    }
+
+    static func send(_ base: URL, _ path: String, method: String, body: String?) async throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (data, response) = try await plainSession().data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
     static func receive(_ example: Case, from base: URL, in session: URLSession) async throws -> Received {
         var request = URLRequest(url: URL(string: base.absoluteString + example.path)!)
         request.httpMethod = example.method

@@ -12,16 +12,17 @@ struct ContractResponder {
     let pathValues: [String: String]
     private(set) var preferences: Preferences
 
+    /// - Parameter preferences: what to choose, instead of what the request prefers.
     init(
         source: ContractSource, operation: OpenAPIContract.Operation, plan: OperationPlan, request: MockRequest,
-        pathValues: [String: String]
+        pathValues: [String: String], preferences: Preferences? = nil
     ) {
         self.source = source
         self.operation = operation
         self.plan = plan
         self.request = request
         self.pathValues = pathValues
-        preferences = Preferences(request)
+        self.preferences = preferences ?? Preferences(request)
     }
 
     /// The reply: the operation's response, or the problem that stands in for it; for a

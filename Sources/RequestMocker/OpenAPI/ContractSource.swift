@@ -132,9 +132,11 @@ struct ContractReply {
             body: body, answer: answer)
     }
 
+    var response: MockResponse {
+        MockResponse(content: .body(body, defaultContentType: nil), status: HTTPStatus(status), headers: headers)
+    }
+
     func answer(from url: URL) -> SourceAnswer {
-        let response = MockResponse(
-            content: .body(body, defaultContentType: nil), status: HTTPStatus(status), headers: headers)
-        return .respond(response, captures: Captures(), from: .contract(url, answer))
+        .respond(response, captures: Captures(), from: .contract(url, answer))
     }
 }

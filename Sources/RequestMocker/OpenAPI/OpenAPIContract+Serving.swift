@@ -80,3 +80,11 @@ extension MockRegistry {
             at: placement.position)
     }
 }
+
+extension MockRegistry {
+    /// The contracts registered, in the order they are tried: what a stub's `"openapi"`
+    /// response answers from when it arrives through the admin API.
+    package var contracts: [OpenAPIContract] {
+        state.withLock { state in state.index.ordered.compactMap { ($0.source as? ContractSource)?.contract } }
+    }
+}

@@ -15,10 +15,11 @@ import Foundation
 /// A request has `method`, `host`, `path` (a ``PathPattern``), `query` and `headers` (objects
 /// whose `null` values ask only for the name), and `jsonBody`; each is optional. A response has
 /// `status`, `headers`, and at most one of `json`, `body` (text), `base64Body`, `bodyFile`
-/// (relative to the stubs file), `fault` or `sequence` (a list of responses, with `afterLast`:
-/// `repeatLast` or `stopMatching`); and `delay` in seconds. With `"template": true`, `{{id}}`
-/// (a path variable), `{{query.q}}` and `{{header.X-Name}}` in the body's text and in header
-/// values are filled from the request.
+/// (relative to the stubs file), `fault`, `openapi` (what a contract declares:
+/// `{"operation": "getPet", "status": 404, "example": "notFound"}`) or `sequence` (a list of
+/// responses, with `afterLast`: `repeatLast` or `stopMatching`); and `delay` in seconds. With
+/// `"template": true`, `{{id}}` (a path variable), `{{query.q}}` and `{{header.X-Name}}` in the
+/// body's text and in header values are filled from the request.
 public struct Stub: Sendable {
     /// The stub as written.
     public let json: JSONValue
@@ -43,9 +44,12 @@ public struct Stub: Sendable {
     ///   - location: how diagnostics name it: a stubs file's name and line (`stubs.json:12`).
     ///   - folder: where `bodyFile` paths start; `nil` refuses `bodyFile` (a stub sent over
     ///     the network may not read the server's files).
+    ///   - contract: the contract an `"openapi"` response answers from; `nil` refuses them.
     /// - Throws: ``Invalid`` naming the first value that is wrong.
-    public init(json: JSONValue, location: String = "stub", folder: URL? = nil) throws(Invalid) {
-        var reader = StubReader(folder: folder)
+    public init(
+        json: JSONValue, location: String = "stub", folder: URL? = nil, contract: OpenAPIContract? = nil
+    ) throws(Invalid) {
+        var reader = StubReader(folder: folder, contract: contract)
         self.json = json
         filter = try reader.filter(json, location: location)
     }
@@ -62,10 +66,13 @@ public struct Stub: Sendable {
     /// {"stubs": [{"request": {"method": "GET", "path": "/health"}, "response": {"status": 204}}]}
     /// ```
     ///
+    /// - Parameter contract: the contract `"openapi"` responses answer from.
     /// - Throws: ``RequestMockerError/invalidStubs(path:line:column:jsonPath:reason:)`` naming
     ///   the file, the line and column, and the JSON path of the first mistake;
     ///   ``RequestMockerError/fileNotReadable(path:reason:)`` when it can't be read.
-    public static func stubs(contentsOf file: URL) throws(RequestMockerError) -> [Stub] {
+    public static func stubs(
+        contentsOf file: URL, contract: OpenAPIContract? = nil
+    ) throws(RequestMockerError) -> [Stub] {
         let data: Data
         do {
             data = try FileSystem.read(file.path, upTo: maximumFileSize + 1).data
@@ -75,10 +82,10 @@ public struct Stub: Sendable {
         guard data.count <= maximumFileSize else {
             throw .fileNotReadable(path: file.path, reason: "it is over \(maximumFileSize / (1024 * 1024)) MiB")
         }
-        return try stubs(in: data, file: file)
+        return try stubs(in: data, file: file, contract: contract)
     }
 
-    static func stubs(in data: Data, file: URL) throws(RequestMockerError) -> [Stub] {
+    static func stubs(in data: Data, file: URL, contract: OpenAPIContract? = nil) throws(RequestMockerError) -> [Stub] {
         func invalid(_ steps: [JSONLocation.Step], _ reason: String) -> RequestMockerError {
             let position = JSONLocation.position(of: steps, in: data)
             return .invalidStubs(
@@ -113,7 +120,7 @@ public struct Stub: Sendable {
             let steps: [JSONLocation.Step] = [.key("stubs"), .index(index)]
             let line = JSONLocation.position(of: steps, in: data)?.line ?? 1
             do {
-                stubs.append(try Stub(json: entry, location: "\(name):\(line)", folder: folder))
+                stubs.append(try Stub(json: entry, location: "\(name):\(line)", folder: folder, contract: contract))
             } catch {
                 throw invalid(steps + error.steps, error.reason)
             }

@@ -5,11 +5,14 @@ import Foundation
 struct StubReader {
     /// Where `bodyFile` paths start, or `nil` when they are refused.
     let folder: URL?
+    /// The contract `openapi` responses answer from, or `nil` when there is none.
+    let contract: OpenAPIContract?
     /// The path variables of the stub being read, for checking its templates.
     private var variables: Set<String> = []
 
-    init(folder: URL?) {
+    init(folder: URL?, contract: OpenAPIContract? = nil) {
         self.folder = folder
+        self.contract = contract
     }
 
     typealias Step = JSONLocation.Step
@@ -147,6 +150,7 @@ struct StubReader {
 
     private static let bodyKeys = [
         "json", "body", "base64Body", "bodyFile", "fault", "sequence", "chunks", "events", "webSocket", "passThrough",
+        "openapi",
     ]
 
     private mutating func response(
@@ -184,6 +188,12 @@ struct StubReader {
                 throw invalid(steps + [.key("passThrough")], "expected true (leave it out for a mocked response)")
             }
             response = .passThrough
+        case "openapi":
+            if let extra = ["status", "headers", "template"].first(where: { members[$0] != nil }) {
+                throw invalid(
+                    steps + [.key(extra)], "the contract declares the response, so it has no \"\(extra)\" here")
+            }
+            response = try openAPI(members["openapi"] ?? .null, at: steps + [.key("openapi")])
         case "sequence":
             guard !inSequence else {
                 throw invalid(steps + [.key("sequence")], "a sequence's responses can't be sequences")
@@ -207,6 +217,32 @@ struct StubReader {
         if let value = members["delay"] {
             response = response.delayed(by: try duration(value, at: steps + [.key("delay")]))
         }
+        return response
+    }
+
+    /// `{"operation": "getPet", "status": 404, "example": "notFound"}`: what the contract
+    /// declares for the operation, checked against it now.
+    private func openAPI(_ value: JSONValue, at steps: [Step]) throws(Stub.Invalid) -> MockResponse {
+        let members = try object(value, at: steps, allowed: ["operation", "status", "example"])
+        guard let operation = members["operation"] else {
+            throw invalid(steps, "name the operation: {\"operation\": \"getPet\"} (its operationId, or GET /path)")
+        }
+        let name = try string(operation, at: steps + [.key("operation")])
+        var status: Int?
+        if let value = members["status"] {
+            guard let code = value.intValue, (100...599).contains(code) else {
+                throw invalid(steps + [.key("status")], "expected a status code from 100 to 599")
+            }
+            status = code
+        }
+        let example = try members["example"].map { value throws(Stub.Invalid) in
+            try string(value, at: steps + [.key("example")])
+        }
+        guard let contract else {
+            throw invalid(steps, "an \"openapi\" response needs a contract: serve one with --openapi FILE")
+        }
+        let response = MockResponse.openAPI(contract, operationID: name, status: status, example: example)
+        if case .unbuildable(let reason) = response.content { throw invalid(steps, reason) }
         return response
     }
 

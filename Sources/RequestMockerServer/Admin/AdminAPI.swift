@@ -58,7 +58,7 @@ enum AdminAPI {
                 + file.map { Self.object($0.json, adding: ["source": .string($0.filter.location)]) }
             return json(.ok, ["stubs": .array(listed)])
         case (.post, ["stubs"]):
-            return add(request, to: store)
+            return add(request, to: store, contract: server.registry.contracts.first)
         case (.post, ["reset"]):
             store.removeAdded()
             server.registry.clearJournal()
@@ -87,7 +87,9 @@ enum AdminAPI {
         }
     }
 
-    private static func add(_ request: MockRequest, to store: StubStore) -> ResolvedResponse {
+    private static func add(
+        _ request: MockRequest, to store: StubStore, contract: OpenAPIContract?
+    ) -> ResolvedResponse {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             return error(.unsupportedMediaType, "send the stub as JSON, with Content-Type: application/json")
         }
@@ -102,7 +104,7 @@ enum AdminAPI {
         }
         let stub: Stub
         do {
-            stub = try Stub(json: json, location: "admin stub")
+            stub = try Stub(json: json, location: "admin stub", contract: contract)
         } catch {
             return Self.error(.badRequest, "the stub is not valid: \(error)")
         }

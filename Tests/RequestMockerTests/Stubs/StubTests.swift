@@ -191,7 +191,7 @@ struct StubTests {
             (
                 #"{"request": {}, "response": {"json": 1, "body": "x"}}"#,
                 #"at response.body: a response has at most one of "json", "body", "base64Body", "bodyFile", "#
-                    + #""fault", "sequence", "chunks", "events", "webSocket", "passThrough""#
+                    + #""fault", "sequence", "chunks", "events", "webSocket", "passThrough", "openapi""#
             ),
             (
                 #"{"request": {"pathExtension": "tar.gz"}, "response": {}}"#,
