@@ -1,4 +1,5 @@
 import Foundation
+import RequestMocker
 import RequestMockerServer
 
 /// The parsed command line of `request-mocker`.
@@ -35,9 +36,17 @@ struct CommandLineOptions: Equatable {
         var adminToken: String?
         var host = "127.0.0.1"
         var port: UInt16 = 8080
+        /// `--openapi FILE`: a contract answering what the sources before it don't.
+        var openapi: String?
+        var basePath: String?
+        var validation = OpenAPIContract.Validation.strict
+        var dynamic = false
+        var seed: UInt64?
 
         /// Whether any source was named; without one, the example folder is served.
-        var namesASource: Bool { !folders.isEmpty || cassette != nil || upstream != nil || stubs != nil || admin }
+        var namesASource: Bool {
+            !folders.isEmpty || cassette != nil || upstream != nil || stubs != nil || admin || openapi != nil
+        }
     }
 
     /// `request-mocker name METHOD URL …`: the request whose mock-data file names are printed.
@@ -62,6 +71,8 @@ struct CommandLineOptions: Equatable {
 
     static let usage = """
         USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
+                                   [--openapi FILE [--base-path PATH] [--validate strict|warn|off]
+                                   [--dynamic [--seed N]]]
                                    [--upstream URL [--record]] [--admin [--admin-token TOKEN]]
                                    [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
@@ -86,6 +97,18 @@ struct CommandLineOptions: Equatable {
           --stubs FILE.json    Stubs (filters written as JSON; see stubs.schema.json), tried
                                before the folders. Reloaded when the file changes; a broken
                                edit is reported and the last good stubs stay.
+          --openapi FILE       Answer from an OpenAPI 3.0/3.1 contract (JSON) what the stubs,
+                               FOLDERs and cassette don't: each request is checked against its
+                               operation, then answered with the declared example (Prefer:
+                               code=404, example=NAME or ?__code=404&__example=NAME pick one) or
+                               a body generated from the schema. Reloaded when the file changes.
+          --base-path PATH     Serve the operations under PATH instead of the path of the
+                               contract's first server URL.
+          --validate MODE      strict (default): a request the contract doesn't allow gets 401,
+                               415 or 422; warn: answered anyway, with RequestMocker-Violations;
+                               off: not checked.
+          --dynamic            Generate bodies from a seed (--seed N, default 0): each request
+                               its own, the same in every run.
           --admin              The admin API under /__admin/: add and remove stubs, read the
                                requests (GET /__admin/requests). Off by default.
           --admin-token TOKEN  The bearer token admin calls must carry (also read from
@@ -124,8 +147,8 @@ struct CommandLineOptions: Equatable {
 
         Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
         Exit status: 0 after Ctrl-C (and after name and convert), 64 for bad arguments, 65 for
-        an invalid cassette, stubs file or mock-data folder, 66 for a FOLDER, cassette, stubs
-        file, -d @FILE or convert's IN that isn't there or can't be read, 69 when the address
+        an invalid cassette, stubs file, contract or mock-data folder, 66 for a FOLDER, cassette,
+        stubs file, contract, -d @FILE or convert's IN that isn't there or can't be read, 69 when the address
         can't be bound, 73 when --create, --record or convert can't write.
         `--` ends the options: what follows are FOLDERs, even when they start with a dash.
         """
@@ -167,7 +190,9 @@ struct CommandLineOptions: Equatable {
                 options.record = true
             case "--admin":
                 options.admin = true
-            case "--cassette", "--host", "--port", "--upstream", "--stubs", "--admin-token":
+            case "--dynamic":
+                options.dynamic = true
+            case _ where valueOptions.contains(argument):
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else {
                     throw UsageError(description: "\(argument) needs a value, for example \(example(for: argument))")
                 }
@@ -176,8 +201,7 @@ struct CommandLineOptions: Equatable {
                 if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                     let name = String(argument[..<equals])
                     let value = String(argument[argument.index(after: equals)...])
-                    guard ["--cassette", "--host", "--port", "--upstream", "--stubs", "--admin-token"].contains(name)
-                    else {
+                    guard valueOptions.contains(name) else {
                         throw UsageError(description: "unknown option \(name); \(serveOptions)")
                     }
                     try apply(name, value, to: &options)
@@ -199,6 +223,17 @@ struct CommandLineOptions: Equatable {
                     description:
                         "--record needs somewhere to record into: a FOLDER (the first one) or --cassette FILE.har")
             }
+        }
+        if options.openapi == nil,
+            let alone = [
+                ("--base-path", options.basePath != nil), ("--validate", options.validation != .strict),
+                ("--dynamic", options.dynamic), ("--seed", options.seed != nil),
+            ].first(where: \.1)
+        {
+            throw UsageError(description: "\(alone.0) goes with --openapi FILE, which serves a contract")
+        }
+        if options.seed != nil, !options.dynamic {
+            throw UsageError(description: "--seed goes with --dynamic, which draws generated bodies from it")
         }
         if options.adminToken == nil, options.admin,
             let token = environment["REQUEST_MOCKER_ADMIN_TOKEN"], !token.isEmpty
@@ -302,7 +337,14 @@ struct CommandLineOptions: Equatable {
     }
 
     private static let serveOptions =
-        "the options are --cassette, --stubs, --upstream, --record, --admin, --admin-token, --host and --port"
+        "the options are --cassette, --stubs, --openapi, --base-path, --validate, --dynamic, --seed, --upstream, "
+        + "--record, --admin, --admin-token, --host and --port"
+
+    /// The options of `serve` that take a value.
+    private static let valueOptions: Set<String> = [
+        "--cassette", "--host", "--port", "--upstream", "--stubs", "--admin-token", "--openapi", "--base-path",
+        "--validate", "--seed",
+    ]
 
     private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {
         switch name {
@@ -310,6 +352,24 @@ struct CommandLineOptions: Equatable {
             options.cassette = value
         case "--stubs":
             options.stubs = value
+        case "--openapi":
+            options.openapi = value
+        case "--base-path":
+            guard value.hasPrefix("/") else {
+                throw UsageError(description: "--base-path \(value.debugDescription) must start with /, such as /v2")
+            }
+            options.basePath = value
+        case "--validate":
+            guard let mode = OpenAPIContract.Validation(rawValue: value) else {
+                throw UsageError(
+                    description: "--validate \(value.debugDescription) is not a mode; use strict, warn or off")
+            }
+            options.validation = mode
+        case "--seed":
+            guard let seed = UInt64(value) else {
+                throw UsageError(description: "--seed \(value) is not a seed; give a whole number from 0")
+            }
+            options.seed = seed
         case "--admin-token":
             guard !value.isEmpty else { throw UsageError(description: "--admin-token needs a token") }
             options.adminToken = value
@@ -345,6 +405,10 @@ struct CommandLineOptions: Equatable {
         case "--cassette": "--cassette Tests/Cassettes/api.har"
         case "--upstream": "--upstream http://localhost:3000/api"
         case "--stubs": "--stubs stubs.json"
+        case "--openapi": "--openapi openapi.json"
+        case "--base-path": "--base-path /v2"
+        case "--validate": "--validate warn"
+        case "--seed": "--seed 7"
         case "--admin-token": "--admin-token s3cret"
         case "--host": "--host 127.0.0.1"
         default: "--port 8080"

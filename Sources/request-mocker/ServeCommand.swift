@@ -2,8 +2,9 @@ import Foundation
 import RequestMocker
 import RequestMockerServer
 
-/// `request-mocker serve`: answers from mock-data folders and a cassette, forwards the rest to an
-/// upstream (recording it with `--record`), and prints one line per request.
+/// `request-mocker serve`: answers from stubs, mock-data folders, a cassette and an OpenAPI
+/// contract, forwards the rest to an upstream (recording it with `--record`), and prints one
+/// line per request.
 enum ServeCommand {
     static func run(_ options: CommandLineOptions.ServeOptions) -> Never {
         // Nothing unanswered goes to the network unless there is an upstream to send it to.
@@ -11,6 +12,7 @@ enum ServeCommand {
         // Each request is printed; the journal only needs to hold the recent ones.
         registry.journalCapacity = 1_000
         var sources: [String] = []
+        // Without a source of its own, the example folder (a contract alone needs no folder).
         let folderPaths = options.namesASource ? options.folders : ["Examples/MockData"]
         // Layered in order: the first folder that has a file for a request answers it.
         for folderPath in folderPaths {
@@ -56,6 +58,18 @@ enum ServeCommand {
             }
             sources.append(cassettePath)
         }
+        // The contract answers what the stubs, folders and cassette don't; then the upstream.
+        var contractSource: ContractSource?
+        if let path = options.openapi {
+            let contract = ContractWatcher.load(URL(fileURLWithPath: path))
+            let source = ContractSource(
+                contract: contract, validation: options.validation,
+                generation: options.dynamic ? .dynamic(seed: options.seed ?? 0) : .static, basePath: options.basePath)
+            registry.register(source)
+            contractSource = source
+            sources.append(path)
+            for line in ContractWatcher.summary(of: contract, basePath: options.basePath) { printLine(line) }
+        }
         if options.record, recordingCassette == nil, let first = folderPaths.first {
             // Last: it records only what nothing above answered (mode `all` plays nothing back;
             // the folder's files already answered through its first registration).
@@ -91,7 +105,9 @@ enum ServeCommand {
             }
             let store = server.stubStore
             do {
-                watcher = try StubsFileWatcher(URL(fileURLWithPath: stubsPath)) { store.replaceFileStubs(with: $0) }
+                watcher = try StubsFileWatcher(
+                    URL(fileURLWithPath: stubsPath), contract: { [contractSource] in contractSource?.contract },
+                    apply: { store.replaceFileStubs(with: $0) })
             } catch {
                 fail("\(error)", status: ExitCode.dataError)
             }
@@ -113,7 +129,8 @@ enum ServeCommand {
         if options.record { line += ", recording into \(options.cassette ?? folderPaths[0])" }
         if options.admin { line += ", admin API at \(url)/__admin/" }
         printLine(line + " (Ctrl-C to stop)")
-        withExtendedLifetime((watcher, stopSources)) { dispatchMain() }
+        let contractWatcher = contractSource.map { ContractWatcher($0, basePath: options.basePath) }
+        withExtendedLifetime((watcher, contractWatcher, stopSources)) { dispatchMain() }
     }
 
     /// Ctrl-C and `kill` stop the server cleanly: connections close, then the process exits.

@@ -24,11 +24,15 @@ final class StubsFileWatcher {
     }
 
     /// Loads `file` once (throwing what is wrong with it), hands its stubs to `apply`, and from
-    /// then on reloads it when it changes.
-    init(_ file: URL, apply: @escaping @Sendable ([Stub]) -> Void) throws(RequestMockerError) {
+    /// then on reloads it when it changes. `contract` gives the contract `"openapi"` responses
+    /// answer from, as it is at each read.
+    init(
+        _ file: URL, contract: @escaping @Sendable () -> OpenAPIContract? = { nil },
+        apply: @escaping @Sendable ([Stub]) -> Void
+    ) throws(RequestMockerError) {
         let signature = Signature(file)
-        apply(try Stub.stubs(contentsOf: file))
-        let checker = Checker(file: file, apply: apply, lastSeen: LockedState(signature))
+        apply(try Stub.stubs(contentsOf: file, contract: contract()))
+        let checker = Checker(file: file, contract: contract, apply: apply, lastSeen: LockedState(signature))
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "request-mocker stubs"))
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
         timer.setEventHandler { checker.check() }
@@ -43,6 +47,7 @@ final class StubsFileWatcher {
 /// One look at the file, from the timer's queue.
 private struct Checker: Sendable {
     let file: URL
+    let contract: @Sendable () -> OpenAPIContract?
     let apply: @Sendable ([Stub]) -> Void
     let lastSeen: LockedState<StubsFileWatcher.Signature?>
 
@@ -58,7 +63,7 @@ private struct Checker: Sendable {
             return
         }
         do {
-            let stubs = try Stub.stubs(contentsOf: file)
+            let stubs = try Stub.stubs(contentsOf: file, contract: contract())
             apply(stubs)
             printLine("reloaded \(file.path): \(stubs.count) stub\(stubs.count == 1 ? "" : "s")")
         } catch {

@@ -22,8 +22,8 @@ import Testing
         (["serve", "--port"], "request-mocker: --port needs a value, for example --port 8080\n"),
         (
             ["serve", "--verbose"],
-            "request-mocker: unknown option --verbose; the options are --cassette, --stubs, --upstream, --record, "
-                + "--admin, --admin-token, --host and --port\n"
+            "request-mocker: unknown option --verbose; the options are --cassette, --stubs, --openapi, --base-path, "
+                + "--validate, --dynamic, --seed, --upstream, --record, --admin, --admin-token, --host and --port\n"
         ),
         (
             ["start"],

@@ -52,6 +52,11 @@ final class ContractFiles: Sendable {
     /// How many `$ref`s in a row may lead to another `$ref` before the chain is refused.
     static let maximumChain = 64
 
+    /// The files read so far, sorted by path.
+    var urls: [URL] {
+        files.withLock { $0.values.map(\.url) }.sorted { $0.path < $1.path }
+    }
+
     /// Takes `source` as the file at its URL, as if read from there (a document made in memory).
     func add(_ source: DocumentSource) {
         files.withLock { $0[source.url.standardizedFileURL.path] = source }

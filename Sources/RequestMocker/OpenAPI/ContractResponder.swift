@@ -5,6 +5,8 @@ import Foundation
 /// documents, and adds the declared headers.
 struct ContractResponder {
     let source: ContractSource
+    /// The contract as it was when the request arrived.
+    let contract: OpenAPIContract
     let operation: OpenAPIContract.Operation
     let plan: OperationPlan
     let request: MockRequest
@@ -14,10 +16,11 @@ struct ContractResponder {
 
     /// - Parameter preferences: what to choose, instead of what the request prefers.
     init(
-        source: ContractSource, operation: OpenAPIContract.Operation, plan: OperationPlan, request: MockRequest,
-        pathValues: [String: String], preferences: Preferences? = nil
+        source: ContractSource, contract: OpenAPIContract, operation: OpenAPIContract.Operation, plan: OperationPlan,
+        request: MockRequest, pathValues: [String: String], preferences: Preferences? = nil
     ) {
         self.source = source
+        self.contract = contract
         self.operation = operation
         self.plan = plan
         self.request = request
@@ -59,7 +62,7 @@ struct ContractResponder {
     private mutating func refusal(_ verdict: RequestValidator.Verdict) -> ContractReply {
         if let requirements = verdict.unauthorized {
             var reply = problem(401, RequestValidator.missingCredentials(requirements))
-            let realm = source.contract.title ?? source.contract.url.lastPathComponent
+            let realm = contract.title ?? contract.url.lastPathComponent
             reply.headers.add(.wwwAuthenticate, RequestValidator.challenges(requirements, realm: realm))
             return reply
         }

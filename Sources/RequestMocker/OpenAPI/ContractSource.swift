@@ -5,25 +5,37 @@ import Foundation
 ///
 /// It keeps no state between requests but a cache of static generated bodies, which are the same
 /// for every request anyway.
-final class ContractSource: AnswerSource, CustomStringConvertible {
-    let contract: OpenAPIContract
-    let router: OpenAPIRouter
+package final class ContractSource: AnswerSource, CustomStringConvertible {
+    /// The contract and its router, replaced whole when `serve` reloads an edited file.
+    private let current: LockedState<(contract: OpenAPIContract, router: OpenAPIRouter)>
     let validation: OpenAPIContract.Validation
     let generation: OpenAPIContract.Generation
+    private let basePath: String?
     /// Static generated bodies by operation, status and media type.
     private let generated = LockedState<[String: Result<DocumentNode, SchemaGenerator.Failure>]>([:])
 
-    init(
+    package init(
         contract: OpenAPIContract, validation: OpenAPIContract.Validation, generation: OpenAPIContract.Generation,
         basePath: String?
     ) {
-        self.contract = contract
         self.validation = validation
         self.generation = generation
-        router = contract.router(basePath: basePath.map(Self.normalized))
+        self.basePath = basePath.map(Self.normalized)
+        current = LockedState((contract, contract.router(basePath: basePath.map(Self.normalized))))
     }
 
-    var description: String { "the contract \(contract.url.lastPathComponent)" }
+    /// The contract answered from now.
+    package var contract: OpenAPIContract { current.withLock { $0.contract } }
+
+    /// Answers from `contract` from now on (an edited file, read again); requests being answered
+    /// finish with the one they started with.
+    package func reload(_ contract: OpenAPIContract) {
+        let router = contract.router(basePath: basePath)
+        current.withLock { $0 = (contract, router) }
+        generated.withLock { $0 = [:] }
+    }
+
+    package var description: String { "the contract \(contract.url.lastPathComponent)" }
 
     /// `/v1/` and `v1` as `/v1`; `/` as no base path.
     static func normalized(_ basePath: String) -> String {
@@ -33,6 +45,7 @@ final class ContractSource: AnswerSource, CustomStringConvertible {
 
     func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
+        let (contract, router) = current.withLock { $0 }
         switch router.route(request.method, segments: request.pathSegments, query: query) {
         case .notFound:
             misses.append(
@@ -48,8 +61,8 @@ final class ContractSource: AnswerSource, CustomStringConvertible {
             return reply.answer(from: contract.url)
         case .operation(let index, let parameters):
             var responder = ContractResponder(
-                source: self, operation: contract.operations[index], plan: contract.plans[index], request: request,
-                pathValues: parameters)
+                source: self, contract: contract, operation: contract.operations[index], plan: contract.plans[index],
+                request: request, pathValues: parameters)
             return responder.reply().answer(from: contract.url)
         }
     }

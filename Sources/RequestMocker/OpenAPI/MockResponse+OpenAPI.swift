@@ -68,8 +68,8 @@ extension MockResponse {
         preferences.example = example
         return .inline { [preferences] request, _ in
             var responder = ContractResponder(
-                source: source, operation: operation, plan: plan, request: request, pathValues: [:],
-                preferences: preferences)
+                source: source, contract: contract, operation: operation, plan: plan, request: request,
+                pathValues: [:], preferences: preferences)
             return responder.reply().response
         }
     }

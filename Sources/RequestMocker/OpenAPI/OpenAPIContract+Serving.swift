@@ -79,6 +79,12 @@ extension MockRegistry {
             ContractSource(contract: contract, validation: validation, generation: generation, basePath: basePath),
             at: placement.position)
     }
+
+    /// Adds a contract source made beforehand, which `serve` keeps to reload an edited file into.
+    @discardableResult
+    package func register(_ source: ContractSource, at placement: Placement = .last) -> FilterHandle {
+        insert(source, at: placement.position)
+    }
 }
 
 extension MockRegistry {

@@ -85,6 +85,9 @@ public struct OpenAPIContract: Sendable {
         try SchemaCompiler(files: files).schema(for: .reference(pointer, in: root.source, at: 0, pointer: "#"))
     }
 
+    /// The files the contract was read from: the entry file and those its `$ref`s reached.
+    package var sourceFiles: [URL] { files.urls }
+
     /// The router for this contract's operations, under `basePath` (the contract's own when
     /// `nil`) except where a path or an operation has `servers` of its own.
     package func router(basePath: String? = nil) -> OpenAPIRouter {
