@@ -10,6 +10,16 @@ struct CommandLineOptions: Equatable {
         case serve(ServeOptions)
         case name(NameOptions)
         case convert(ConvertOptions)
+        case check(CheckOptions)
+    }
+
+    /// `request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]`.
+    struct CheckOptions: Equatable {
+        var openapi = ""
+        var folders: [String] = []
+        var stubs: String?
+        var cassette: String?
+        var basePath: String?
     }
 
     /// `request-mocker convert IN OUT [--host URL]`.
@@ -69,90 +79,6 @@ struct CommandLineOptions: Equatable {
         let description: String
     }
 
-    static let usage = """
-        USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
-                                   [--openapi FILE [--base-path PATH] [--validate strict|warn|off]
-                                   [--dynamic [--seed N]]]
-                                   [--upstream URL [--record]] [--admin [--admin-token TOKEN]]
-                                   [--host ADDRESS] [--port PORT]
-               request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
-                                  [--header-in-name NAME]... [--create FOLDER]
-               request-mocker convert IN OUT [--host URL]
-
-        Serves mock responses over HTTP/1.1, printing one line per request: what answered it,
-        or, when nothing did, the file names it looked for.
-
-        ARGUMENTS:
-          FOLDER...            Mock-data folders of .http and .json files named as in
-                               MockDataNaming.md, layered: the first that has a file for a
-                               request answers it. Without FOLDER or another source, the
-                               Examples/MockData folder of the current directory.
-
-        OPTIONS:
-          --cassette FILE.har  Also answer from a HAR cassette (after FOLDER, when both are
-                               given). Requests match on method, path and query, so a cassette
-                               recorded against another host still answers; each recording
-                               answers once, and the last one keeps answering after that.
-                               The file is written only with --record.
-          --stubs FILE.json    Stubs (filters written as JSON; see stubs.schema.json), tried
-                               before the folders. Reloaded when the file changes; a broken
-                               edit is reported and the last good stubs stay.
-          --openapi FILE       Answer from an OpenAPI 3.0/3.1 contract (JSON) what the stubs,
-                               FOLDERs and cassette don't: each request is checked against its
-                               operation, then answered with the declared example (Prefer:
-                               code=404, example=NAME or ?__code=404&__example=NAME pick one) or
-                               a body generated from the schema. Reloaded when the file changes.
-          --base-path PATH     Serve the operations under PATH instead of the path of the
-                               contract's first server URL.
-          --validate MODE      strict (default): a request the contract doesn't allow gets 401,
-                               415 or 422; warn: answered anyway, with RequestMocker-Violations;
-                               off: not checked.
-          --dynamic            Generate bodies from a seed (--seed N, default 0): each request
-                               its own, the same in every run.
-          --admin              The admin API under /__admin/: add and remove stubs, read the
-                               requests (GET /__admin/requests). Off by default.
-          --admin-token TOKEN  The bearer token admin calls must carry (also read from
-                               REQUEST_MOCKER_ADMIN_TOKEN); needed when --host isn't loopback.
-          --upstream URL       Forward every request nothing else answers to this server:
-                               URL gives the scheme, host, port and base path, to which the
-                               request's path and query are appended. Method, headers and body
-                               go on with Host rewritten; the answer is relayed as it arrives.
-                               An upstream that can't be reached or fails gives 502 and why.
-          --record             Write each forwarded exchange, secrets redacted: into the first
-                               FOLDER as a .http file under its mock-data name (created if
-                               missing), or into --cassette when given (saved after each one).
-                               A later run without --upstream answers the same requests.
-          --host ADDRESS       The address to listen on (default: 127.0.0.1). Use 0.0.0.0 or ::
-                               only to be reachable from other machines.
-          --port PORT          The port (default: 8080); 0 picks any free port.
-          -h, --help           Show this help.
-          --version            Show the version.
-
-        NAME prints the mock-data file names a request looks for, in lookup order (hashes
-        included, which no one can type by hand):
-          -d BODY              The request body; -d @FILE reads it from a file. Without a
-                               Content-Type header it is sent as a form, as curl sends it.
-          -H 'Name: value'     A request header (repeatable).
-          --wildcards          Also the wildcard names (as `serve` looks for them).
-          --header-in-name N   A header whose value is part of the names (repeatable).
-          --create FOLDER      Write a skeleton .http file under the first name in FOLDER.
-
-        CONVERT turns recorded traffic into another format, with the default redaction:
-          a YAHTTPVCR cassette (JSON or property list) or a HAR file into OUT.har, or into
-          OUT, a mock-data folder of .http files under their mock-data names (created if
-          missing); a mock-data folder into OUT.har, each file name read back into a request
-          (a `-` read as `/`) to the host of --host URL (default http://localhost). What
-          can't be converted (a transport error into a folder, a wildcard or hashed name into
-          HAR) is listed and left out.
-
-        Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
-        Exit status: 0 after Ctrl-C (and after name and convert), 64 for bad arguments, 65 for
-        an invalid cassette, stubs file, contract or mock-data folder, 66 for a FOLDER, cassette,
-        stubs file, contract, -d @FILE or convert's IN that isn't there or can't be read, 69 when the address
-        can't be bound, 73 when --create, --record or convert can't write.
-        `--` ends the options: what follows are FOLDERs, even when they start with a dash.
-        """
-
     static func parse(
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(UsageError) -> CommandLineOptions {
@@ -165,6 +91,10 @@ struct CommandLineOptions: Equatable {
         case "--version": return CommandLineOptions(command: .version)
         case "serve": break
         case "name": return CommandLineOptions(command: .name(try parseName(arguments.dropFirst())))
+        case "check":
+            let rest = arguments.dropFirst()
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return CommandLineOptions(command: .help) }
+            return CommandLineOptions(command: .check(try parseCheck(rest)))
         case "convert":
             let rest = arguments.dropFirst()
             if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return CommandLineOptions(command: .help) }
@@ -172,8 +102,8 @@ struct CommandLineOptions: Equatable {
         default:
             throw UsageError(
                 description:
-                    "unknown command \(first.debugDescription); the commands are `serve`, `name` and `convert` "
-                    + "(see `request-mocker --help`)")
+                    "unknown command \(first.debugDescription); the commands are `serve`, `check`, `name` and "
+                    + "`convert` (see `request-mocker --help`)")
         }
         var options = ServeOptions()
         var rest = arguments.dropFirst()
@@ -251,91 +181,6 @@ struct CommandLineOptions: Equatable {
         return CommandLineOptions(command: .serve(options))
     }
 
-    private static func parseConvert(_ arguments: ArraySlice<String>) throws(UsageError) -> ConvertOptions {
-        var options = ConvertOptions()
-        var positional: [String] = []
-        var rest = arguments
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--host":
-                guard let value = rest.popFirst(), let url = URL(string: value),
-                    ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
-                else {
-                    throw UsageError(description: "--host needs a URL, for example --host https://api.example.com")
-                }
-                options.host = url
-            case "--":
-                positional += rest
-                rest = []
-            default:
-                guard !argument.hasPrefix("-") else {
-                    throw UsageError(description: "unknown option \(argument); convert takes --host URL")
-                }
-                positional.append(argument)
-            }
-        }
-        guard positional.count == 2 else {
-            throw UsageError(
-                description: "convert takes IN and OUT, for example "
-                    + "`request-mocker convert Cassettes/login.json login.har`")
-        }
-        options.input = positional[0]
-        options.output = positional[1]
-        return options
-    }
-
-    private static func parseName(_ arguments: ArraySlice<String>) throws(UsageError) -> NameOptions {
-        var options = NameOptions()
-        var positional: [String] = []
-        var rest = arguments
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-d", "--data", "-H", "--header", "--header-in-name", "--create":
-                guard let value = rest.popFirst() else {
-                    throw UsageError(
-                        description: "\(argument) needs a value, for example \(nameExample(for: argument))")
-                }
-                switch argument {
-                case "-d", "--data": options.body = value
-                case "-H", "--header":
-                    guard value.contains(":") else {
-                        throw UsageError(
-                            description: "-H \(value.debugDescription) is not a header; write -H 'Name: value'")
-                    }
-                    options.headers.append(value)
-                case "--header-in-name": options.headersInName.append(value)
-                default: options.createIn = value
-                }
-            case "--wildcards":
-                options.wildcards = true
-            default:
-                guard !argument.hasPrefix("-") else {
-                    throw UsageError(
-                        description: "unknown option \(argument) for name; the options are -d, -H, --wildcards, "
-                            + "--header-in-name and --create")
-                }
-                positional.append(argument)
-            }
-        }
-        guard positional.count == 2 else {
-            throw UsageError(
-                description:
-                    "name needs METHOD and URL, for example: request-mocker name GET 'https://api.test/users?page=2'")
-        }
-        options.method = positional[0].uppercased()
-        options.url = positional[1]
-        return options
-    }
-
-    private static func nameExample(for option: String) -> String {
-        switch option {
-        case "-d", "--data": #"-d '{"name": "Ada"}'"#
-        case "-H", "--header": "-H 'Content-Type: application/json'"
-        case "--header-in-name": "--header-in-name Authorization"
-        default: "--create Examples/MockData"
-        }
-    }
-
     private static let serveOptions =
         "the options are --cassette, --stubs, --openapi, --base-path, --validate, --dynamic, --seed, --upstream, "
         + "--record, --admin, --admin-token, --host and --port"
@@ -400,7 +245,7 @@ struct CommandLineOptions: Equatable {
         }
     }
 
-    private static func example(for option: String) -> String {
+    static func example(for option: String) -> String {
         switch option {
         case "--cassette": "--cassette Tests/Cassettes/api.har"
         case "--upstream": "--upstream http://localhost:3000/api"

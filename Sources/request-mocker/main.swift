@@ -65,4 +65,6 @@ case .convert(let convert):
     ConvertCommand.run(convert)
 case .serve(let serve):
     ServeCommand.run(serve)
+case .check(let check):
+    CheckCommand.run(check)
 }

@@ -27,7 +27,7 @@ import Testing
         ),
         (
             ["start"],
-            "request-mocker: unknown command \"start\"; the commands are `serve`, `name` and `convert` "
+            "request-mocker: unknown command \"start\"; the commands are `serve`, `check`, `name` and `convert` "
                 + "(see `request-mocker --help`)\n"
         ),
         (

@@ -16,7 +16,8 @@ package struct ProcessResult: Sendable {
 /// cancelled test kills it.
 package enum ExternalProcess {
     package static func run(
-        _ executable: String, _ arguments: [String], input: Data? = nil, timeout: Duration = .seconds(30)
+        _ executable: String, _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
+        timeout: Duration = .seconds(30)
     ) async throws -> ProcessResult {
         if let tool = [Tool.python3, .curl].first(where: { $0.name == executable }) { try await tool.require() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-process-\(UUID().uuidString)")
@@ -33,7 +34,8 @@ package enum ExternalProcess {
             inputPath = inURL.path
         }
         let child = try ChildProcess(
-            [executable] + arguments, input: inputPath, output: outURL.path, errors: errURL.path)
+            [executable] + arguments, input: inputPath, output: outURL.path, errors: errURL.path,
+            directory: directory?.path)
         let timedOut = LockedState(false)
         let timer = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }

@@ -50,3 +50,16 @@ extension OpenAPIContract {
         }
     }
 }
+
+/// A contract's own value that breaks its schema (an example, a default), where it is written:
+/// what `request-mocker check` reports about the contract itself.
+package struct ContractProblem: Sendable, Hashable {
+    package let file: URL
+    /// The 1-based line, when the file could be read again.
+    package let line: Int?
+    /// Where the value is: `#/paths/~1pets/get/responses/200/content/application~1json/example`.
+    package let pointer: String
+    package let message: String
+    /// An example is an error; a default, which generated values leave out, a warning.
+    package let isError: Bool
+}

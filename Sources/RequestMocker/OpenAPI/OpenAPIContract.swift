@@ -39,6 +39,8 @@ public struct OpenAPIContract: Sendable {
     let root: Located
     /// What answering needs of each operation, in the order of ``operations``.
     let plans: [OperationPlan]
+    /// The examples and defaults that break their schemas, where they are written.
+    package let problems: [ContractProblem]
 
     /// Reads the contract at `url` (JSON) and every operation of its `paths`.
     ///
@@ -63,6 +65,7 @@ public struct OpenAPIContract: Sendable {
         var plans: [OperationPlan] = []
         for (operation, item) in reader.declarations { plans.append(try planner.plan(of: operation, in: item)) }
         self.plans = plans
+        problems = planner.problems
         notices += planner.allNotices
         if let unused = UnusedFeatures.notice(in: root.node) { notices.append(unused) }
         let unreachable = OpenAPIRouter(operations, basePaths: operations.map { $0.serverPath ?? "" }).unreachable

@@ -10,6 +10,8 @@ struct PlanReader {
     /// The contract's own `security`, for operations without their own.
     private let defaultSecurity: Located?
     private(set) var notices: [String] = []
+    /// The examples that break their schemas, where they are written.
+    private(set) var brokenExamples: [ContractProblem] = []
     private var externalValues = 0
 
     init(files: ContractFiles, root: Located) throws(OpenAPIContract.Error) {
@@ -63,6 +65,12 @@ struct PlanReader {
             security: try security(operation.member("security") ?? defaultSecurity))
     }
 
+    /// The examples and defaults that break their schemas: those of media types read here, and
+    /// those of the schemas the compiler read.
+    var problems: [ContractProblem] {
+        brokenExamples + compiler.problems
+    }
+
     /// What the reader noticed, including what the schema compiler did.
     var allNotices: [String] {
         notices + compiler.notices
@@ -114,14 +122,18 @@ struct PlanReader {
                 var written = declared.node["example"].map { [(declared.pointer + "/example", $0)] } ?? []
                 written += examples.map { (declared.pointer + "/examples/" + Located.escaped($0.name), $0.value) }
                 for (pointer, example) in written {
-                    guard
-                        let first = SchemaValidator.violations(
-                            of: example.jsonValue, against: schema, direction: direction
-                        ).first
-                    else { continue }
+                    let violations = SchemaValidator.violations(
+                        of: example.jsonValue, against: schema, direction: direction)
+                    guard let first = violations.first else { continue }
                     notices.append(
                         "\(declared.source.url.lastPathComponent)\(pointer) breaks its schema (\(first)); "
                             + "served as written")
+                    let line = declared.source.location(of: example.offset).line
+                    brokenExamples += violations.map { violation in
+                        ContractProblem(
+                            file: declared.source.url, line: line, pointer: pointer, message: "\(violation)",
+                            isError: true)
+                    }
                 }
             }
             media.append(

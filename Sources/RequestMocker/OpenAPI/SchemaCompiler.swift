@@ -7,6 +7,7 @@ package final class SchemaCompiler: Sendable {
     private struct State {
         var compiled: [String: Schema] = [:]
         var notices: [String] = []
+        var problems: [ContractProblem] = []
     }
 
     private let files: ContractFiles
@@ -44,6 +45,9 @@ package final class SchemaCompiler: Sendable {
     /// What the compiler read without refusing: patterns it can't check, and why.
     package var notices: [String] { state.withLock { $0.notices } }
 
+    /// The schemas' examples (errors) and defaults (warnings) that break them, where they are written.
+    var problems: [ContractProblem] { state.withLock { $0.problems } }
+
     /// The schema `written` is (or names), compiled with every schema it reaches.
     func schema(for written: Located) throws(OpenAPIContract.Error) -> Schema {
         var pending: [(Schema, Located)] = []
@@ -61,6 +65,7 @@ package final class SchemaCompiler: Sendable {
     /// need is filled, and notes those that break it: a generated value leaves them out.
     private func checkWrittenValues(of schemas: [Schema]) {
         var notices: [String] = []
+        var problems: [ContractProblem] = []
         for schema in schemas {
             for (keyword, node) in [("example", schema.exampleNode), ("default", schema.defaultNode)] {
                 guard let node else { continue }
@@ -76,10 +81,18 @@ package final class SchemaCompiler: Sendable {
                     notices.append(
                         "\(schema.source.lastPathComponent)\(schema.pointer): its \(keyword) breaks the schema "
                             + "(\(first)); generated values leave it out")
+                    let line = (try? files.source(at: schema.source))?.location(of: node.offset).line
+                    problems += violations.map { violation in
+                        ContractProblem(
+                            file: schema.source, line: line, pointer: schema.pointer + "/" + keyword,
+                            message: "\(violation)", isError: keyword == "example")
+                    }
                 }
             }
         }
-        if !notices.isEmpty { state.withLock { $0.notices += notices } }
+        if !notices.isEmpty {
+            state.withLock { ($0.notices, $0.problems) = ($0.notices + notices, $0.problems + problems) }
+        }
     }
 
     /// Keys beside a `$ref` that change nothing a value is checked against.

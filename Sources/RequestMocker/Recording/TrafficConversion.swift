@@ -93,9 +93,17 @@ package enum TrafficConversion {
     package static func interactions(
         ofMockDataFolder folder: URL, base: URL
     ) throws -> (interactions: [Interaction], skipped: [String]) {
+        let (entries, skipped) = try entries(ofMockDataFolder: folder, base: base)
+        return (entries.map(\.interaction), skipped)
+    }
+
+    /// ``interactions(ofMockDataFolder:base:)``, each with the name of its file.
+    package static func entries(
+        ofMockDataFolder folder: URL, base: URL
+    ) throws -> (entries: [(file: String, interaction: Interaction)], skipped: [String]) {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let root = folder.resolvingSymlinksInPath().path + "/"
-        var interactions: [Interaction] = []
+        var interactions: [(file: String, interaction: Interaction)] = []
         var skipped: [String] = []
         for name in names where name.hasSuffix(".http") || name.hasSuffix(".json") {
             let stem = String(name.dropLast(5))
@@ -134,9 +142,12 @@ package enum TrafficConversion {
                 }
             }
             interactions.append(
-                Interaction(
-                    request: request, result: .success(response), startedAt: Date(timeIntervalSince1970: 0),
-                    duration: .zero))
+                (
+                    name,
+                    Interaction(
+                        request: request, result: .success(response), startedAt: Date(timeIntervalSince1970: 0),
+                        duration: .zero)
+                ))
         }
         return (interactions, skipped)
     }

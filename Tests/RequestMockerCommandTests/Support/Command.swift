@@ -16,8 +16,8 @@ enum Command {
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 
-    static func run(_ arguments: [String]) async throws -> ProcessResult {
-        try await ExternalProcess.run(executable.path, arguments)
+    static func run(_ arguments: [String], in directory: URL? = nil) async throws -> ProcessResult {
+        try await ExternalProcess.run(executable.path, arguments, in: directory)
     }
 }
 

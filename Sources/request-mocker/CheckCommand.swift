@@ -1,0 +1,60 @@
+import Foundation
+import RequestMocker
+
+/// `request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]`: checks
+/// the mocks, and the contract's own examples, against the contract; one compiler-style line per
+/// finding, exit status 1 when there is an error.
+enum CheckCommand {
+    static func run(_ options: CommandLineOptions.CheckOptions) -> Never {
+        let contract = ContractWatcher.load(URL(fileURLWithPath: options.openapi))
+        let check = ContractCheck(contract, basePath: options.basePath)
+        var findings = check.contractFindings
+        var checked = 0
+        for folder in options.folders {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                fail("no folder at \(folder)", status: ExitCode.noInput)
+            }
+            do {
+                let result = try check.check(folder: URL(fileURLWithPath: folder))
+                findings += result.findings
+                checked += result.checked
+                for reason in result.skipped { printLine("note: not checked: \(reason)") }
+            } catch {
+                fail("cannot read the folder \(folder): \(error.localizedDescription)", status: ExitCode.noInput)
+            }
+        }
+        if let stubs = options.stubs {
+            guard FileManager.default.fileExists(atPath: stubs) else {
+                fail("no stubs file at \(stubs)", status: ExitCode.noInput)
+            }
+            do {
+                let result = try check.check(stubsFile: URL(fileURLWithPath: stubs))
+                findings += result.findings
+                checked += result.checked
+            } catch {
+                fail("\(error)", status: ExitCode.dataError)
+            }
+        }
+        if let cassette = options.cassette {
+            guard FileManager.default.fileExists(atPath: cassette) else {
+                fail("no cassette at \(cassette)", status: ExitCode.noInput)
+            }
+            do {
+                let result = try check.check(cassette: URL(fileURLWithPath: cassette))
+                findings += result.findings
+                checked += result.checked
+            } catch {
+                fail("\(error)", status: ExitCode.dataError)
+            }
+        }
+        for finding in findings { printLine(finding.description) }
+        let errors = findings.count { $0.isError }
+        let warnings = findings.count - errors
+        printLine(
+            "checked \(checked) mock\(checked == 1 ? "" : "s") and the contract's examples against "
+                + "\(contract.url.lastPathComponent): \(errors) error\(errors == 1 ? "" : "s"), "
+                + "\(warnings) warning\(warnings == 1 ? "" : "s")")
+        exit(errors > 0 ? 1 : 0)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The options of `check`, `convert` and `name`.
+extension CommandLineOptions {
+    static func parseConvert(_ arguments: ArraySlice<String>) throws(UsageError) -> ConvertOptions {
+        var options = ConvertOptions()
+        var positional: [String] = []
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--host":
+                guard let value = rest.popFirst(), let url = URL(string: value),
+                    ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+                else {
+                    throw UsageError(description: "--host needs a URL, for example --host https://api.example.com")
+                }
+                options.host = url
+            case "--":
+                positional += rest
+                rest = []
+            default:
+                guard !argument.hasPrefix("-") else {
+                    throw UsageError(description: "unknown option \(argument); convert takes --host URL")
+                }
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 2 else {
+            throw UsageError(
+                description: "convert takes IN and OUT, for example "
+                    + "`request-mocker convert Cassettes/login.json login.har`")
+        }
+        options.input = positional[0]
+        options.output = positional[1]
+        return options
+    }
+
+    static func parseCheck(_ arguments: ArraySlice<String>) throws(UsageError) -> CheckOptions {
+        var options = CheckOptions()
+        var openapi: String?
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--openapi", "--stubs", "--cassette", "--base-path":
+                guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+                    throw UsageError(description: "\(argument) needs a value, for example \(example(for: argument))")
+                }
+                switch argument {
+                case "--openapi": openapi = value
+                case "--stubs": options.stubs = value
+                case "--cassette": options.cassette = value
+                default:
+                    guard value.hasPrefix("/") else {
+                        throw UsageError(
+                            description: "--base-path \(value.debugDescription) must start with /, such as /v2")
+                    }
+                    options.basePath = value
+                }
+            case "--":
+                options.folders += rest
+                rest = []
+            default:
+                guard !argument.hasPrefix("-") else {
+                    throw UsageError(
+                        description: "unknown option \(argument); check takes --openapi, --stubs, --cassette and "
+                            + "--base-path")
+                }
+                options.folders.append(argument)
+            }
+        }
+        guard let openapi else {
+            throw UsageError(
+                description: "check needs the contract: `request-mocker check --openapi openapi.json Mocks`")
+        }
+        options.openapi = openapi
+        return options
+    }
+
+    static func parseName(_ arguments: ArraySlice<String>) throws(UsageError) -> NameOptions {
+        var options = NameOptions()
+        var positional: [String] = []
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-d", "--data", "-H", "--header", "--header-in-name", "--create":
+                guard let value = rest.popFirst() else {
+                    throw UsageError(
+                        description: "\(argument) needs a value, for example \(nameExample(for: argument))")
+                }
+                switch argument {
+                case "-d", "--data": options.body = value
+                case "-H", "--header":
+                    guard value.contains(":") else {
+                        throw UsageError(
+                            description: "-H \(value.debugDescription) is not a header; write -H 'Name: value'")
+                    }
+                    options.headers.append(value)
+                case "--header-in-name": options.headersInName.append(value)
+                default: options.createIn = value
+                }
+            case "--wildcards":
+                options.wildcards = true
+            default:
+                guard !argument.hasPrefix("-") else {
+                    throw UsageError(
+                        description: "unknown option \(argument) for name; the options are -d, -H, --wildcards, "
+                            + "--header-in-name and --create")
+                }
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 2 else {
+            throw UsageError(
+                description:
+                    "name needs METHOD and URL, for example: request-mocker name GET 'https://api.test/users?page=2'")
+        }
+        options.method = positional[0].uppercased()
+        options.url = positional[1]
+        return options
+    }
+
+    private static func nameExample(for option: String) -> String {
+        switch option {
+        case "-d", "--data": #"-d '{"name": "Ada"}'"#
+        case "-H", "--header": "-H 'Content-Type: application/json'"
+        case "--header-in-name": "--header-in-name Authorization"
+        default: "--create Examples/MockData"
+        }
+    }
+
+}

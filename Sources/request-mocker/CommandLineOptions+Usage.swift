@@ -1,0 +1,94 @@
+extension CommandLineOptions {
+    static let usage = """
+        USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
+                                   [--openapi FILE [--base-path PATH] [--validate strict|warn|off]
+                                   [--dynamic [--seed N]]]
+                                   [--upstream URL [--record]] [--admin [--admin-token TOKEN]]
+                                   [--host ADDRESS] [--port PORT]
+               request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
+                                  [--header-in-name NAME]... [--create FOLDER]
+               request-mocker convert IN OUT [--host URL]
+               request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]
+                                    [--base-path PATH]
+
+        Serves mock responses over HTTP/1.1, printing one line per request: what answered it,
+        or, when nothing did, the file names it looked for.
+
+        ARGUMENTS:
+          FOLDER...            Mock-data folders of .http and .json files named as in
+                               MockDataNaming.md, layered: the first that has a file for a
+                               request answers it. Without FOLDER or another source, the
+                               Examples/MockData folder of the current directory.
+
+        OPTIONS:
+          --cassette FILE.har  Also answer from a HAR cassette (after FOLDER, when both are
+                               given). Requests match on method, path and query, so a cassette
+                               recorded against another host still answers; each recording
+                               answers once, and the last one keeps answering after that.
+                               The file is written only with --record.
+          --stubs FILE.json    Stubs (filters written as JSON; see stubs.schema.json), tried
+                               before the folders. Reloaded when the file changes; a broken
+                               edit is reported and the last good stubs stay.
+          --openapi FILE       Answer from an OpenAPI 3.0/3.1 contract (JSON) what the stubs,
+                               FOLDERs and cassette don't: each request is checked against its
+                               operation, then answered with the declared example (Prefer:
+                               code=404, example=NAME or ?__code=404&__example=NAME pick one) or
+                               a body generated from the schema. Reloaded when the file changes.
+          --base-path PATH     Serve the operations under PATH instead of the path of the
+                               contract's first server URL.
+          --validate MODE      strict (default): a request the contract doesn't allow gets 401,
+                               415 or 422; warn: answered anyway, with RequestMocker-Violations;
+                               off: not checked.
+          --dynamic            Generate bodies from a seed (--seed N, default 0): each request
+                               its own, the same in every run.
+          --admin              The admin API under /__admin/: add and remove stubs, read the
+                               requests (GET /__admin/requests). Off by default.
+          --admin-token TOKEN  The bearer token admin calls must carry (also read from
+                               REQUEST_MOCKER_ADMIN_TOKEN); needed when --host isn't loopback.
+          --upstream URL       Forward every request nothing else answers to this server:
+                               URL gives the scheme, host, port and base path, to which the
+                               request's path and query are appended. Method, headers and body
+                               go on with Host rewritten; the answer is relayed as it arrives.
+                               An upstream that can't be reached or fails gives 502 and why.
+          --record             Write each forwarded exchange, secrets redacted: into the first
+                               FOLDER as a .http file under its mock-data name (created if
+                               missing), or into --cassette when given (saved after each one).
+                               A later run without --upstream answers the same requests.
+          --host ADDRESS       The address to listen on (default: 127.0.0.1). Use 0.0.0.0 or ::
+                               only to be reachable from other machines.
+          --port PORT          The port (default: 8080); 0 picks any free port.
+          -h, --help           Show this help.
+          --version            Show the version.
+
+        NAME prints the mock-data file names a request looks for, in lookup order (hashes
+        included, which no one can type by hand):
+          -d BODY              The request body; -d @FILE reads it from a file. Without a
+                               Content-Type header it is sent as a form, as curl sends it.
+          -H 'Name: value'     A request header (repeatable).
+          --wildcards          Also the wildcard names (as `serve` looks for them).
+          --header-in-name N   A header whose value is part of the names (repeatable).
+          --create FOLDER      Write a skeleton .http file under the first name in FOLDER.
+
+        CONVERT turns recorded traffic into another format, with the default redaction:
+          a YAHTTPVCR cassette (JSON or property list) or a HAR file into OUT.har, or into
+          OUT, a mock-data folder of .http files under their mock-data names (created if
+          missing); a mock-data folder into OUT.har, each file name read back into a request
+          (a `-` read as `/`) to the host of --host URL (default http://localhost). What
+          can't be converted (a transport error into a folder, a wildcard or hashed name into
+          HAR) is listed and left out.
+
+        CHECK keeps mocks true to a contract: each file of the FOLDERs, each stub with a fixed
+          response and each cassette recording is matched to an operation, and its status,
+          Content-Type, JSON body and required headers are checked against what it declares;
+          the contract's own examples are checked too. One line per finding, as compilers
+          print them; a mock of a path the contract lacks is a warning. Exit status 1 when
+          there is an error, else 0.
+
+        Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
+        Exit status: 0 after Ctrl-C (and after name and convert), 64 for bad arguments, 65 for
+        an invalid cassette, stubs file, contract or mock-data folder, 66 for a FOLDER, cassette,
+        stubs file, contract, -d @FILE or convert's IN that isn't there or can't be read, 69 when the address
+        can't be bound, 73 when --create, --record or convert can't write.
+        `--` ends the options: what follows are FOLDERs, even when they start with a dash.
+        """
+}
