@@ -26,6 +26,9 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
         name: "jsonschema", isPythonModule: true,
         installation: "apt-get install python3-jsonschema (or: python3 -m pip install jsonschema)")
 
+    package static let schemathesis = Tool(
+        name: "schemathesis", isPythonModule: true, installation: "python3 -m pip install schemathesis")
+
     package var description: String { isPythonModule ? "Python's \(name) package" : name }
 
     /// Returns when the tool is here; otherwise skips the current test (or, under CI, throws

@@ -35,7 +35,11 @@ struct ContractResponder {
         let verdict =
             source.validation == .off
             ? RequestValidator.Verdict()
-            : RequestValidator(plan: plan, request: request, pathValues: pathValues).verdict()
+            : RequestValidator(
+                plan: plan, request: request, pathValues: pathValues,
+                conditionNames: Set(
+                    URLComponents(string: operation.path.drop { $0 != "?" } + "")?.queryItems?.map(\.name) ?? [])
+            ).verdict()
         var reply: ContractReply
         if source.validation == .strict, !verdict.isClean {
             reply = refusal(verdict)
@@ -57,16 +61,25 @@ struct ContractResponder {
     }
 
     /// What a request that breaks the contract gets: `401` without credentials, `415` for a
-    /// body of another media type, else the operation's own `422`, `400` or `default` (sent as
-    /// `422`), else a `422` problem listing the violations.
+    /// body of another media type (the operation's own where it declares them), else the
+    /// operation's own `422`, `400` or `default` (sent as `422`), else a `422` problem listing
+    /// the violations.
     private mutating func refusal(_ verdict: RequestValidator.Verdict) -> ContractReply {
+        // The operation's own 401 or 415, where it declares one; else a problem.
+        preferences = Preferences()
         if let requirements = verdict.unauthorized {
-            var reply = problem(401, RequestValidator.missingCredentials(requirements))
+            let declared = plan.responses.first { $0.status == "401" }
+            var refused =
+                declared.map { self.reply(401, $0) } ?? problem(401, RequestValidator.missingCredentials(requirements))
             let realm = contract.title ?? contract.url.lastPathComponent
-            reply.headers.add(.wwwAuthenticate, RequestValidator.challenges(requirements, realm: realm))
-            return reply
+            if refused.headers[.wwwAuthenticate] == nil {
+                refused.headers.add(.wwwAuthenticate, RequestValidator.challenges(requirements, realm: realm))
+            }
+            return refused
         }
-        if let unsupported = verdict.unsupportedMediaType { return problem(415, unsupported) }
+        if let unsupported = verdict.unsupportedMediaType {
+            return plan.responses.first { $0.status == "415" }.map { self.reply(415, $0) } ?? problem(415, unsupported)
+        }
         let declared =
             plan.responses.first { $0.status == "422" }.map { (422, $0) }
             ?? plan.responses.first { $0.status == "400" }.map { (400, $0) }
@@ -74,7 +87,6 @@ struct ContractResponder {
         if let (status, response) = declared {
             // The operation's own error, chosen as any response is, without the request's
             // preferences (they were for the answer it would have had).
-            preferences = Preferences()
             return reply(status, response)
         }
         let count = verdict.violations.count

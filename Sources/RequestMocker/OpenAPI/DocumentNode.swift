@@ -116,6 +116,24 @@ package struct DocumentSource: Sendable {
         Self.location(of: offset, in: bytes)
     }
 
+    /// The 1-based lines of `offsets`, counted in one pass over the file (a report of many
+    /// problems in a large file).
+    package func lines(of offsets: [Int]) -> [Int] {
+        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        var lines = Array(repeating: 1, count: offsets.count)
+        var line = 1
+        var position = 0
+        for index in order {
+            let end = min(max(offsets[index], 0), bytes.count)
+            while position < end {
+                if bytes[position] == UInt8(ascii: "\n") { line += 1 }
+                position += 1
+            }
+            lines[index] = line
+        }
+        return lines
+    }
+
     /// Counted from the start only when asked: errors are rare, and reading a contract
     /// shouldn't pay for a table of its lines.
     static func location(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {

@@ -29,7 +29,12 @@ enum FormatCheck {
         case "int32":
             guard let int = value.intValue else { return "an int32 (a whole number)" }
             return Int32(exactly: int) == nil ? "an int32 (between -2147483648 and 2147483647)" : nil
-        case "int64": return value.intValue == nil ? "an int64 (a whole number)" : nil
+        case "int64":
+            guard value.intValue == nil else { return nil }
+            if case .double(let double) = value, double.rounded() == double {
+                return "an int64 (between -9223372036854775808 and 9223372036854775807)"
+            }
+            return "an int64 (a whole number)"
         default: return nil
         }
     }

@@ -55,8 +55,10 @@ extension OpenAPIContract {
 /// what `request-mocker check` reports about the contract itself.
 package struct ContractProblem: Sendable, Hashable {
     package let file: URL
-    /// The 1-based line, when the file could be read again.
-    package let line: Int?
+    /// The 1-based line, counted once the contract is read (for all problems at once).
+    package internal(set) var line: Int?
+    /// Where the value starts in its file, in bytes.
+    let offset: Int
     /// Where the value is: `#/paths/~1pets/get/responses/200/content/application~1json/example`.
     package let pointer: String
     package let message: String

@@ -65,7 +65,7 @@ public struct OpenAPIContract: Sendable {
         var plans: [OperationPlan] = []
         for (operation, item) in reader.declarations { plans.append(try planner.plan(of: operation, in: item)) }
         self.plans = plans
-        problems = planner.problems
+        problems = Self.withLines(planner.problems, files: files)
         notices += planner.allNotices
         if let unused = UnusedFeatures.notice(in: root.node) { notices.append(unused) }
         let unreachable = OpenAPIRouter(operations, basePaths: operations.map { $0.serverPath ?? "" }).unreachable
@@ -80,6 +80,19 @@ public struct OpenAPIContract: Sendable {
                     + " can't be reached by any request: " + described.joined(separator: ", "))
         }
         self.notices = notices
+    }
+
+    /// `problems` with their lines, counted in one pass per file.
+    private static func withLines(_ problems: [ContractProblem], files: ContractFiles) -> [ContractProblem] {
+        var lined = problems
+        for file in Set(problems.map(\.file)) {
+            guard let source = try? files.source(at: file) else { continue }
+            let indices = problems.indices.filter { problems[$0].file == file }
+            for (index, line) in zip(indices, source.lines(of: indices.map { problems[$0].offset })) {
+                lined[index].line = line
+            }
+        }
+        return lined
     }
 
     /// The schema at `pointer` in the entry file (`#/components/schemas/Pet`), compiled with

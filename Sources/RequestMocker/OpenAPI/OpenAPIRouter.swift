@@ -11,9 +11,9 @@ import Foundation
 ///   template segments are tried in document order. A template segment may mix text and
 ///   parameters (`{Sid}.json`); a parameter takes at least one character, and as few as it can
 ///   before the text that follows it.
-/// - Of the paths that match, the first that declares the request's method wins; a `HEAD`
-///   goes to a `GET` where the path declares no `HEAD`. When paths match but none has the
-///   method, the answer is 405 with the first path's methods.
+/// - The first path that matches decides, as OpenAPI has concrete paths matched before
+///   templated ones: its operation for the request's method (a `HEAD` goes to a `GET` where the
+///   path declares no `HEAD`), else 405 with its methods.
 /// - A path key that carries a query (`/responses?beta=true`) matches only when the request has
 ///   those query items, and is tried before the same path without one. A fragment in a key
 ///   (`/files/{id}#add_shared_link`) can never be sent, so it is ignored: such keys share their
@@ -152,27 +152,28 @@ package struct OpenAPIRouter: Sendable {
 
     /// The operation for `method` on the percent-decoded path `segments`, with `query`.
     package func route(_ method: HTTPMethod, segments: [String], query: [URLQueryItem]) -> Decision {
-        var firstMatch: [Entry]?
-        var found: Decision?
         // Depth first, literals before templates: the tree has no cycles, so each node is
         // visited at most once. `values` holds the parameters' values along the current path.
         var stack: [(node: Node, depth: Int, values: [String])] = [(root, 0, [])]
-        while let (node, depth, values) = stack.popLast(), found == nil {
+        while let (node, depth, values) = stack.popLast() {
             if depth == segments.count {
                 let matching = node.entries.filter { entry in
                     entry.conditions.allSatisfy { condition in query.contains(condition) }
                 }
                 guard !matching.isEmpty else { continue }
-                if firstMatch == nil { firstMatch = matching }
+                // The first path that matches decides, whatever its methods (OpenAPI matches
+                // concrete paths before templated ones): a method it lacks is a 405.
                 let chosen =
                     matching.first { $0.method == method }
                     ?? (method == .head ? matching.first { $0.method == .get } : nil)
-                if let chosen {
-                    let parameters = Dictionary(
-                        zip(chosen.parameters, values), uniquingKeysWith: { first, _ in first })
-                    found = .operation(chosen.operation, parameters: parameters)
+                guard let chosen else {
+                    var allowed: [HTTPMethod] = []
+                    for entry in matching where !allowed.contains(entry.method) { allowed.append(entry.method) }
+                    if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
+                    return .methodNotAllowed(allowed: allowed)
                 }
-                continue
+                let parameters = Dictionary(zip(chosen.parameters, values), uniquingKeysWith: { first, _ in first })
+                return .operation(chosen.operation, parameters: parameters)
             }
             let segment = segments[depth]
             // Pushed in reverse, so the literal comes off the stack first, then the templates in order.
@@ -181,12 +182,7 @@ package struct OpenAPIRouter: Sendable {
             }
             if let child = node.literals[segment] { stack.append((child, depth + 1, values)) }
         }
-        if let found { return found }
-        guard let firstMatch else { return .notFound }
-        var allowed: [HTTPMethod] = []
-        for entry in firstMatch where !allowed.contains(entry.method) { allowed.append(entry.method) }
-        if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
-        return .methodNotAllowed(allowed: allowed)
+        return .notFound
     }
 
     /// The parameters' values if `segment` matches a template segment's pieces.

@@ -128,11 +128,10 @@ struct PlanReader {
                     notices.append(
                         "\(declared.source.url.lastPathComponent)\(pointer) breaks its schema (\(first)); "
                             + "served as written")
-                    let line = declared.source.location(of: example.offset).line
                     brokenExamples += violations.map { violation in
                         ContractProblem(
-                            file: declared.source.url, line: line, pointer: pointer, message: "\(violation)",
-                            isError: true)
+                            file: declared.source.url, line: nil, offset: example.offset, pointer: pointer,
+                            message: "\(violation)", isError: true)
                     }
                 }
             }

@@ -39,6 +39,8 @@ struct RequestValidator {
     let request: MockRequest
     /// The path parameters' values, as the router captured them.
     let pathValues: [String: String]
+    /// The query names the operation's path key itself carries (`/responses?beta=true`).
+    var conditionNames: Set<String> = []
 
     /// What the check found.
     struct Verdict {
@@ -67,8 +69,35 @@ struct RequestValidator {
             verdict.unauthorized = plan.security
         }
         for parameter in plan.parameters { verdict.violations += violations(of: parameter) }
+        verdict.violations += undeclaredQueryItems()
         checkBody(into: &verdict)
         return verdict
+    }
+
+    /// The query items the operation declares no parameter for: a client that sends one (a
+    /// misspelt name, one the API dropped) has drifted from the contract.
+    private func undeclaredQueryItems() -> [RequestViolation] {
+        var declared = conditionNames.union(Preferences.queryNames)
+        var prefixes: [String] = []
+        for parameter in plan.parameters where parameter.location == .query {
+            declared.insert(parameter.name)
+            if parameter.style == "deepObject" { prefixes.append(parameter.name + "[") }
+            if parameter.explode, let lookup = parameter.schema?.lookup, lookup.types?.contains("object") == true {
+                declared.formUnion(lookup.declaredNames)
+            }
+        }
+        for credential in plan.security.joined() {
+            if case .apiKey(let name, .query) = credential.kind { declared.insert(name) }
+        }
+        var seen: Set<String> = []
+        return request.queryItems.compactMap { item in
+            guard !declared.contains(item.name), !prefixes.contains(where: item.name.hasPrefix),
+                seen.insert(item.name).inserted
+            else { return nil }
+            return RequestViolation(
+                location: "query", name: item.name, pointer: "", keyword: "additionalProperties",
+                message: "the operation declares no query parameter of this name")
+        }
     }
 
     // MARK: Security
@@ -150,7 +179,10 @@ struct RequestValidator {
         guard let declared = plan.body, !request.bodyHiddenByUploadTask else { return }
         let body = request.body ?? Data()
         let offered = declared.content.map(\.type)
-        guard !body.isEmpty else {
+        // An empty optional form is a form with no fields, checked as one; any other empty body is none.
+        let isForm = request.header(.contentType).map(Self.essence) == "application/x-www-form-urlencoded"
+        let formDeclared = declared.content.contains { Self.accepts($0.type, "application/x-www-form-urlencoded") }
+        guard !body.isEmpty || isForm && formDeclared && !declared.required else {
             if declared.required {
                 verdict.violations.append(
                     RequestViolation(

@@ -30,6 +30,11 @@ struct SchemaLookup {
 
     var required: [String] { parts.flatMap(\.required) }
 
+    /// The properties the parts declare.
+    var declaredNames: Set<String> {
+        Set(parts.flatMap { $0.properties.map(\.name) })
+    }
+
     /// Whether a part declares the property `name`.
     func declares(_ name: String) -> Bool {
         parts.contains { $0.propertyIndex[name] != nil }
@@ -51,6 +56,13 @@ enum ParameterText {
     static func value(_ text: String, _ schema: Schema?) -> JSONValue {
         guard let types = schema?.lookup.types else { return .string(text) }
         if types.contains("integer") || types.contains("number"), let int = Int(text) { return .int(int) }
+        // A whole number past Int's range is still a number (its format may refuse it).
+        if types.contains("integer") || types.contains("number"), text.wholeMatch(of: /-?[0-9]{19,400}/) != nil,
+            let double = Double(text)
+        {
+            // Past Int's range, though the nearest Double may be its bound (-2^63): kept past it.
+            return .double(Int(exactly: double) == nil ? double : double < 0 ? double.nextDown : double.nextUp)
+        }
         if types.contains("number"), let double = Double(text), double.isFinite,
             text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })
         {

@@ -81,10 +81,10 @@ package final class SchemaCompiler: Sendable {
                     notices.append(
                         "\(schema.source.lastPathComponent)\(schema.pointer): its \(keyword) breaks the schema "
                             + "(\(first)); generated values leave it out")
-                    let line = (try? files.source(at: schema.source))?.location(of: node.offset).line
                     problems += violations.map { violation in
                         ContractProblem(
-                            file: schema.source, line: line, pointer: schema.pointer + "/" + keyword,
+                            file: schema.source, line: nil, offset: node.offset,
+                            pointer: schema.pointer + "/" + keyword,
                             message: "\(violation)", isError: keyword == "example")
                     }
                 }

@@ -42,6 +42,7 @@ extension SchemaGenerator {
             view = Schema(source: schema.source, pointer: schema.pointer)
             view.acceptsNull = schema.acceptsNull
             var queue = [schema]
+            var closed: [Set<String>] = []
             var next = 0
             while next < queue.count {
                 let part = queue[next]
@@ -60,6 +61,12 @@ extension SchemaGenerator {
                 if !part.oneOf.isEmpty { groups.append(Group(branches: part.oneOf, discriminator: part.discriminator)) }
                 if !part.anyOf.isEmpty { groups.append(Group(branches: part.anyOf, discriminator: part.discriminator)) }
                 queue += part.allOf
+                if case .forbidden = part.additionalProperties { closed.append(Set(part.properties.map(\.name))) }
+            }
+            // A part that allows no other properties keeps out what the others declare.
+            for names in closed {
+                view.properties.removeAll { !names.contains($0.name) }
+                view.propertyIndex = view.propertyIndex.filter { names.contains($0.key) }
             }
         }
 

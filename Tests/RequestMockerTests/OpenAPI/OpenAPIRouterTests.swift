@@ -36,7 +36,7 @@ struct OpenAPIRouterTests {
         #""\#(method)": {"operationId": "\#(id)", "responses": {"200": {"description": "ok"}}}"#
     }
 
-    @Test("a literal segment beats a template; templates go in document order; the method decides among paths")
+    @Test("a literal segment beats a template; templates go in document order; a method the path lacks is 405")
     func precedence() throws {
         let contract = try Self.contract(
             paths: """
@@ -47,7 +47,9 @@ struct OpenAPIRouterTests {
                 """)
         #expect(Self.route(contract, .get, "/pets/mine") == "getMine")
         #expect(Self.route(contract, .get, "/pets/7") == "getPet id=7")
-        #expect(Self.route(contract, .delete, "/pets/mine") == "deletePet id=mine")
+        // The concrete path decides even where a template has the method (OpenAPI matches concrete
+        // paths first; schemathesis expects 405 here).
+        #expect(Self.route(contract, .delete, "/pets/mine") == "405 GET, HEAD")
         #expect(Self.route(contract, .get, "/pets/7/toys") == "toysByName name=7")
         #expect(Self.route(contract, .post, "/pets/7/toys") == "addToy id=7")
         #expect(Self.route(contract, .put, "/pets/mine") == "405 GET, HEAD")

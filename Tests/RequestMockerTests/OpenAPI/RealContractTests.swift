@@ -3,26 +3,7 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-/// Real contracts, read from `../shared/openapi` beside the checkout (the project's test data,
-/// not shipped with the package). Where that folder is absent (a user's clone) these tests are
-/// skipped, and say so.
-enum RealContracts {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Tests/RequestMockerTests/OpenAPI
-        .deletingLastPathComponent()  // Tests/RequestMockerTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // the checkout
-        .deletingLastPathComponent()  // the folder beside it
-        .appendingPathComponent("shared/openapi")
-
-    static var available: Bool {
-        FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path)
-    }
-
-    static let skipped: Comment = "../shared/openapi (the project's real contracts) is not beside this checkout"
-
-    static func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
-
+extension RealContracts {
     /// The keys of `values` (a JSON object file) whose value Python's `jsonschema` (Draft
     /// 2020-12) finds invalid against the schema at the JSON pointer `pointer(key)` of the
     /// contract at `contract`, each with its first error. The document's `nullable` and

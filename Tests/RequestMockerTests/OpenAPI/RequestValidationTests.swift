@@ -118,11 +118,14 @@ struct RequestValidationTests {
             Self.request("/query-key?key=k"),
             Self.request("/query-key"),
             Self.request("/keys"),
+            // A query item the operation doesn't declare is drift (an API key's and __code are declared).
+            Self.request("/query-key?key=k&debug=1&__code=204&debug=2"),
         ])
         let basic = "security: no credentials; send Authorization: Basic with user:password"
         #expect(
             findings == [
                 [basic], [], [basic], [], ["security: no credentials; send an API key in the query key"], [],
+                ["query debug: the operation declares no query parameter of this name"],
             ])
     }
 
