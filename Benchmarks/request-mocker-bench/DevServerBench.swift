@@ -27,9 +27,11 @@ struct DevServerResult {
     let nginxProxy: Double
     let forwarded: Double?
     let byteRelay: Double?
-    /// Requests a second: nginx, and `serve --stubs` with 1,000 stubs.
+    /// Requests a second: nginx, `serve --stubs` with 1,000 stubs, and `serve --openapi`
+    /// answering a static example with validation on.
     let nginx: Double
     let stubs: Double?
+    let openapi: Double?
 }
 
 func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult? {
@@ -48,6 +50,14 @@ func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult?
     }
     let stubsFile = folder.appendingPathComponent("stubs.json")
     try JSONValue.object(["stubs": .array(stubs)]).serialized().write(to: stubsFile)
+    // A contract whose operation checks its path parameter and answers the same bytes as nginx.
+    let contractFile = folder.appendingPathComponent("hello.json")
+    try Data(
+        (#"{"openapi": "3.1.0", "info": {"title": "Hello", "version": "1"}, "paths": {"/hello/{n}": {"get": {"#
+            + #""operationId": "hello", "parameters": [{"name": "n", "in": "path", "required": true, "#
+            + #""schema": {"type": "integer", "minimum": 1}}], "responses": {"200": {"description": "Hi", "#
+            + #""content": {"text/plain": {"example": "\#(body)"}}}}}}}}"#).utf8
+    ).write(to: contractFile)
     var commands: [pid_t] = []
     defer {
         for pid in commands {
@@ -58,6 +68,8 @@ func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult?
     let forwarding = startCommand(
         ["--upstream", "http://127.0.0.1:\(nginx.port)"], log: folder.appendingPathComponent("logs/upstream.log"))
     let stubbed = startCommand(["--stubs", stubsFile.path], log: folder.appendingPathComponent("logs/stubs.log"))
+    let contracted = startCommand(
+        ["--openapi", contractFile.path], log: folder.appendingPathComponent("logs/openapi.log"))
     // A relay that copies bytes each way, as close to the least a second hop costs as a
     // program gets: one kept connection to nginx for each of wrk's.
     let relayPort = try freePort()
@@ -65,17 +77,20 @@ func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult?
         installed("socat")
         ? spawn(["socat", "TCP-LISTEN:\(relayPort),fork,reuseaddr,nodelay", "TCP:127.0.0.1:\(nginx.port),nodelay"])
         : nil
-    commands = [forwarding?.pid, stubbed?.pid, relay].compactMap(\.self)
+    commands = [forwarding?.pid, stubbed?.pid, contracted?.pid, relay].compactMap(\.self)
     Thread.sleep(forTimeInterval: 0.2)
 
     let latencyURLs = [
         "http://127.0.0.1:\(nginx.port)/hello", "http://127.0.0.1:\(nginx.proxyPort)/hello",
         forwarding.map { $0.base + "/hello" }, relay.map { _ in "http://127.0.0.1:\(relayPort)/hello" },
     ]
-    let throughputURLs = ["http://127.0.0.1:\(nginx.port)/hello", stubbed.map { $0.base + "/items/999/detail" }]
+    let throughputURLs = [
+        "http://127.0.0.1:\(nginx.port)/hello", stubbed.map { $0.base + "/items/999/detail" },
+        contracted.map { $0.base + "/hello/7" },
+    ]
     for url in (latencyURLs + throughputURLs).compactMap(\.self) { _ = wrk(url, seconds: 1) }
     var latencies: [[Double]] = [[], [], [], []]
-    var throughputs: [[Double]] = [[], []]
+    var throughputs: [[Double]] = [[], [], []]
     for _ in 0..<rounds {
         for (index, url) in latencyURLs.enumerated() {
             if let url, let value = wrkMedianLatency(url, seconds: seconds) { latencies[index].append(value) }
@@ -89,8 +104,7 @@ func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult?
     else { return nil }
     return DevServerResult(
         direct: direct, nginxProxy: proxy, forwarded: median(latencies[2]), byteRelay: median(latencies[3]),
-        nginx: nginxRate,
-        stubs: median(throughputs[1]))
+        nginx: nginxRate, stubs: median(throughputs[1]), openapi: median(throughputs[2]))
 }
 
 /// Prints the development server's rows of the table.
@@ -132,5 +146,15 @@ func printDevServerRows(rounds: Int) throws {
                 + (share >= 0.5 ? "ok (budget ≥ 0.5)" : "UNDER BUDGET (≥ 0.5)"))
     } else {
         print("  serve --stubs: skipped (the command did not start)")
+    }
+    if let openapi = result.openapi {
+        let share = openapi / result.nginx
+        print(
+            String(
+                format: "  serve --openapi, a static example, validation on, log on (wrk -t2 -c16): %.0f req/s "
+                    + "against nginx %.0f: %.2f of nginx  ", openapi, result.nginx, share)
+                + (share >= 0.5 ? "ok (budget ≥ 0.5)" : "UNDER BUDGET (≥ 0.5)"))
+    } else {
+        print("  serve --openapi: skipped (the command did not start)")
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import RequestMocker
 
-// `--openapi-only`: reading OpenAI's contract (3.4 MB of JSON, 288 operations), in a process of
-// its own so its peak resident memory is the reader's. Its budget (issue 31) is 0.3 s and 150 MB
-// for the whole contract source; so far the reader parses the files, follows the `$ref`s to
-// every operation's statuses and media types, and lists the operations.
+// `--openapi-only` (also run, in a process of its own, at the end of the full table): reading
+// OpenAI's contract (3.4 MB of JSON, 288 operations: parsed, every operation's schemas compiled,
+// its examples checked), whose peak resident memory is then this process's; a request's way
+// through contracts of 10 and 10,000 operations; validating a 1 MiB body; generating bodies.
 
 /// The contracts folder beside the checkout (the project's test data), if it is there.
 let sharedContracts = URL(fileURLWithPath: #filePath)
@@ -44,35 +44,42 @@ func printOpenAPIRows() throws {
             peak))
 }
 
-/// Routing through a contract of 10,000 operations against one of 10: the median time of a
-/// round of 10,000 lookups (each a path with a parameter, spread over all the operations), over
-/// 7 interleaved rounds. This is the router alone, where the larger tree's cache misses show;
-/// the budget (10,000 operations ≤ 1.2× the latency of 10) is for a request's latency, measured
-/// once contracts answer requests.
+/// A request's way through a contract of 10,000 operations against one of 10 (routed, its path
+/// parameter checked against its schema, the example chosen and its headers written): the
+/// median time of a round of 10,000 requests spread over the operations, over 7 interleaved
+/// rounds. Budget (issue 31): ≤ 1.2×.
 func printRoutingRow() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-openapi-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    func router(operations: Int) throws -> (OpenAPIRouter, [[String]]) {
+    func source(operations: Int) throws -> (ContractSource, [MockRequest]) {
         let paths = (0..<operations).map { index in
-            #""/service\#(index)/items/{id}": {"get": {"operationId": "get\#(index)", "responses": {}}}"#
+            #""/service\#(index)/items/{id}": {"get": {"operationId": "get\#(index)", "parameters": [{"name": "id", "#
+                + #""in": "path", "required": true, "schema": {"type": "integer", "minimum": 0}}], "responses": {"#
+                + #""200": {"description": "An item", "content": {"application/json": {"example": {"id": 7}}}}}}}"#
         }
         let file = folder.appendingPathComponent("\(operations).json")
         try Data(#"{"openapi": "3.1.0", "paths": {\#(paths.joined(separator: ", "))}}"#.utf8).write(to: file)
         let contract = try OpenAPIContract(contentsOf: file)
-        let requests = (0..<10_000).map { ["service\($0 * 7919 % operations)", "items", "\($0)"] }
-        return (contract.router(), requests)
+        let requests = (0..<10_000).map { index in
+            MockRequest(
+                method: .get,
+                url: URL(fileURLWithPath: "/").deletingLastPathComponent().appendingPathComponent(
+                    "service\(index * 7919 % operations)/items/\(index)"))
+        }
+        let source = ContractSource(contract: contract, validation: .strict, generation: .static, basePath: nil)
+        return (source, requests)
     }
-    let small = try router(operations: 10)
-    let large = try router(operations: 10_000)
+    let small = try source(operations: 10)
+    let large = try source(operations: 10_000)
     let clock = ContinuousClock()
     var times: ([Duration], [Duration]) = ([], [])
     for _ in 0..<7 {
-        for (index, (router, requests)) in [small, large].enumerated() {
+        for (index, (source, requests)) in [small, large].enumerated() {
             let start = clock.now
-            for segments in requests {
-                guard case .operation = router.route(.get, segments: segments, query: []) else {
-                    preconditionFailure("a benchmark request was not routed")
+            for request in requests {
+                guard source.reply(to: request)?.status == 200 else {
+                    preconditionFailure("a benchmark request was not answered 200")
                 }
             }
             if index == 0 { times.0.append(clock.now - start) } else { times.1.append(clock.now - start) }
@@ -82,8 +89,48 @@ func printRoutingRow() throws {
     let ratio = seconds(largeMedian) / seconds(smallMedian)
     print(
         String(
-            format: "the router alone, among 10,000 operations vs 10: %.2f× (%.2f µs vs %.2f µs a request)",
-            ratio, seconds(largeMedian) * 100, seconds(smallMedian) * 100))
+            format: "a request through a contract of 10,000 operations vs 10: %.2f× (%.2f µs vs %.2f µs) %@",
+            ratio, seconds(largeMedian) * 100, seconds(smallMedian) * 100,
+            ratio <= 1.2 ? "ok (budget ≤ 1.2)" : "OVER BUDGET (≤ 1.2)"))
+}
+
+/// Generating bodies: a dynamic body of about 200 values (budget ≤ 1 ms), and the worst body,
+/// one that runs into the 2,500-value bound (budget ≤ 50 ms); the median of 101 of each.
+func printGenerationRows() throws {
+    let properties = (0..<40).map {
+        #""p\#($0)": {"type": "object", "properties": {"a": {"type": "string", "#
+            + #""format": "date-time"}, "b": {"type": "integer", "minimum": 1}, "c": {"enum": ["x", "y"]}, "#
+            + #""d": {"type": "string", "pattern": "^[A-Z]{3}[0-9]{4}$"}}}"#
+    }
+    let schema = try SchemaCompiler.compile(
+        json: Array(#"{"type": "object", "properties": {\#(properties.joined(separator: ", "))}}"#.utf8),
+        as: URL(fileURLWithPath: "/bench/generated.json"))
+    let huge = try SchemaCompiler.compile(
+        json: Array(
+            (#"{"type": "array", "minItems": 100, "items": {"type": "array", "minItems": 30, "#
+                + #""items": {"type": "integer"}}}"#).utf8),
+        as: URL(fileURLWithPath: "/bench/huge.json"))
+    let clock = ContinuousClock()
+    var nodes = 0
+    var dynamic: [Duration] = []
+    var worst: [Duration] = []
+    for seed in 0..<101 {
+        var start = clock.now
+        let value = try SchemaGenerator.value(for: schema, direction: .response, seed: UInt64(seed))
+        dynamic.append(clock.now - start)
+        if case .object(let members) = value.jsonValue {
+            nodes = 1 + members.count * 5
+        }
+        start = clock.now
+        precondition((try? SchemaGenerator.value(for: huge, direction: .response)) == nil)
+        worst.append(clock.now - start)
+    }
+    let (body, bound) = (seconds(dynamic.sorted()[50]) * 1000, seconds(worst.sorted()[50]) * 1000)
+    print(
+        String(
+            format: "generate a dynamic body of %d values: %.3f ms %@; the worst body (past 2,500 values): %.1f ms %@",
+            nodes, body, body <= 1 ? "ok (budget ≤ 1 ms)" : "OVER BUDGET (≤ 1 ms)", bound,
+            bound <= 50 ? "ok (budget ≤ 50 ms)" : "OVER BUDGET (≤ 50 ms)"))
 }
 
 /// Validating a 1 MiB JSON body (an array of objects with strings, numbers, a pattern, a format

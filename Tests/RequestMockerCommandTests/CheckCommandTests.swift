@@ -67,6 +67,23 @@ import Testing
                 + "checked 0 mocks and the contract's examples against api.json: 1 error, 0 warnings\n")
     }
 
+    @Test func theExampleFolderPassesCheckAndIsServedBeforeItsContract() async throws {
+        let arguments = ["--openapi", "Examples/OpenAPI/petstore.json", "Examples/OpenAPI/Mocks"]
+        let result = try await Command.run(["check"] + arguments, in: Command.packageRoot)
+        #expect(result.status == 0)
+        #expect(
+            result.output == "checked 2 mocks and the contract's examples against petstore.json: 0 errors, 0 warnings\n"
+        )
+        let (serving, base) = try await serving(arguments)
+        #expect(
+            try await ExternalProcess.curl([base.absoluteString + "/v1/pets/3"]).output
+                == #"{"id": 3, "name": "Polly", "kind": "bird"}"# + "\n")
+        #expect(
+            try await ExternalProcess.curl([base.absoluteString + "/v1/pets/1"]).output
+                == #"{"id":1,"name":"Rex","kind":"dog"}"#)
+        #expect(await serving.interrupt() == 0)
+    }
+
     @Test func aCassettesRecordingsAreChecked() async throws {
         let folder = try TemporaryFolder()
         try folder.write(

@@ -67,6 +67,17 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         }
     }
 
+    /// The status and body the contract answers `request` with, or `nil` when it has no path for
+    /// it: a request's whole way through the source (routing, checking, choosing), for the
+    /// benchmark.
+    package func reply(to request: MockRequest) -> (status: Int, body: Data)? {
+        var misses: [SourceAnswer.Miss] = []
+        guard case .respond(let response, _, _)? = answer(request, misses: &misses),
+            case .body(let body, _) = response.content
+        else { return nil }
+        return (response.status?.code ?? 0, body)
+    }
+
     /// The static body generated for `schema` under `key`, made once.
     func staticBody(_ key: String, _ schema: Schema) -> Result<DocumentNode, SchemaGenerator.Failure> {
         if let known = generated.withLock({ $0[key] }) { return known }
