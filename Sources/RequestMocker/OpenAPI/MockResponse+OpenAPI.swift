@@ -16,6 +16,7 @@ extension MockResponse {
     /// request's `Accept`. The request is not checked against the contract.
     ///
     /// - Parameters:
+    ///   - contract: the contract that declares the response.
     ///   - operationID: the operation's `operationId`, or, for one without, its method and path
     ///     template as ``OpenAPIContract/Operation/description`` shows them (`GET /health`).
     ///   - status: the status to answer with; the lowest declared 2xx when `nil`.

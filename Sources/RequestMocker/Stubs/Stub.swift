@@ -66,7 +66,9 @@ public struct Stub: Sendable {
     /// {"stubs": [{"request": {"method": "GET", "path": "/health"}, "response": {"status": 204}}]}
     /// ```
     ///
-    /// - Parameter contract: the contract `"openapi"` responses answer from.
+    /// - Parameters:
+    ///   - file: the stubs file.
+    ///   - contract: the contract `"openapi"` responses answer from.
     /// - Throws: ``RequestMockerError/invalidStubs(path:line:column:jsonPath:reason:)`` naming
     ///   the file, the line and column, and the JSON path of the first mistake;
     ///   ``RequestMockerError/fileNotReadable(path:reason:)`` when it can't be read.
