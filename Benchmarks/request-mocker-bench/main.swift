@@ -5,7 +5,7 @@
 //     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N] [--server-only]
 //     swift run -c release request-mocker-bench --streaming-only
 //     swift run -c release request-mocker-bench --openapi-only
-//     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair [--requests N]
+//     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair|validation [--requests N]
 //
 // The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
 // without them those rows say so and the rest of the table is printed.
@@ -81,7 +81,7 @@ if CommandLine.arguments.contains("--streaming-only") {
 
 if CommandLine.arguments.contains("--openapi-only") {
     try printOpenAPIRows()
-    try printRoutingRow()
+    try await printRoutingRow()
     try printValidationRow()
     try printGenerationRows()
     exit(0)
@@ -95,6 +95,13 @@ if CommandLine.arguments.contains("--server-only") {
 // `--profile floor|least|filter|pair --requests N`: only N sequential requests of one mode, for a
 // profiler (run with two values of N and take the difference); `pair` prints the 1-filter
 // budget's ratio without the rest of the table.
+if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
+    CommandLine.arguments[index + 1] == "validation"
+{
+    // Validating the 1 MiB body, --requests times, for a profiler.
+    try printValidationRow(rounds: option("--requests", default: 50))
+    exit(0)
+}
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count {
     try await profile(CommandLine.arguments[index + 1], requests: option("--requests", default: 1_000))
     exit(0)

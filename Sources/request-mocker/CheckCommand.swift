@@ -24,24 +24,20 @@ enum CheckCommand {
                 fail("cannot read the folder \(folder): \(error.localizedDescription)", status: ExitCode.noInput)
             }
         }
-        if let stubs = options.stubs {
-            guard FileManager.default.fileExists(atPath: stubs) else {
-                fail("no stubs file at \(stubs)", status: ExitCode.noInput)
+        // A stubs file and a cassette: one file each, checked alike.
+        let files:
+            [(path: String?, name: String, check: (URL) throws -> (findings: [ContractCheck.Finding], checked: Int))] =
+                [
+                    (options.stubs, "stubs file", check.check(stubsFile:)),
+                    (options.cassette, "cassette", check.check(cassette:)),
+                ]
+        for (path, name, checkFile) in files {
+            guard let path else { continue }
+            guard FileManager.default.fileExists(atPath: path) else {
+                fail("no \(name) at \(path)", status: ExitCode.noInput)
             }
             do {
-                let result = try check.check(stubsFile: URL(fileURLWithPath: stubs))
-                findings += result.findings
-                checked += result.checked
-            } catch {
-                fail("\(error)", status: ExitCode.dataError)
-            }
-        }
-        if let cassette = options.cassette {
-            guard FileManager.default.fileExists(atPath: cassette) else {
-                fail("no cassette at \(cassette)", status: ExitCode.noInput)
-            }
-            do {
-                let result = try check.check(cassette: URL(fileURLWithPath: cassette))
+                let result = try checkFile(URL(fileURLWithPath: path))
                 findings += result.findings
                 checked += result.checked
             } catch {

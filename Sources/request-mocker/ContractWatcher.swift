@@ -41,10 +41,7 @@ final class ContractWatcher {
     init(_ source: ContractSource, basePath: String?) {
         let checker = ContractChecker(
             source: source, basePath: basePath, lastSeen: LockedState(ContractChecker.signatures(of: source.contract)))
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "request-mocker contract"))
-        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
-        timer.setEventHandler { checker.check() }
-        timer.resume()
+        timer = StubsFileWatcher.everyHalfSecond(label: "request-mocker contract") { checker.check() }
     }
 
     deinit {
@@ -75,11 +72,8 @@ private struct ContractChecker: Sendable {
             source.reload(reloaded)
             // The files may be others now (a $ref added or removed).
             lastSeen.withLock { $0 = Self.signatures(of: reloaded) }
-            for line in ["reloaded " + ContractWatcher.summary(of: reloaded, basePath: basePath)[0]]
-                + ContractWatcher.summary(of: reloaded, basePath: basePath).dropFirst()
-            {
-                printLine(line)
-            }
+            let summary = ContractWatcher.summary(of: reloaded, basePath: basePath)
+            for (index, line) in summary.enumerated() { printLine(index == 0 ? "reloaded " + line : line) }
         } catch {
             printLine("\(error); keeping the last good contract")
         }

@@ -33,10 +33,18 @@ final class StubsFileWatcher {
         let signature = Signature(file)
         apply(try Stub.stubs(contentsOf: file, contract: contract()))
         let checker = Checker(file: file, contract: contract, apply: apply, lastSeen: LockedState(signature))
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "request-mocker stubs"))
+        timer = Self.everyHalfSecond(label: "request-mocker stubs") { checker.check() }
+    }
+
+    /// A timer that runs `check` every half second on a queue of its own, until it is cancelled.
+    static func everyHalfSecond(
+        label: String, _ check: @escaping @Sendable () -> Void
+    ) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
-        timer.setEventHandler { checker.check() }
+        timer.setEventHandler(handler: check)
         timer.resume()
+        return timer
     }
 
     deinit {

@@ -39,47 +39,70 @@ enum FormatCheck {
         }
     }
 
-    private static func digits(_ text: Substring, _ count: Int) -> Int? {
-        guard text.count == count, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else { return nil }
-        return Int(text)
+    /// The number the `count` ASCII digits at `start` of `bytes` spell, or `nil`.
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+        guard start >= 0, start + count <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[start..<start + count] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// Runs `body` on the string's UTF-8 bytes, without copying them where the string is native.
+    private static func withBytes(_ string: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable(body) ?? Array(string.utf8).withUnsafeBufferPointer(body)
     }
 
     static func isDate(_ text: Substring) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, let year = digits(parts[0], 4), let month = digits(parts[1], 2),
-            let day = digits(parts[2], 2), (1...12).contains(month)
+        withBytes(text) { bytes in bytes.count == 10 && isDate(bytes, at: 0) }
+    }
+
+    private static let daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+    /// Whether the 10 bytes at `start` are a date, `YYYY-MM-DD`, that exists.
+    private static func isDate(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        guard let year = digits(bytes, start, 4), bytes[start + 4] == UInt8(ascii: "-"),
+            let month = digits(bytes, start + 5, 2), bytes[start + 7] == UInt8(ascii: "-"),
+            let day = digits(bytes, start + 8, 2), (1...12).contains(month)
         else { return false }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        let days = month == 2 && leap ? 29 : daysInMonth[month - 1]
         return (1...days).contains(day)
     }
 
+    /// RFC 3339's `date-time`: a date, `T` (or `t`, or a space), `HH:MM:SS` with an optional
+    /// fraction, then `Z` or an offset `±HH:MM`. Read byte by byte: request bodies hold many.
     static func isDateTime(_ string: String) -> Bool {
-        guard let separator = string.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }),
-            isDate(string[..<separator])
-        else { return false }
-        var time = string[string.index(after: separator)...]
-        if time.hasSuffix("Z") || time.hasSuffix("z") {
-            time = time.dropLast()
-        } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-            let offset = time[time.index(after: sign)...].split(separator: ":", omittingEmptySubsequences: false)
-            guard offset.count == 2, let hours = digits(offset[0], 2), let minutes = digits(offset[1], 2),
-                hours < 24, minutes < 60
+        withBytes(Substring(string)) { bytes in
+            guard bytes.count >= 20, isDate(bytes, at: 0),
+                [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]),
+                let hour = digits(bytes, 11, 2), bytes[13] == UInt8(ascii: ":"), let minute = digits(bytes, 14, 2),
+                bytes[16] == UInt8(ascii: ":"), let second = digits(bytes, 17, 2),
+                hour < 24, minute < 60, second <= 60
             else { return false }
-            time = time[..<sign]
-        } else {
-            return false
+            var position = 19
+            if bytes[position] == UInt8(ascii: ".") {
+                position += 1
+                let fraction = position
+                while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9")
+                {
+                    position += 1
+                }
+                guard position > fraction else { return false }
+            }
+            guard position < bytes.count else { return false }
+            switch bytes[position] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"): return position + 1 == bytes.count
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                guard position + 6 == bytes.count, let hours = digits(bytes, position + 1, 2),
+                    bytes[position + 3] == UInt8(ascii: ":"), let minutes = digits(bytes, position + 4, 2)
+                else { return false }
+                return hours < 24 && minutes < 60
+            default: return false
+            }
         }
-        if let dot = time.firstIndex(of: ".") {
-            let fraction = time[time.index(after: dot)...]
-            guard !fraction.isEmpty, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
-            time = time[..<dot]
-        }
-        let parts = time.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, let hour = digits(parts[0], 2), let minute = digits(parts[1], 2),
-            let second = digits(parts[2], 2)
-        else { return false }
-        return hour < 24 && minute < 60 && second <= 60
     }
 
     static func isUUID(_ string: String) -> Bool {

@@ -15,7 +15,34 @@ package final class Schema: @unchecked Sendable {
     package internal(set) var pointer: String
 
     /// The JSON types it allows (`integer` is a number with no fraction); `nil` for any.
-    var types: Set<String>?
+    var types: Set<String>? {
+        didSet { typeMask = types.map(TypeMask.init) }
+    }
+    /// ``types`` as bits, which the validator tests without hashing a string per value.
+    private(set) var typeMask: TypeMask?
+
+    struct TypeMask: OptionSet {
+        let rawValue: UInt8
+        static let null = TypeMask(rawValue: 1)
+        static let boolean = TypeMask(rawValue: 2)
+        static let integer = TypeMask(rawValue: 4)
+        static let number = TypeMask(rawValue: 8)
+        static let string = TypeMask(rawValue: 16)
+        static let array = TypeMask(rawValue: 32)
+        static let object = TypeMask(rawValue: 64)
+
+        init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
+        init(_ types: Set<String>) {
+            let named: [String: TypeMask] = [
+                "null": .null, "boolean": .boolean, "integer": .integer, "number": .number, "string": .string,
+                "array": .array, "object": .object,
+            ]
+            self = types.reduce(into: []) { mask, type in mask.formUnion(named[type] ?? []) }
+        }
+    }
     /// Whether `null` is valid whatever else the schema says (3.0's `nullable: true`, which real
     /// contracts pair with `enum`s and `$ref`s that don't list `null`).
     var acceptsNull = false

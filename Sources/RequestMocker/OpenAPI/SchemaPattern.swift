@@ -72,6 +72,13 @@ package struct SchemaPattern: Sendable {
     /// The pattern as written.
     package let pattern: String
     let tree: Node
+    /// Whether every match starts at the value's start (`^…` outside any group): then threads
+    /// start only there, and a match fails as soon as none is left.
+    private let isAnchoredAtStart: Bool
+    /// For a pattern that is one class per character between `^` and `$` (`^CA[0-9a-f]{32}$`,
+    /// most of a real contract's), those classes: a value matches when it has as many
+    /// characters, each in its class, which is checked without the machine.
+    private let fixedSets: [ScalarSet]?
     let program: [Instruction]
 
     /// How large a compiled pattern may be: `{n,m}` copies what it repeats, so a short pattern
@@ -87,33 +94,64 @@ package struct SchemaPattern: Sendable {
         self.pattern = pattern
         var parser = SchemaPatternParser(Array(pattern.unicodeScalars))
         tree = try parser.parse()
+        switch tree {
+        case .start: isAnchoredAtStart = true
+        case .sequence(let nodes): isAnchoredAtStart = nodes.first == .start
+        default: isAnchoredAtStart = false
+        }
         var program: [Instruction] = []
         try Self.compile(tree, into: &program)
         program.append(.match)
         self.program = program
+        var sets: [ScalarSet] = []
+        var isFixed = program.count >= 3
+        for (index, instruction) in program.enumerated() {
+            switch (instruction, index) {
+            case (.assertStart, 0): continue
+            case (.assertEnd, program.count - 2), (.match, program.count - 1): continue
+            case (.scalar(let set), _) where index > 0 && index < program.count - 2: sets.append(set)
+            default: isFixed = false
+            }
+        }
+        fixedSets = isFixed ? sets : nil
     }
 
     /// Whether `text` contains a match.
     package func matches(_ text: String) -> Bool {
-        let scalars = Array(text.unicodeScalars)
+        if let fixedSets {
+            var index = 0
+            for scalar in text.unicodeScalars {
+                guard index < fixedSets.count, fixedSets[index].contains(scalar) else { return false }
+                index += 1
+            }
+            return index == fixedSets.count
+        }
+        // The scalars are read in order, once each, without copying them out.
+        let length = text.unicodeScalars.count
+        var scalars = text.unicodeScalars.makeIterator()
         // The threads waiting before the scalar at `position`, each at most once.
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)
         var pending: [Int] = []
         pending.reserveCapacity(program.count)
-        for position in 0...scalars.count {
-            // A search: a new thread starts at every position.
-            if add(0, to: &current, at: position, length: scalars.count, pending: &pending) { return true }
-            guard position < scalars.count else { break }
+        var position = 0
+        while true {
+            // A search: a new thread starts at every position (only the first, when anchored).
+            if position == 0 || !isAnchoredAtStart {
+                if add(0, to: &current, at: position, length: length, pending: &pending) { return true }
+            } else if current.count == 0 {
+                return false
+            }
+            guard let scalar = scalars.next() else { break }
             next.clear()
-            for pc in current.items {
-                if case .scalar(let set) = program[pc], set.contains(scalars[position]) {
-                    if add(pc + 1, to: &next, at: position + 1, length: scalars.count, pending: &pending) {
-                        return true
-                    }
+            for index in 0..<current.count {
+                let pc = current.slots[index]
+                if case .scalar(let set) = program[pc], set.contains(scalar) {
+                    if add(pc + 1, to: &next, at: position + 1, length: length, pending: &pending) { return true }
                 }
             }
             swap(&current, &next)
+            position += 1
         }
         return false
     }
@@ -141,24 +179,27 @@ package struct SchemaPattern: Sendable {
 
     /// The threads of one step: their program counters in the order added, each once.
     private struct ThreadList {
-        private(set) var items: [Int] = []
+        /// The first `count` are the list; the array keeps its size, so adding never grows it.
+        private(set) var slots: [Int]
+        private(set) var count = 0
         private var present: [Bool]
 
         init(capacity: Int) {
             present = Array(repeating: false, count: capacity)
-            items.reserveCapacity(capacity)
+            slots = Array(repeating: 0, count: capacity)
         }
 
         mutating func insert(_ pc: Int) -> Bool {
             guard !present[pc] else { return false }
             present[pc] = true
-            items.append(pc)
+            slots[count] = pc
+            count += 1
             return true
         }
 
         mutating func clear() {
-            for pc in items { present[pc] = false }
-            items.removeAll(keepingCapacity: true)
+            for index in 0..<count { present[slots[index]] = false }
+            count = 0
         }
     }
 

@@ -123,12 +123,16 @@ package struct SchemaValidator {
             return
         }
         work.steps -= 1
+        // Only a schema with combinators can come back to the same value; a leaf can't loop.
+        let combines = !schema.allOf.isEmpty || !schema.anyOf.isEmpty || !schema.oneOf.isEmpty || schema.not != nil
         let id = ObjectIdentifier(schema)
-        if work.active.contains(where: { $0.schema == id && $0.valueDepth == valueDepth }) { return }
-        work.active.append((id, valueDepth))
-        defer { work.active.removeLast() }
+        if combines {
+            if work.active.contains(where: { $0.schema == id && $0.valueDepth == valueDepth }) { return }
+            work.active.append((id, valueDepth))
+        }
+        defer { if combines { work.active.removeLast() } }
         if value == .null, schema.acceptsNull { return }
-        if let types = schema.types, !Self.hasType(value, in: types) {
+        if let mask = schema.typeMask, let types = schema.types, !Self.hasType(value, in: mask) {
             let expected = types.isEmpty ? "nothing (the schema is false)" : types.sorted().joined(separator: " or ")
             report("type", "expected \(expected), got \(Self.shown(value))")
             return
@@ -172,12 +176,16 @@ package struct SchemaValidator {
         if let maximum = schema.maxProperties, members.count > maximum {
             report("maxProperties", "has \(members.count) properties; at most \(maximum) expected")
         }
-        // Declared properties in document order, then the others in key order.
+        // Declared properties in document order (names are unique: the reader refuses a key
+        // written twice), then the others in key order; when every member was a declared one,
+        // there are no others.
+        var matched = 0
         for (name, property) in schema.properties {
-            guard let member = members[name], declared[name] === property else { continue }
+            guard let member = members[name] else { continue }
+            matched += 1
             check(member, at: .key(name), against: property, depth: depth + 1, valueDepth: valueDepth + 1)
         }
-        guard members.count > declared.count || members.keys.contains(where: { declared[$0] == nil }) else { return }
+        guard matched < members.count else { return }
         for name in members.keys.filter({ declared[$0] == nil }).sorted() {
             guard let member = members[name] else { continue }
             switch schema.additionalProperties {
@@ -289,16 +297,15 @@ package struct SchemaValidator {
         }
     }
 
-    static func hasType(_ value: JSONValue, in types: Set<String>) -> Bool {
+    static func hasType(_ value: JSONValue, in types: Schema.TypeMask) -> Bool {
         switch value {
-        case .null: types.contains("null")
-        case .bool: types.contains("boolean")
-        case .int: types.contains("integer") || types.contains("number")
-        case .double(let number):
-            types.contains("number") || (types.contains("integer") && number.rounded() == number)
-        case .string: types.contains("string")
-        case .array: types.contains("array")
-        case .object: types.contains("object")
+        case .null: types.contains(.null)
+        case .bool: types.contains(.boolean)
+        case .int: !types.isDisjoint(with: [.integer, .number])
+        case .double(let number): types.contains(.number) || (types.contains(.integer) && number.rounded() == number)
+        case .string: types.contains(.string)
+        case .array: types.contains(.array)
+        case .object: types.contains(.object)
         }
     }
 
