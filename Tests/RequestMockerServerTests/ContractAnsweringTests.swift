@@ -285,6 +285,53 @@ struct ContractAnsweringTests {
         }
     }
 
+    @Test("circular schemas across files, and a body past the bound, answer alike through both transports")
+    func circularAndBoundedThroughBothTransports() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "schemas/person.json",
+            ##"{"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "##
+                + ##""team": {"$ref": "team.json"}}}"##)
+        try folder.write(
+            "schemas/team.json",
+            ##"{"type": "object", "required": ["lead"], "properties": {"title": {"type": "string"}, "##
+                + ##""lead": {"$ref": "person.json"}, "##
+                + ##""members": {"type": "array", "items": {"$ref": "person.json"}}}}"##)
+        let url = try folder.write(
+            "api.json",
+            ##"{"openapi": "3.1.0", "info": {"title": "Org", "version": "1"}, "paths": {"##
+                + ##""/people/{id}": {"get": {"operationId": "getPerson", "responses": {"200": {"##
+                + ##""description": "A person", "##
+                + ##""content": {"application/json": {"schema": {"$ref": "schemas/person.json"}}}}}}}, "##
+                + ##""/grid": {"get": {"operationId": "grid", "responses": {"200": {"description": "A grid", "##
+                + ##""content": {"application/json": {"schema": {"type": "array", "minItems": 60, "items": {"##
+                + ##""type": "array", "minItems": 60, "items": {"type": "integer"}}}}}}}}}}}"##)
+        let registry = MockRegistry()
+        registry.register(try OpenAPIContract(contentsOf: url))
+        // The team's lead is required, so a person's team ends at its shortest: a lead without one.
+        let person = #"{"name":"string","team":{"title":"string","lead":{"name":"string"},"members":[]}}"#
+        let detail =
+            "grid 200 application/json: schema too complex: a body would have more than 2500 values; "
+            + "give the response an example"
+        let cases = [
+            Case("GET", "/people/1", [:], 200, Self.json("getPerson 200 generated"), person),
+            Case(
+                "GET", "/grid", [:], 500, Self.problem("grid 500 problem"),
+                Self.problemBody(
+                    500, "Internal Server Error", detail,
+                    ##","pointer":"#/paths/~1grid/get/responses/200/content/application~1json/schema/items/items""##)),
+        ]
+        for example in cases {
+            let viaProtocol = try await Self.receive(
+                example, from: try #require(URL(string: "https://org.example")), in: registry.makeSession())
+            #expect(viaProtocol == example.expected)
+            let viaServer = try await withServer(registry) { _, base in
+                try await Self.receive(example, from: base, in: plainSession())
+            }
+            #expect(viaServer == example.expected)
+        }
+    }
+
     static func send(_ base: URL, _ path: String, method: String, body: String?) async throws -> (Int, String) {
         var request = URLRequest(url: URL(string: base.absoluteString + path)!)
         request.httpMethod = method
