@@ -5,6 +5,7 @@
 //     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N] [--server-only]
 //     swift run -c release request-mocker-bench --streaming-only
 //     swift run -c release request-mocker-bench --openapi-only
+//     swift run -c release request-mocker-bench --yaml-only
 //     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair|validation [--requests N]
 //
 // The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
@@ -76,6 +77,11 @@ if let index = CommandLine.arguments.firstIndex(of: "--serve-file"), index + 1 <
 
 if CommandLine.arguments.contains("--streaming-only") {
     try printStreamingRows()
+    exit(0)
+}
+
+if CommandLine.arguments.contains("--yaml-only") {
+    try printYAMLRows()
     exit(0)
 }
 
@@ -380,6 +386,9 @@ print(
 let openAPIRows = runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--openapi-only"])
 print("\nOpenAPI contracts:")
 print(openAPIRows.status == 0 ? openAPIRows.output : "  skipped (the measuring process could not run)", terminator: "")
+let yamlRows = runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--yaml-only"])
+print("\nYAML:")
+print(yamlRows.status == 0 ? yamlRows.output : "  skipped (the measuring process could not run)", terminator: "")
 
 extension String {
     func leftPadded(_ width: Int) -> String {

@@ -13,7 +13,7 @@ package struct FuzzTarget: Sendable {
     /// Every target, in the order the smoke run takes them.
     package static let all: [FuzzTarget] = [
         json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI, schemaPattern,
-        schemaValidation,
+        schemaValidation, yaml,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {
@@ -237,4 +237,21 @@ extension FuzzTarget {
             _ = SchemaValidator.violations(of: value, against: schema, direction: .request)
             _ = SchemaValidator.violations(of: value, against: schema, direction: .response)
         })
+}
+
+extension FuzzTarget {
+    /// YAML documents, read into a tree (anchors and aliases expanded, under the reader's cap).
+    static let yaml = FuzzTarget(
+        name: "yaml",
+        seeds: [
+            "openapi: 3.1.0\ninfo: {title: t, version: 2024-10-01}\npaths:\n  /pets/{id}:\n    get:\n"
+                + "      responses:\n        '200': {description: \"a \\u00e9 pet\"}\n",
+            "base: &b {a: [1, 2.5, .inf, 0x1F]}\nlist:\n- <<: *b\n  c: |+\n    text\n\n- >-\n  folded\n  line\n"
+                + "- ? long key\n  : value\n",
+        ].map { Data($0.utf8) },
+        tokens: [
+            ":", " ", "\n", "- ", "? ", "&a ", "*a", "<<: ", "|", ">", "|-", ">+2", "[", "]", "{", "}", ",", "\"", "'",
+            "#", "\t", "---\n", "...\n", "!!str ", "%YAML 1.2\n", "\\u", "  ",
+        ].map { Data($0.utf8) },
+        run: { input in _ = try? YAMLReader.parse([UInt8](input)) })
 }

@@ -92,6 +92,56 @@ import Testing
         #expect(await serving.interrupt() == 0)
     }
 
+    @Test func aYAMLContractAndYAMLStubsAreServedAndReloaded() async throws {
+        let folder = try TemporaryFolder()
+        let contract = try folder.write(
+            "api.yaml",
+            """
+            openapi: 3.1.0
+            info: {title: Greeter, version: 2024-10-01}
+            paths:
+              /hello:
+                get:
+                  operationId: hello
+                  responses:
+                    '200':
+                      description: Hi
+                      content:
+                        application/json:
+                          examples:
+                            plain: {value: {greeting: hi, formal: no}}
+                            grand: {value: {greeting: good day, formal: yes}}
+            """)
+        let stubs = try folder.write(
+            "stubs.yaml",
+            """
+            stubs:
+              - request: {path: /grand}
+                response:
+                  openapi: {operation: hello, example: grand}
+            """)
+        let (serving, base) = try await serving(["--stubs", stubs.path, "--openapi", contract.path])
+        // YAML 1.2: `no` and `yes` are text, not Booleans.
+        #expect(
+            try await ExternalProcess.curl([base.absoluteString + "/hello"]).output
+                == #"{"greeting":"hi","formal":"no"}"#)
+        #expect(
+            try await ExternalProcess.curl([base.absoluteString + "/grand"]).output
+                == #"{"greeting":"good day","formal":"yes"}"#)
+        try Data("stubs:\n  - request: {path: /grand}\n    response: {status: 410, body: gone}\n".utf8)
+            .write(to: stubs, options: .atomic)
+        try await waitForLog(serving, line: "reloaded \(stubs.path): 1 stub")
+        #expect(try await ExternalProcess.curl([base.absoluteString + "/grand"]).output == "gone")
+        try Data("stubs:\n  - request: {path: /a}\n    response: {status: 200}\n    response: {status: 201}\n".utf8)
+            .write(to: stubs, options: .atomic)
+        try await waitForLog(
+            serving,
+            line: "stubs file \(stubs.path):4:5: at (root): invalid YAML: the key \"response\" appears twice in this "
+                + "mapping; remove one (first at line 3, column 5); fix the file (its schema is stubs.schema.json); "
+                + "keeping the last good stubs")
+        #expect(await serving.interrupt() == 0)
+    }
+
     @Test func aBrokenContractExits65AndAMissingOne66() async throws {
         let folder = try TemporaryFolder()
         let swagger = try folder.write("swagger.json", #"{"swagger": "2.0", "paths": {}}"#)

@@ -85,22 +85,19 @@ final class ContractFiles: Sendable {
             throw OpenAPIContract.Error(file: url, reason: reason, isFileMissing: missing)
         }
         let bytes = [UInt8](data)
+        // JSON by its content (a `{` or `[` first), whatever the extension; YAML otherwise.
+        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+        let isJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         do {
-            let root = try DocumentNode.parseJSON(bytes)
+            let root = isJSON ? try DocumentNode.parseJSON(bytes) : try YAMLReader.parse(bytes)
             return DocumentSource(url: url, bytes: bytes, root: root)
         } catch {
-            // Text that doesn't even start like a JSON document is another format (YAML, most likely).
-            let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-                throw OpenAPIContract.Error(
-                    file: url, line: 1, column: 1,
-                    reason: "this file isn't JSON, and only JSON contracts are read so far; convert it to JSON")
-            }
             let (line, column) = DocumentSource.location(of: error.offset, in: bytes)
-            var reason = "invalid JSON: " + error.reason
+            var reason = (isJSON ? "invalid JSON: " : "invalid YAML: ") + error.reason
             if let earlier = error.earlierOffset {
                 let first = DocumentSource.location(of: earlier, in: bytes)
-                reason += " (first at line \(first.line), column \(first.column)); remove one of them"
+                reason += " (first at line \(first.line), column \(first.column))"
+                if isJSON { reason += "; remove one of them" }
             }
             throw OpenAPIContract.Error(
                 file: url, line: line, column: column, pointer: "#" + error.pointer, reason: reason)

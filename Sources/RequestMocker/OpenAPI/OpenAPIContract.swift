@@ -1,6 +1,6 @@
 import Foundation
 
-/// An API's OpenAPI 3.0 or 3.1 contract, read from its JSON file and the files its `$ref`s reach.
+/// An API's OpenAPI 3.0 or 3.1 contract, read from its JSON or YAML file and the files its `$ref`s reach.
 ///
 /// Read a contract to list what it declares, for example to check that a test suite covers
 /// every operation. Errors point into the file: ``OpenAPIContract/Error`` names the file, the
@@ -42,7 +42,8 @@ public struct OpenAPIContract: Sendable {
     /// The examples and defaults that break their schemas, where they are written.
     package let problems: [ContractProblem]
 
-    /// Reads the contract at `url` (JSON) and every operation of its `paths`.
+    /// Reads the contract at `url` (JSON or YAML 1.2, told apart by the content) and every operation of
+    /// its `paths`.
     ///
     /// - Throws: ``Error`` with the file, line, column and pointer of the first problem;
     ///   ``Error/isFileMissing`` when there is no file at `url`.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A filter and its response written as JSON: the entries of a stubs file
-/// (`request-mocker serve --stubs FILE.json`), what the loopback server's admin API takes, and
-/// what `MockServerClient` sends. The schema is in the README and in `stubs.schema.json`.
+/// (`request-mocker serve --stubs FILE.json`, or the same in YAML), what the loopback server's
+/// admin API takes, and what `MockServerClient` sends. The schema is in the README and in `stubs.schema.json`.
 ///
 /// ```swift
 /// let stub = try Stub(json: [
@@ -59,8 +59,8 @@ public struct Stub: Sendable {
     /// The largest stubs file read.
     public static let maximumFileSize = 64 * 1024 * 1024
 
-    /// Reads a stubs file: a JSON object whose `stubs` member lists the stubs, in the order they
-    /// are tried.
+    /// Reads a stubs file: a JSON (or YAML 1.2) object whose `stubs` member lists the stubs, in
+    /// the order they are tried. JSON is told from YAML by its content.
     ///
     /// ```json
     /// {"stubs": [{"request": {"method": "GET", "path": "/health"}, "response": {"status": 204}}]}
@@ -88,20 +88,53 @@ public struct Stub: Sendable {
     }
 
     static func stubs(in data: Data, file: URL, contract: OpenAPIContract? = nil) throws(RequestMockerError) -> [Stub] {
+        // JSON by its content (a `{` first), YAML otherwise; a YAML file's positions come from
+        // its tree, a JSON file's from scanning it again.
+        let bytes = [UInt8](data)
+        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+        var yaml: DocumentSource?
+        func position(of steps: [JSONLocation.Step]) -> (line: Int, column: Int)? {
+            guard let yaml else { return JSONLocation.position(of: steps, in: data) }
+            var node = yaml.root
+            for step in steps {
+                switch (step, node.value) {
+                case (.key(let key), .object(let object)): node = object[key] ?? node
+                case (.index(let index), .array(let elements)) where elements.indices.contains(index):
+                    node = elements[index]
+                default: break
+                }
+            }
+            return yaml.location(of: node.offset)
+        }
         func invalid(_ steps: [JSONLocation.Step], _ reason: String) -> RequestMockerError {
-            let position = JSONLocation.position(of: steps, in: data)
+            let position = position(of: steps)
             return .invalidStubs(
                 path: file.path, line: position?.line, column: position?.column,
                 jsonPath: JSONLocation.Step.path(steps), reason: reason)
         }
         let document: JSONValue
-        do {
-            document = try JSONValue(parsing: data)
-        } catch {
-            let location = JSONLocation(offset: error.offset, in: data)
-            throw .invalidStubs(
-                path: file.path, line: location.line, column: location.column, jsonPath: location.path,
-                reason: error.reason)
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            do {
+                document = try JSONValue(parsing: data)
+            } catch {
+                let location = JSONLocation(offset: error.offset, in: data)
+                throw .invalidStubs(
+                    path: file.path, line: location.line, column: location.column, jsonPath: location.path,
+                    reason: error.reason)
+            }
+        } else {
+            do {
+                let source = DocumentSource(url: file, bytes: bytes, root: try YAMLReader.parse(bytes))
+                yaml = source
+                document = source.root.jsonValue
+            } catch {
+                let location = DocumentSource.location(of: error.offset, in: bytes)
+                let earlier = error.earlierOffset.map { DocumentSource.location(of: $0, in: bytes) }
+                throw .invalidStubs(
+                    path: file.path, line: location.line, column: location.column, jsonPath: "(root)",
+                    reason: "invalid YAML: " + error.reason
+                        + (earlier.map { " (first at line \($0.line), column \($0.column))" } ?? ""))
+            }
         }
         guard case .object(let members) = document else {
             throw invalid([], "a stubs file is an object with a \"stubs\" list: {\"stubs\": [...]}")
@@ -120,7 +153,7 @@ public struct Stub: Sendable {
         var stubs: [Stub] = []
         for (index, entry) in entries.enumerated() {
             let steps: [JSONLocation.Step] = [.key("stubs"), .index(index)]
-            let line = JSONLocation.position(of: steps, in: data)?.line ?? 1
+            let line = position(of: steps)?.line ?? 1
             do {
                 stubs.append(try Stub(json: entry, location: "\(name):\(line)", folder: folder, contract: contract))
             } catch {

@@ -181,8 +181,10 @@ struct OpenAPIContractReadingTests {
         #expect("\(deep.line ?? 0):\(deep.column ?? 0)" == "1:538")
         #expect(deep.pointer == "#/x" + String(repeating: "/0", count: 511))
         #expect(deep.reason == "invalid JSON: nesting deeper than 512 levels")
-        let yaml = try Self.error(reading: "openapi: 3.1.0\n")
-        #expect(yaml.reason == "this file isn't JSON, and only JSON contracts are read so far; convert it to JSON")
+        // YAML, by its content: its errors point into it too.
+        let yaml = try Self.error(reading: "openapi: 3.1.0\npaths:\n  /a: [1, 2\n")
+        #expect("\(yaml.line ?? 0):\(yaml.column ?? 0)" == "3:7")
+        #expect(yaml.reason == "invalid YAML: this collection never ends; close it with ]")
     }
 
     @Test("shapes the reader can't use are refused where they are")

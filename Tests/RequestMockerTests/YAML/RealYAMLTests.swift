@@ -1,0 +1,34 @@
+import Foundation
+import RequestMocker
+import RequestMockerTestSupport
+import Testing
+
+/// The vendors' YAML contracts next to their JSON: the same tree by YAML 1.2's rules, and the
+/// same contract.
+@Suite(
+    "Real YAML contracts", .enabled(if: RealContracts.available, RealContracts.skipped), .timeLimit(.minutes(3)),
+    .hangGuard)
+struct RealYAMLTests {
+    static func normalized(_ value: JSONValue) -> JSONValue {
+        YAMLTestSuiteTests.normalized(value)
+    }
+
+    @Test(
+        "a vendor's YAML is its JSON, and reads as the same contract",
+        arguments: [
+            ("openai/openapi.yaml", "openai/openapi.json", 288),
+            ("twilio/spec/yaml/twilio_api_v2010.yaml", "twilio/spec/json/twilio_api_v2010.json", 197),
+        ])
+    func sameTree(yamlPath: String, jsonPath: String, operations: Int) throws {
+        let yaml = RealContracts.url(yamlPath)
+        let json = RealContracts.url(jsonPath)
+        let fromYAML = try YAMLReader.parse([UInt8](try Data(contentsOf: yaml))).jsonValue
+        let fromJSON = try JSONValue(parsing: try Data(contentsOf: json))
+        #expect(Self.normalized(fromYAML) == Self.normalized(fromJSON))
+        // YAML 1.1 would read this as a date; 1.2's core schema keeps it a string.
+        #expect(fromYAML["info"]?["version"] == fromJSON["info"]?["version"])
+        let (a, b) = (try OpenAPIContract(contentsOf: yaml), try OpenAPIContract(contentsOf: json))
+        #expect(a.operations.map(\.description) == b.operations.map(\.description))
+        #expect(a.operations.count == operations)
+    }
+}
