@@ -117,22 +117,10 @@ import Testing
         )
     }
 
-    /// The YAML contracts of the petstore set, as JSON (PyYAML, which schemathesis brings,
-    /// converts them until the YAML reader lands), in the path the set's README gives.
-    static func petstoreAsJSON(_ path: String, into folder: TemporaryFolder) async throws -> URL {
-        let json = folder.url.appendingPathComponent(path.replacingOccurrences(of: "/", with: "_") + ".json")
-        let converted = try await ExternalProcess.python(
-            "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), open(sys.argv[2], 'w'), default=str)",
-            [RealContracts.url("petstore/" + path).path, json.path])
-        #expect(converted.status == 0, "\(converted.error)")
-        return json
-    }
-
     @Test(.enabled(if: RealContracts.available, RealContracts.skipped))
     func thePetstoreSetsValidatorPetstoresPassEveryCheck() async throws {
-        let folder = try TemporaryFolder()
         for path in ["openapi-spec-validator/v3.0/petstore.yaml", "openapi-spec-validator/v3.1/petstore.yaml"] {
-            let contract = try await Self.petstoreAsJSON(path, into: folder)
+            let contract = RealContracts.url("petstore/" + path)
             let valid = try await run(
                 contract, basePath: "/v1", ["--mode", "positive", "--checks", Self.stateless, "-n", "20"])
             #expect(valid.failures == [:], "\(path)")
@@ -151,8 +139,7 @@ import Testing
     /// is served as written and named in the load notices.
     @Test(.enabled(if: RealContracts.available, RealContracts.skipped))
     func prismsCircularPetstoreFailsOnlyWhereItsContractSays() async throws {
-        let folder = try TemporaryFolder()
-        let file = try await Self.petstoreAsJSON("prism/petstore.no-auth.circular.oas3.yaml", into: folder)
+        let file = RealContracts.url("petstore/prism/petstore.no-auth.circular.oas3.yaml")
         let contract = try OpenAPIContract(contentsOf: file)
         let label = { (operation: OpenAPIContract.Operation) in "\(operation.method) \(operation.path)" }
         let errorsOnly = Set(

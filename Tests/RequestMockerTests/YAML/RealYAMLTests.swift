@@ -31,4 +31,21 @@ struct RealYAMLTests {
         #expect(a.operations.map(\.description) == b.operations.map(\.description))
         #expect(a.operations.count == operations)
     }
+
+    /// The petstore set's YAML contracts, multi-file ones included, with the counts of paths and
+    /// operations its README gives.
+    @Test(arguments: [
+        ("openapi-spec-validator/v3.0/petstore.yaml", 2, 3),
+        ("openapi-spec-validator/v3.0/property-recursive.yaml", 0, 0),
+        ("openapi-spec-validator/v3.0/read-only-write-only.yaml", 1, 1),
+        ("openapi-spec-validator/v3.0/parent-reference/openapi.yaml", 1, 1),
+        ("openapi-spec-validator/v3.0/petstore-separate/spec/openapi.yaml", 2, 3),
+        ("openapi-spec-validator/v3.1/petstore.yaml", 2, 3), ("openapi-spec-validator/v3.2/petstore.yaml", 2, 3),
+        ("prism/petstore.no-auth.circular.oas3.yaml", 18, 26),
+    ])
+    func petstoreSet(path: String, paths: Int, operations: Int) throws {
+        let contract = try OpenAPIContract(contentsOf: RealContracts.url("petstore/" + path))
+        #expect(Set(contract.operations.map(\.path)).count == paths)
+        #expect(contract.operations.count == operations)
+    }
 }
