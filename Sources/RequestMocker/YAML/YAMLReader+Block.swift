@@ -47,7 +47,7 @@ extension YAMLReader {
         }
         let start = position
         let properties = try parseProperties()
-        if current == nil || Self.isBreak(current) || current == UInt8(ascii: "#") {
+        if atLineEnd {
             // Properties alone on their line: the node is on the lines below, or empty.
             skipSpaceAndComments()
             let isMarker = isDocumentMarker(UInt8(ascii: "-")) || isDocumentMarker(UInt8(ascii: "."))
@@ -199,7 +199,7 @@ extension YAMLReader {
             let entry = position
             position += 1
             skipBlanks()
-            if current == nil || Self.isBreak(current) || current == UInt8(ascii: "#") {
+            if atLineEnd {
                 skipSpaceAndComments()
                 if current != nil, self.column(of: position) > column, !isDocumentMarker(UInt8(ascii: "-")),
                     !isDocumentMarker(UInt8(ascii: "."))
@@ -312,17 +312,18 @@ extension YAMLReader {
         position += 1
         skipBlanks()
         var key = ("", indicator)
-        if !(current == nil || Self.isBreak(current) || current == UInt8(ascii: "#"))
-            || {
-                skipSpaceAndComments()
-                return current != nil && self.column(of: position) > column
-            }()
-        {
-            if let byte = current, "[{-?|>".utf8.contains(byte),
+        // The key is on the `?` line, or more indented on the lines below, or empty.
+        var hasKey = !atLineEnd
+        if !hasKey {
+            skipSpaceAndComments()
+            hasKey = current != nil && self.column(of: position) > column
+        }
+        if hasKey {
+            if let byte = current,
                 byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{")
-                    || Self.isBlankOrBreakOrEnd(self.byte(at: position + 1))
+                    || "-?|>".utf8.contains(byte) && Self.isBlankOrBreakOrEnd(self.byte(at: position + 1))
             {
-                throw error("a collection as a key is not read; write the key as a plain or quoted string")
+                throw error("a collection or a block as a key is not read; write the key as a plain or quoted string")
             }
             let keyStart = position
             let properties = try parseProperties()
@@ -340,7 +341,7 @@ extension YAMLReader {
         skipBlanks()
         // A value on the `:` line may itself be a block collection, indented past the `:` (as
         // after a sequence's `-`).
-        if !(current == nil || Self.isBreak(current) || current == UInt8(ascii: "#")) {
+        if !atLineEnd {
             return (key, try parseBlockNode(indent: column, depth: depth + 1))
         }
         return (key, try parseMappingValue(keyColumn: column, depth: depth))
@@ -363,7 +364,7 @@ extension YAMLReader {
     mutating func parseMappingValue(keyColumn: Int, depth: Int) throws(DocumentSyntaxError) -> DocumentNode {
         let colon = position
         skipBlanks()
-        if current == nil || Self.isBreak(current) || current == UInt8(ascii: "#") {
+        if atLineEnd {
             skipSpaceAndComments()
             guard current != nil, !isDocumentMarker(UInt8(ascii: "-")), !isDocumentMarker(UInt8(ascii: ".")) else {
                 return DocumentNode(.null, at: colon)

@@ -64,6 +64,9 @@ package struct YAMLReader {
     func byte(at offset: Int) -> UInt8? { offset >= 0 && offset < bytes.count ? bytes[offset] : nil }
 
     static func isBreak(_ byte: UInt8?) -> Bool { byte == 0x0A || byte == 0x0D }
+
+    /// Whether nothing but a comment is left on this line.
+    var atLineEnd: Bool { current == nil || Self.isBreak(current) || current == UInt8(ascii: "#") }
     static func isBlank(_ byte: UInt8?) -> Bool { byte == 0x20 || byte == 0x09 }
     static func isBlankOrBreakOrEnd(_ byte: UInt8?) -> Bool { byte == nil || isBlank(byte) || isBreak(byte) }
     static let flowIndicators: Set<UInt8> = Set(",[]{}".utf8)
@@ -172,7 +175,7 @@ package struct YAMLReader {
         // A block collection can't start on the `---` line.
         let startLine = sawStart
         skipBlanks()
-        let onMarkerLine = startLine && !(current == nil || Self.isBreak(current) || current == UInt8(ascii: "#"))
+        let onMarkerLine = startLine && !atLineEnd
         skipSpaceAndComments()
         let root: DocumentNode
         if current == nil || isDocumentMarker(UInt8(ascii: ".")) || isDocumentMarker(UInt8(ascii: "-")) {

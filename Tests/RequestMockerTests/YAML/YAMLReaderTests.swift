@@ -111,7 +111,7 @@ struct YAMLReaderTests {
                 + "!!map, !!seq) are: remove it")
         #expect(
             Self.failure("? [a, b]\n: c\n")
-                == "1:3 a collection as a key is not read; write the key as a plain or quoted string")
+                == "1:3 a collection or a block as a key is not read; write the key as a plain or quoted string")
         #expect(
             Self.failure("a: 1\n---\nb: 2\n")
                 == "2:1 a second document starts here; a file holds one document (split it into files)")
