@@ -137,24 +137,22 @@ func printDevServerRows(rounds: Int) throws {
                     "  (socat relaying the bytes, reading no HTTP, for the least a second hop costs: %.0f µs, %.2f×)",
                 byteRelay, byteRelay / result.direct))
     }
-    if let stubs = result.stubs {
-        let share = stubs / result.nginx
-        print(
-            String(
-                format: "  serve --stubs with 1,000 stubs, log on (wrk -t2 -c16): %.0f req/s against nginx %.0f: "
-                    + "%.2f of nginx  ", stubs, result.nginx, share)
-                + (share >= 0.5 ? "ok (budget ≥ 0.5)" : "UNDER BUDGET (≥ 0.5)"))
-    } else {
-        print("  serve --stubs: skipped (the command did not start)")
+    printShareRow("serve --stubs with 1,000 stubs, log on", result.stubs, of: result.nginx, skipped: "serve --stubs")
+    printShareRow(
+        "serve --openapi, a static example, validation on, log on", result.openapi, of: result.nginx,
+        skipped: "serve --openapi")
+}
+
+/// A command's requests a second under `wrk -t2 -c16` as a share of nginx's (budget ≥ 0.5), or
+/// that it was skipped.
+private func printShareRow(_ name: String, _ rate: Double?, of nginx: Double, skipped: String) {
+    guard let rate else {
+        print("  \(skipped): skipped (the command did not start)")
+        return
     }
-    if let openapi = result.openapi {
-        let share = openapi / result.nginx
-        print(
-            String(
-                format: "  serve --openapi, a static example, validation on, log on (wrk -t2 -c16): %.0f req/s "
-                    + "against nginx %.0f: %.2f of nginx  ", openapi, result.nginx, share)
-                + (share >= 0.5 ? "ok (budget ≥ 0.5)" : "UNDER BUDGET (≥ 0.5)"))
-    } else {
-        print("  serve --openapi: skipped (the command did not start)")
-    }
+    let share = rate / nginx
+    print(
+        String(
+            format: "  %@ (wrk -t2 -c16): %.0f req/s against nginx %.0f: %.2f of nginx  ", name, rate, nginx, share)
+            + (share >= 0.5 ? "ok (budget ≥ 0.5)" : "UNDER BUDGET (≥ 0.5)"))
 }

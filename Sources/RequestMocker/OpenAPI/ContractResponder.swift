@@ -158,7 +158,7 @@ struct ContractResponder {
         }
         if request.method == .head || status == 204 || status == 304 { body = Data() }
         for header in response.headers where !Self.framing.contains(header.name.lowercased()) {
-            if let value = headerValue(header) { headers.add(HTTPHeaders.Name(header.name), value) }
+            if let value = headerValue(header, of: response) { headers.add(HTTPHeaders.Name(header.name), value) }
         }
         if operation.isDeprecated { headers.add("Deprecation", "true") }
         let answer = OpenAPIContract.Answer(operation: operation.description, status: status, how: how, violations: [])
@@ -232,10 +232,12 @@ struct ContractResponder {
     }
 
     /// A declared header's example, else a value generated from its schema; on one line.
-    private func headerValue(_ header: OperationPlan.Header) -> String? {
+    private func headerValue(_ header: OperationPlan.Header, of response: OperationPlan.Response) -> String? {
         var value = header.example
         if value == nil, let schema = header.schema {
-            value = try? SchemaGenerator.value(for: schema, direction: .response)
+            // Made once, as a static body is.
+            value = try? source.staticBody("\(operation.pointer) \(response.status) header \(header.name)", schema)
+                .get()
         }
         guard let value else { return nil }
         let text: String =

@@ -40,7 +40,7 @@ extension RequestValidator {
 
     /// The query items that are parameters (not `__code` and the like).
     private var query: [URLQueryItem] {
-        request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
+        queryItems.filter { !Preferences.queryNames.contains($0.name) }
     }
 
     /// The texts sent for the parameter, as they arrived: every query item of its name, the

@@ -40,7 +40,27 @@ struct RequestValidator {
     /// The path parameters' values, as the router captured them.
     let pathValues: [String: String]
     /// The query names the operation's path key itself carries (`/responses?beta=true`).
-    var conditionNames: Set<String> = []
+    let conditionNames: Set<String>
+    /// The request's query items, all of them (`__code` too), and its cookies by name (the
+    /// first of a name): read once, since every parameter and credential looks at them.
+    let queryItems: [URLQueryItem]
+    let cookies: [String: String]
+
+    init(plan: OperationPlan, request: MockRequest, pathValues: [String: String], conditionNames: Set<String> = []) {
+        self.plan = plan
+        self.request = request
+        self.pathValues = pathValues
+        self.conditionNames = conditionNames
+        queryItems = request.queryItems
+        var cookies: [String: String] = [:]
+        for header in request.headers.values(for: .cookie) {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, cookies[parts[0]] == nil { cookies[parts[0]] = parts[1] }
+            }
+        }
+        self.cookies = cookies
+    }
 
     /// What the check found.
     struct Verdict {
@@ -90,7 +110,7 @@ struct RequestValidator {
             if case .apiKey(let name, .query) = credential.kind { declared.insert(name) }
         }
         var seen: Set<String> = []
-        return request.queryItems.compactMap { item in
+        return queryItems.compactMap { item in
             guard !declared.contains(item.name), !prefixes.contains(where: item.name.hasPrefix),
                 seen.insert(item.name).inserted
             else { return nil }
@@ -113,7 +133,7 @@ struct RequestValidator {
         }
         switch credential.kind {
         case .apiKey(let name, .header): return !(request.header(HTTPHeaders.Name(name)) ?? "").isEmpty
-        case .apiKey(let name, .query): return request.queryItems.contains { $0.name == name && $0.value != nil }
+        case .apiKey(let name, .query): return queryItems.contains { $0.name == name && $0.value != nil }
         case .apiKey(let name, .cookie): return cookies[name] != nil
         case .apiKey(_, .path): return false
         case .basic:
@@ -158,18 +178,6 @@ struct RequestValidator {
             if !challenge.isEmpty, !challenges.contains(challenge) { challenges.append(challenge) }
         }
         return challenges.joined(separator: ", ")
-    }
-
-    /// The request's cookies, by name (the first of a name wins).
-    var cookies: [String: String] {
-        var cookies: [String: String] = [:]
-        for header in request.headers.values(for: .cookie) {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, cookies[parts[0]] == nil { cookies[parts[0]] = parts[1] }
-            }
-        }
-        return cookies
     }
 
     // MARK: Body

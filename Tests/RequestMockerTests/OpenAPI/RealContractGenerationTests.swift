@@ -15,11 +15,7 @@ struct RealContractGenerationTests {
     func everyGeneratedValuePassesItsSchema(file: String) async throws {
         let url = RealContracts.url(file)
         let contract = try OpenAPIContract(contentsOf: url)
-        guard case .object(let schemas)? = try JSONValue(parsing: Data(contentsOf: url))["components"]?["schemas"]
-        else {
-            Issue.record("\(file) has no components/schemas")
-            return
-        }
+        let schemas = try RealContracts.componentSchemas(of: url)
         var failures: [String] = []
         var generated: [String: JSONValue] = [:]
         for name in schemas.keys.sorted() {
