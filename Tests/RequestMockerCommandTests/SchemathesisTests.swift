@@ -27,20 +27,22 @@ import Testing
     func run(_ contract: URL, basePath: String = "", _ arguments: [String]) async throws -> Report {
         try await Tool.schemathesis.require()
         let (serving, base) = try await serving(["--openapi", contract.path])
-        let reports = try TemporaryFolder()
+        // Run in a folder of its own: schemathesis keeps a cache of the cases that failed in
+        // `.schemathesis/` under its working directory and replays them on the next run, which
+        // would make one run's outcome depend on the last (and write into the checkout).
+        let folder = try TemporaryFolder()
+        let reports = folder.url.appendingPathComponent("reports")
         let result = try await ExternalProcess.run(
             "python3",
             [
                 "-m", "schemathesis.cli", "run", contract.path, "--url", base.absoluteString + basePath,
                 "--phases", "examples,coverage,fuzzing", "--seed", "1", "--no-color", "--report", "json",
-                "--report-dir", reports.url.path,
-            ] + arguments, timeout: .seconds(150))
+                "--report-dir", reports.path,
+            ] + arguments, in: folder.url, timeout: .seconds(150))
         #expect(await serving.interrupt() == 0)
-        let files = try FileManager.default.contentsOfDirectory(atPath: reports.url.path).filter {
-            $0.hasSuffix(".json")
-        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".json") }
         let file = try #require(files.first, "schemathesis wrote no report: \(result.output.suffix(2000))")
-        let json = try JSONValue(parsing: Data(contentsOf: reports.url.appendingPathComponent(file)))
+        let json = try JSONValue(parsing: Data(contentsOf: reports.appendingPathComponent(file)))
         var report = Report()
         report.tested = json["operations"]?["tested"]?.intValue ?? 0
         report.errored = json["operations"]?["errored"]?.intValue ?? 0
