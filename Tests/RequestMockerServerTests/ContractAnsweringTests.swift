@@ -132,13 +132,7 @@ struct ContractAnsweringTests {
     func bothTransportsAnswerAsTheContractSays(_ example: Case) async throws {
         let registry = MockRegistry()
         registry.register(try Self.contract())
-        let viaProtocol = try await Self.receive(
-            example, from: URL(string: "https://petshop.example")!, in: registry.makeSession())
-        #expect(viaProtocol == example.expected)
-        let viaServer = try await withServer(registry) { _, base in
-            try await Self.receive(example, from: base, in: plainSession())
-        }
-        #expect(viaServer == example.expected)
+        try await Self.expectBothTransports(answer: example, from: registry)
     }
 
     static func text(_ path: String, _ session: URLSession, headers: [String: String] = [:]) async throws -> String {
@@ -322,13 +316,7 @@ struct ContractAnsweringTests {
                     ##","pointer":"#/paths/~1grid/get/responses/200/content/application~1json/schema/items/items""##)),
         ]
         for example in cases {
-            let viaProtocol = try await Self.receive(
-                example, from: try #require(URL(string: "https://org.example")), in: registry.makeSession())
-            #expect(viaProtocol == example.expected)
-            let viaServer = try await withServer(registry) { _, base in
-                try await Self.receive(example, from: base, in: plainSession())
-            }
-            #expect(viaServer == example.expected)
+            try await Self.expectBothTransports(answer: example, from: registry, at: "https://org.example")
         }
     }
 
@@ -339,6 +327,21 @@ struct ContractAnsweringTests {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let (data, response) = try await plainSession().data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Sends `example` through `MockURLProtocol` (to `host`) and through a server on `registry`,
+    /// and expects each to answer as the example says.
+    static func expectBothTransports(
+        answer example: Case, from registry: MockRegistry, at host: String = "https://petshop.example",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let viaProtocol = try await receive(
+            example, from: try #require(URL(string: host)), in: registry.makeSession())
+        #expect(viaProtocol == example.expected, sourceLocation: sourceLocation)
+        let viaServer = try await withServer(registry) { _, base in
+            try await receive(example, from: base, in: plainSession())
+        }
+        #expect(viaServer == example.expected, sourceLocation: sourceLocation)
     }
 
     static func receive(_ example: Case, from base: URL, in session: URLSession) async throws -> Received {
