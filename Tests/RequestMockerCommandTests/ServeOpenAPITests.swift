@@ -70,11 +70,12 @@ import Testing
         try Data(contract(#""hello again""#).utf8).write(to: file, options: .atomic)
         try await waitForLog(serving, line: #"reloaded api.json: OpenAPI 3.1.0 "T", 1 operation"#)
         #expect(try await ExternalProcess.curl([base.absoluteString + "/hello"]).output == #""hello again""#)
-        try Data(#"{"openapi": "3.1.0", "paths": {"/hello": 7}}"#.utf8).write(to: file, options: .atomic)
+        try Data(##"{"openapi": "3.1.0", "paths": {"/hello": {"$ref": "#/nowhere"}}}"##.utf8).write(
+            to: file, options: .atomic)
         try await waitForLog(
             serving,
-            line: "\(file.path):1:42: #/paths/~1hello: the path item is a number; it must be an object of operations; "
-                + "keeping the last good contract")
+            line: "\(file.path):1:42: #/paths/~1hello: the $ref \"#/nowhere\" names nothing: api.json has no "
+                + "\"nowhere\" at the top; check the spelling; keeping the last good contract")
         #expect(try await ExternalProcess.curl([base.absoluteString + "/hello"]).output == #""hello again""#)
         #expect(await serving.interrupt() == 0)
     }

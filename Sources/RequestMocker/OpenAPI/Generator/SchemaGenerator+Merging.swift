@@ -34,6 +34,9 @@ extension SchemaGenerator {
         private(set) var examples: [DocumentNode] = []
         /// What the merged schemas say the value must not be.
         private(set) var nots: [Schema] = []
+        /// Why no value can satisfy every merged schema (their `const`s and `enum`s share no
+        /// value), when none can.
+        private(set) var conflict: String?
 
         /// How many schemas one `allOf` may merge.
         static let maximumParts = 64
@@ -71,14 +74,9 @@ extension SchemaGenerator {
         }
 
         /// Adds `part`'s keywords to the view: both must hold, so lists join and bounds tighten.
-        private func absorb(_ part: Schema) {
+        private mutating func absorb(_ part: Schema) {
             view.types = Self.shared(view.types, part.types)
-            if let options = part.enumNodes {
-                // Both enums hold: the entries they share (the first's, if they share none).
-                let shared = view.enumNodes?.filter { option in part.enumeration?.contains(option.jsonValue) == true }
-                view.enumNodes = shared.map { $0.isEmpty ? view.enumNodes : $0 } ?? options
-            }
-            if view.constantNode == nil { view.constantNode = part.constantNode }
+            absorbValues(of: part)
             view.format = view.format ?? part.format
             view.pattern = view.pattern ?? part.pattern
             for name in part.required where !view.required.contains(name) { view.required.append(name) }
@@ -116,6 +114,47 @@ extension SchemaGenerator {
             view.multipleOf = view.multipleOf ?? part.multipleOf
             view.readOnly = view.readOnly || part.readOnly
             view.writeOnly = view.writeOnly || part.writeOnly
+        }
+
+        /// `part`'s `enum` and `const` beside the view's: both hold, so the value is one they
+        /// share (a property's `enum: [17]` beside an `allOf` of a wider enum keeps 17); when
+        /// they share none, no value satisfies the merge.
+        private mutating func absorbValues(of part: Schema) {
+            if let options = part.enumNodes, let allowed = part.enumeration {
+                if let constant = view.constantNode, !allowed.contains(constant.jsonValue) {
+                    conflict = conflict ?? "its const \(constant.jsonValue) is not in the enum at \(part.pointer)"
+                }
+                let shared = view.enumNodes.map { $0.filter { allowed.contains($0.jsonValue) } } ?? options
+                if shared.isEmpty {
+                    conflict = conflict ?? "its enums share no value (the one at \(part.pointer) among them)"
+                }
+                view.enumNodes = shared
+            }
+            if let constant = part.constantNode {
+                let value = constant.jsonValue
+                if let written = view.constantNode, written.jsonValue != value {
+                    conflict = conflict ?? "its consts differ (\(written.jsonValue) and \(value) at \(part.pointer))"
+                } else if let options = view.enumNodes, !options.contains(where: { $0.jsonValue == value }) {
+                    conflict = conflict ?? "the const \(value) at \(part.pointer) is not in its enum"
+                }
+                view.constantNode = view.constantNode ?? constant
+            }
+        }
+
+        /// Whether `branch` may still hold beside the view: its own `const`, `enum` and types
+        /// leave a value the view allows. A cheap test that spares generating branches that can't
+        /// pass (a `oneOf` of seventeen `const`s beside an `enum` of one).
+        func admits(_ branch: Schema) -> Bool {
+            let allowed = view.constantNode.map { [$0.jsonValue] } ?? view.enumNodes?.map(\.jsonValue)
+            if let allowed {
+                if let constant = branch.constant, !allowed.contains(constant) { return false }
+                if let options = branch.enumeration, !options.contains(where: allowed.contains) { return false }
+            }
+            if let types = view.types, let branchTypes = branch.types, Self.shared(types, branchTypes)?.isEmpty == true
+            {
+                return branch.acceptsNull && view.acceptsNull
+            }
+            return true
         }
 
         /// A schema that is both `first` and `second` (a property two parts declare).

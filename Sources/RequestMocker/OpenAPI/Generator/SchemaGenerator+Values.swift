@@ -7,7 +7,14 @@ extension SchemaGenerator {
         if let constant = view.constantNode { return constant }
         if let options = view.enumNodes, !options.isEmpty {
             let present = options.filter { if case .null = $0.value { false } else { true } }
-            let choices = present.isEmpty ? options : present
+            var choices = present.isEmpty ? options : present
+            if view.constrainsBesidesValues {
+                // The entries the merge's other keywords allow (an enum beside an allOf's bounds).
+                let fitting = choices.filter {
+                    SchemaValidator.violations(of: $0.jsonValue, against: view, direction: direction).isEmpty
+                }
+                if !fitting.isEmpty { choices = fitting }
+            }
             if random != nil, let drawn = random?.element(of: choices) { return drawn }
             return choices[variant % choices.count]
         }
@@ -246,5 +253,14 @@ extension SchemaGenerator {
     private static func node(_ value: Double) -> DocumentNode {
         if value.rounded() == value, abs(value) < 9e15 { return DocumentNode(.int(Int(value)), at: 0) }
         return DocumentNode(.double(value), at: 0)
+    }
+}
+
+extension Schema {
+    /// Whether keywords other than `enum` and `const` constrain a value of the schema: its types,
+    /// bounds, lengths, pattern or format (which an `enum` entry must also keep).
+    var constrainsBesidesValues: Bool {
+        types != nil || minimum != nil || maximum != nil || exclusiveMinimum != nil || exclusiveMaximum != nil
+            || multipleOf != nil || minLength != nil || maxLength != nil || pattern != nil || format != nil
     }
 }

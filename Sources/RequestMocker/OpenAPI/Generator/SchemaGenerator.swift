@@ -4,13 +4,18 @@
 /// Per schema the first of: its `example` (static only), its `default` (static only), `const`,
 /// an `enum` entry, else a value of its type that keeps its constraints: a `pattern`'s example,
 /// a `format`'s constant, a number inside its bounds on its `multipleOf`, `max(minItems, 1)`
-/// items. `allOf` is merged; of `oneOf` and `anyOf` the first branch whose value passes the
-/// whole schema is taken (the discriminator mapping's first entry first, a `null`-only branch
-/// last). An optional property whose schema is already being generated is left out, and a
-/// required one gets its shortest value, so circular schemas end.
+/// items. `allOf` is merged, its parts' `enum`s and `const`s and bounds all kept; of `oneOf` and
+/// `anyOf` the first branch whose value passes the whole schema is taken (the discriminator
+/// mapping's first entry first, a `null`-only branch last, branches whose `const` or `enum` the
+/// merge excludes skipped), where a value that passes two branches of a `oneOf` loses optional
+/// members until it passes one. An optional property whose schema is already being generated is
+/// left out, and a required one gets its shortest value, so circular schemas end.
 ///
-/// The value has at most ``maximumNodes`` values, nested at most ``maximumDepth`` levels;
-/// past either, generation fails with the schema where it stopped.
+/// A body has at most ``maximumNodes`` values, nested at most ``maximumDepth`` levels. One that
+/// would have more gets the smallest valid value instead (required properties only, the fewest
+/// items), and ``Generated/isMinimal`` says so; every value is checked against the whole schema
+/// before it is handed out, so none that breaks it is ever served. When neither fits, generation
+/// fails with the schema where it stopped.
 package struct SchemaGenerator {
     /// Why no value was made: where, and what the user can do.
     package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -19,6 +24,17 @@ package struct SchemaGenerator {
         package let reason: String
 
         package var description: String { "\(pointer): \(reason)" }
+
+        /// Whether the value would pass the bounds on its size (as opposed to no value passing
+        /// the schema at all): trying other branches can't help, a smaller value may.
+        var isOverBudget: Bool { reason.hasPrefix("schema too complex") }
+    }
+
+    /// A value made for a schema, and whether it is the smallest valid one, made because the
+    /// full value passes the bounds on a body's size.
+    package struct Generated: Sendable {
+        package let value: DocumentNode
+        package let isMinimal: Bool
     }
 
     /// How many values one body has at most.
@@ -37,14 +53,42 @@ package struct SchemaGenerator {
     private var retries = 0
     /// The schemas whose values are being made, outermost first.
     var active: [ObjectIdentifier] = []
+    /// The branches last chosen for a schema with `oneOf`/`anyOf` whose value passed, tried
+    /// first the next time it is met (the items of an array, a schema used in many places).
+    private var chosen: [ObjectIdentifier: [Int]] = [:]
 
     /// A value for `schema`, sent in `direction` (`readOnly` properties are left out of
     /// requests, `writeOnly` ones out of responses); drawn from `seed` when there is one.
     package static func value(
         for schema: Schema, direction: SchemaValidator.Direction, seed: UInt64? = nil
     ) throws(Failure) -> DocumentNode {
-        var generator = SchemaGenerator(direction: direction, random: seed.map(SeededRandom.init(seed:)))
-        return try generator.generate(schema, depth: 0, minimal: false, variant: 0)
+        try generated(for: schema, direction: direction, seed: seed).value
+    }
+
+    /// A value for `schema` as ``value(for:direction:seed:)`` makes it, and whether it is the
+    /// smallest one (made because the full value passes the bounds on a body's size).
+    package static func generated(
+        for schema: Schema, direction: SchemaValidator.Direction, seed: UInt64? = nil
+    ) throws(Failure) -> Generated {
+        var full = SchemaGenerator(direction: direction, random: seed.map(SeededRandom.init(seed:)))
+        let failure: Failure
+        do {
+            let value = try full.generate(schema, depth: 0, minimal: false, variant: 0)
+            guard
+                let violation = SchemaValidator.violations(of: value.jsonValue, against: schema, direction: direction)
+                    .first
+            else { return Generated(value: value, isMinimal: false) }
+            failure = Failure(
+                pointer: schema.pointer,
+                reason: "no value made for the schema passes it (\(violation)); give the response an example")
+        } catch {
+            failure = error
+        }
+        var smallest = SchemaGenerator(direction: direction, random: seed.map(SeededRandom.init(seed:)))
+        guard let value = try? smallest.generate(schema, depth: 0, minimal: true, variant: 0),
+            SchemaValidator.violations(of: value.jsonValue, against: schema, direction: direction).isEmpty
+        else { throw failure }
+        return Generated(value: value, isMinimal: true)
     }
 
     /// A value for `schema`; `minimal` asks for its shortest (only required properties, the
@@ -68,6 +112,9 @@ package struct SchemaGenerator {
         if random == nil, let written = schema.exampleIsValid ? schema.exampleNode : nil { return written }
         if random == nil, let written = schema.defaultIsValid ? schema.defaultNode : nil { return written }
         let merged = try Merged(schema)
+        if let conflict = merged.conflict {
+            throw Failure(pointer: schema.pointer, reason: "no value satisfies the schema: \(conflict)")
+        }
         let mark = active.count
         active.append(contentsOf: merged.parts)
         defer { active.removeLast(active.count - mark) }
@@ -101,35 +148,88 @@ package struct SchemaGenerator {
         return DocumentNode(.object(object), at: 0)
     }
 
-    private mutating func passes(_ value: DocumentNode, _ schema: Schema) -> Bool {
+    private func passes(_ value: DocumentNode, _ schema: Schema) -> Bool {
         SchemaValidator.violations(of: value.jsonValue, against: schema, direction: direction).isEmpty
     }
 
     /// The value of the first choice of branches, one per `oneOf`/`anyOf`, whose value passes
-    /// `schema`; the preferred choice's when none does.
+    /// `schema`: the choice that passed for this schema before, then the preferred one, then
+    /// each other branch of one group at a time, skipping branches the merge excludes; each
+    /// full, then without the optional members that make it match a second branch of a `oneOf`,
+    /// then at its smallest. Fails when none passes: a value that breaks its schema is never
+    /// handed out.
     private mutating func alternative(
         of schema: Schema, _ merged: Merged, depth: Int, minimal: Bool, variant: Int
     ) throws(Failure) -> DocumentNode {
-        let orders = merged.groups.map(\.preferredOrder)
-        let first = try make(
-            merged, choosing: orders.map { $0[0] }, depth: depth, minimal: minimal, variant: variant)
-        guard !passes(first, schema) else { return first }
-        let spent = nodes
+        let orders = merged.groups.map { group in
+            let admitted = group.preferredOrder.filter { merged.admits(group.branches[$0]) }
+            return admitted.isEmpty ? group.preferredOrder : admitted
+        }
+        let preferred = orders.map { $0[0] }
+        var choices = [preferred]
+        if let known = chosen[ObjectIdentifier(schema)], known != preferred { choices.insert(known, at: 0) }
         for (group, order) in orders.enumerated() {
-            for branch in order.dropFirst() where retries < Self.maximumRetries {
-                retries += 1
-                var choice = orders.map { $0[0] }
+            for branch in order.dropFirst() {
+                var choice = preferred
                 choice[group] = branch
-                nodes = spent
-                guard
-                    let value = try? make(merged, choosing: choice, depth: depth, minimal: minimal, variant: variant),
-                    passes(value, schema)
-                else { continue }
-                return value
+                if !choices.contains(choice) { choices.append(choice) }
             }
         }
-        nodes = spent
-        return first
+        let spent = nodes
+        var firstFailure: Failure?
+        var tried = 0
+        for smallest in minimal ? [true] : [false, true] {
+            for choice in choices {
+                guard tried == 0 || retries < Self.maximumRetries else { break }
+                if tried > 0 { retries += 1 }
+                tried += 1
+                nodes = spent
+                do {
+                    let value = try make(merged, choosing: choice, depth: depth, minimal: smallest, variant: variant)
+                    if let passing = passing(value, schema, keeping: required(of: merged, choice)) {
+                        chosen[ObjectIdentifier(schema)] = choice
+                        return passing
+                    }
+                } catch  where error.isOverBudget && !smallest {
+                    // A smaller value may fit where no other branch of the full size would.
+                    firstFailure = firstFailure ?? error
+                    break
+                } catch {
+                    firstFailure = firstFailure ?? error
+                }
+            }
+        }
+        throw firstFailure
+            ?? Failure(
+                pointer: schema.pointer,
+                reason: "no branch of its \(merged.groups.count == 1 ? "oneOf or anyOf" : "oneOfs and anyOfs") gives "
+                    + "a value that passes the whole schema (\(tried) tried); give the response an example")
+    }
+
+    /// `value` if it passes `schema`; else, for an object, the value without the optional
+    /// members, last first, that keep it from passing (a member two `oneOf` branches both
+    /// declare, that makes a value match both); `nil` when none passes.
+    private func passing(_ value: DocumentNode, _ schema: Schema, keeping required: Set<String>) -> DocumentNode? {
+        if passes(value, schema) { return value }
+        guard case .object(var object) = value.value else { return nil }
+        while let last = object.members.lastIndex(where: { !required.contains($0.key) }) {
+            var kept = DocumentObject()
+            for (index, member) in object.members.enumerated() where index != last { _ = kept.append(member) }
+            object = kept
+            let trimmed = DocumentNode(.object(object), at: 0)
+            if passes(trimmed, schema) { return trimmed }
+        }
+        return nil
+    }
+
+    /// The members a value of `merged` with the branches `choice` must have.
+    private func required(of merged: Merged, _ choice: [Int]) -> Set<String> {
+        var names = Set(merged.view.required)
+        for (group, index) in zip(merged.groups, choice) {
+            names.formUnion(group.branches[index].lookup.required)
+            if let property = group.discriminator?.property { names.insert(property) }
+        }
+        return names
     }
 
     /// The value of `merged` with one branch of each of its groups: the branches merged into it,

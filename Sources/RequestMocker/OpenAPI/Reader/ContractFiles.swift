@@ -32,6 +32,20 @@ struct Located: Sendable {
         OpenAPIContract.Error(source, at: node.offset, pointer: pointer, reason: reason)
     }
 
+    /// Where the value is, as a notice names it: `openapi.yaml:12:9: #/paths/~1pets/get`.
+    var place: String {
+        let (line, column) = source.location(of: node.offset)
+        return "\(source.url.lastPathComponent):\(line):\(column): \(pointer)"
+    }
+
+    /// Whether this is a reference and nothing else: an object whose one member is a string
+    /// `$ref`. Common resolvers take such an object as a reference wherever it stands, even
+    /// where the specification expects a map or a list (`properties: {$ref: …}`).
+    var isBareReference: Bool {
+        guard let object = node.object, object.members.count == 1 else { return false }
+        return object["$ref"]?.string != nil
+    }
+
     /// A JSON pointer step for `key` (RFC 6901: `~` as `~0`, `/` as `~1`).
     static func escaped(_ key: String) -> String {
         guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
@@ -48,6 +62,21 @@ struct Located: Sendable {
 final class ContractFiles: Sendable {
     /// The files read so far, by their standardized path.
     private let files = LockedState<[String: DocumentSource]>([:])
+    /// What the readers took leniently, by what they assumed, in the order first met.
+    private let leniencies = LockedState<[Leniency]>([])
+
+    /// One liberty the readers took with a contract that breaks the specification but can
+    /// still be served: what they assumed, what was wrong where first met, and the other places.
+    private struct Leniency {
+        let assumed: String
+        let first: String
+        var others: [String] = []
+        /// Every place noted (its file and pointer), so two readers passing the same value count it once.
+        var noted: Set<String> = []
+    }
+
+    /// How many places one leniency's notice names.
+    private static let placesShown = 3
 
     /// How many `$ref`s in a row may lead to another `$ref` before the chain is refused.
     static let maximumChain = 64
@@ -104,14 +133,85 @@ final class ContractFiles: Sendable {
         }
     }
 
+    /// Notes that the value at `value` breaks the specification in the way `problem` says, and
+    /// that the readers went on assuming `assumed`. Notices group places by what was assumed.
+    func note(_ value: Located, _ problem: String, assumed: String) {
+        let key = value.source.url.path + value.pointer
+        leniencies.withLock { leniencies in
+            guard let index = leniencies.firstIndex(where: { $0.assumed == assumed }) else {
+                leniencies.append(Leniency(assumed: assumed, first: "\(value.place): \(problem)", noted: [key]))
+                return
+            }
+            guard leniencies[index].noted.insert(key).inserted else { return }
+            if leniencies[index].others.count < Self.placesShown - 1 { leniencies[index].others.append(value.place) }
+        }
+    }
+
+    /// One notice per leniency: where it was first met and what was wrong there, what was
+    /// assumed, then the other places.
+    var leniencyNotices: [String] {
+        leniencies.withLock { leniencies in
+            leniencies.map { leniency in
+                let more = leniency.noted.count - 1 - leniency.others.count
+                let others = leniency.others + (more > 0 ? ["\(more) more"] : [])
+                return "\(leniency.first) — \(leniency.assumed)"
+                    + (others.isEmpty ? "" : " (also at \(others.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// The map or list `value` holds, following a `$ref` that stands where the specification
+    /// wants the map or list itself (a `$ref` object as `properties`, `parameters`,
+    /// `responses`, `headers`): the common resolvers follow it, so vendors publish it.
+    func container(_ value: Located?) throws(OpenAPIContract.Error) -> Located? {
+        guard let value, value.isBareReference else { return value }
+        let resolved = try resolve(value)
+        note(
+            value, "a $ref stands where the specification wants the map or list itself",
+            assumed: "read as what the $ref names, as common $ref resolvers do")
+        return resolved
+    }
+
+    /// The members of the map `value` holds (through ``container(_:)``), each with its pointer;
+    /// a value that isn't a map is noted and read as an empty one, which loses only what it
+    /// would have declared.
+    func members(of value: Located?, _ what: String) throws(OpenAPIContract.Error) -> [(key: String, value: Located)] {
+        guard let map = try container(value) else { return [] }
+        guard map.node.object != nil else {
+            note(map, "\"\(what)\" is \(map.node.kind), not a map", assumed: Self.wrongContainer)
+            return []
+        }
+        return map.members
+    }
+
+    /// What a map or list of the wrong kind is read as.
+    private static let wrongContainer = "a map or list that is something else is read as empty"
+
+    /// The elements of the list `value` holds (through ``container(_:)``), each with its pointer;
+    /// a value that isn't a list is noted and read as an empty one.
+    func elements(of value: Located?, _ what: String) throws(OpenAPIContract.Error) -> [Located] {
+        guard let list = try container(value) else { return [] }
+        guard case .array(let elements) = list.node.value else {
+            note(list, "\"\(what)\" is \(list.node.kind), not a list", assumed: Self.wrongContainer)
+            return []
+        }
+        return elements.indices.map {
+            Located(node: elements[$0], source: list.source, pointer: list.pointer + "/\($0)")
+        }
+    }
+
     /// `value` itself, or the value its `$ref` (and theirs, in a chain) refers to.
     ///
     /// A `$ref` whose value isn't a string (a property literally named `$ref`) is not a
     /// reference. `http(s)` references are refused: the mock never touches the network.
-    func resolve(_ value: Located) throws(OpenAPIContract.Error) -> Located {
+    /// With `stop`, the chain ends at the first value after `value` that `stop` accepts (a schema
+    /// whose `$ref` has keywords beside it is a schema of its own, not a way to another).
+    func resolve(_ value: Located, stoppingAt stop: ((Located) -> Bool)? = nil) throws(OpenAPIContract.Error) -> Located
+    {
         var current = value
         var seen: [String] = []
         while let reference = current.node["$ref"]?.string {
+            if !seen.isEmpty, let stop, stop(current) { break }
             let place = current.source.url.lastPathComponent + current.pointer
             if seen.contains(place) {
                 throw value.error(

@@ -67,7 +67,7 @@ public struct OpenAPIContract: Sendable {
         for (operation, item) in reader.declarations { plans.append(try planner.plan(of: operation, in: item)) }
         self.plans = plans
         problems = Self.withLines(planner.problems, files: files)
-        notices += planner.allNotices
+        notices += planner.allNotices + files.leniencyNotices
         if let unused = UnusedFeatures.notice(in: root.node) { notices.append(unused) }
         let unreachable = OpenAPIRouter(operations, basePaths: operations.map { $0.serverPath ?? "" }).unreachable
         if !unreachable.isEmpty {
@@ -120,7 +120,14 @@ public struct OpenAPIContract: Sendable {
         guard let field = root.member("openapi") else {
             throw root.error("not an OpenAPI contract: there is no \"openapi\" field at the top")
         }
-        guard let version = field.node.string else {
+        let version: String
+        switch field.node.value {
+        case .string(let text): version = text
+        case .double(let number):
+            // `openapi: 3.1` in YAML is a number; its text is the version.
+            version = String(number)
+            notices.append("\(field.place): \"openapi\" is the number \(version); read as the version \"\(version)\"")
+        default:
             throw field.error("\"openapi\" is \(field.node.kind); write the version as a string, such as \"3.1.0\"")
         }
         switch version.split(separator: ".").prefix(2).joined(separator: ".") {

@@ -53,13 +53,20 @@ struct OperationReader {
         }
         var operations: [OpenAPIContract.Operation] = []
         var referencedOperations: [String] = []
-        for (template, written) in paths.members {
-            guard template.hasPrefix("/") else {
-                throw written.error("the path \"\(template)\" doesn't start with \"/\"; write it as \"/\(template)\"")
+        for (written, declared) in paths.members {
+            var template = written
+            if !template.hasPrefix("/") {
+                files.note(
+                    declared, "the path \"\(written)\" doesn't start with \"/\"",
+                    assumed: "a path without its leading \"/\" is read with one")
+                template = "/" + written
             }
-            let item = try files.resolve(written)
+            let item = try files.resolve(declared)
             guard item.node.object != nil else {
-                throw item.error("the path item is \(item.node.kind); it must be an object of operations")
+                files.note(
+                    item, "the path item is \(item.node.kind)",
+                    assumed: "a path item or an operation that isn't an object is left out")
+                continue
             }
             let itemServerPath = Self.serverPath(of: item)
             for (key, declared) in item.members where Self.methods.contains(key) {
@@ -68,7 +75,10 @@ struct OperationReader {
                 }
                 let operation = try files.resolve(declared)
                 guard operation.node.object != nil else {
-                    throw operation.error("the operation is \(operation.node.kind); it must be an object")
+                    files.note(
+                        operation, "the operation is \(operation.node.kind)",
+                        assumed: "a path item or an operation that isn't an object is left out")
+                    continue
                 }
                 operations.append(
                     try read(
@@ -94,16 +104,11 @@ struct OperationReader {
     ) throws(OpenAPIContract.Error) -> OpenAPIContract.Operation {
         var statuses: [String] = []
         var mediaTypes: [String] = []
-        if let responses = operation.member("responses") {
-            guard responses.node.object != nil else {
-                throw responses.error("\"responses\" is \(responses.node.kind); it must map statuses to responses")
-            }
-            for (status, written) in responses.members {
-                statuses.append(status)
-                let response = try files.resolve(written)
-                for mediaType in try contentTypes(of: response) where !mediaTypes.contains(mediaType) {
-                    mediaTypes.append(mediaType)
-                }
+        for (status, written) in try files.members(of: operation.member("responses"), "responses") {
+            statuses.append(status)
+            let response = try files.resolve(written)
+            for mediaType in try contentTypes(of: response) where !mediaTypes.contains(mediaType) {
+                mediaTypes.append(mediaType)
             }
         }
         var requestMediaTypes: [String] = []
@@ -140,11 +145,7 @@ struct OperationReader {
 
     /// The keys of a response's or request body's `content`.
     private func contentTypes(of value: Located) throws(OpenAPIContract.Error) -> [String] {
-        guard let content = value.member("content") else { return [] }
-        guard content.node.object != nil else {
-            throw content.error("\"content\" is \(content.node.kind); it must map media types to their bodies")
-        }
-        return content.members.map(\.key)
+        try files.members(of: value.member("content"), "content").map(\.key)
     }
 
     /// `operationId`s must be unique; where one isn't, asking for it by name gets the first.

@@ -5,8 +5,9 @@ struct PlanReader {
     let files: ContractFiles
     let compiler: SchemaCompiler
     let root: Located
-    /// The security schemes of `components`, by name.
-    private let schemes: [String: Located]
+    /// The security schemes of `components`, by name: the credential each asks for, or `nil` for
+    /// one the contract declares too loosely to check (noted once).
+    private let schemes: [String: OperationPlan.Credential.Kind?]
     /// The contract's own `security`, for operations without their own.
     private let defaultSecurity: Located?
     private(set) var notices: [String] = []
@@ -18,9 +19,11 @@ struct PlanReader {
         self.files = files
         self.root = root
         compiler = SchemaCompiler(files: files)
-        var schemes: [String: Located] = [:]
-        for (name, written) in root.member("components")?.member("securitySchemes")?.members ?? [] {
-            schemes[name] = try files.resolve(written)
+        var schemes: [String: OperationPlan.Credential.Kind?] = [:]
+        let declared = try files.members(
+            of: root.member("components")?.member("securitySchemes"), "components/securitySchemes")
+        for (name, written) in declared {
+            schemes[name] = Self.kind(of: try files.resolve(written), named: name, files: files)
         }
         self.schemes = schemes
         defaultSecurity = root.member("security")
@@ -29,10 +32,10 @@ struct PlanReader {
     /// The plan of `operation`, declared in the path item `item`.
     mutating func plan(of operation: Located, in item: Located) throws(OpenAPIContract.Error) -> OperationPlan {
         var responses: [OperationPlan.Response] = []
-        for (status, written) in operation.member("responses")?.members ?? [] {
+        for (status, written) in try files.members(of: operation.member("responses"), "responses") {
             let response = try files.resolve(written)
             var headers: [OperationPlan.Header] = []
-            for (name, declared) in response.member("headers")?.members ?? [] {
+            for (name, declared) in try files.members(of: response.member("headers"), "headers") {
                 let header = try files.resolve(declared)
                 let content = try content(of: header)
                 headers.append(
@@ -48,7 +51,7 @@ struct PlanReader {
         var parameters: [OperationPlan.Parameter] = []
         // The operation's parameters replace the path item's of the same name and place.
         for declared in try parameterList(of: operation) + parameterList(of: item) {
-            let parameter = try self.parameter(declared)
+            guard let parameter = try self.parameter(declared) else { continue }
             if !parameters.contains(where: { $0.name == parameter.name && $0.location == parameter.location }) {
                 parameters.append(parameter)
             }
@@ -97,7 +100,7 @@ struct PlanReader {
         of value: Located
     ) throws(OpenAPIContract.Error) -> [(name: String, value: DocumentNode)] {
         var examples: [(name: String, value: DocumentNode)] = []
-        for (name, written) in value.member("examples")?.members ?? [] {
+        for (name, written) in try files.members(of: value.member("examples"), "examples") {
             let example = try files.resolve(written)
             if let node = example.node["value"] {
                 examples.append((name, node))
@@ -114,7 +117,7 @@ struct PlanReader {
         of value: Located, direction: SchemaValidator.Direction = .response
     ) throws(OpenAPIContract.Error) -> [OperationPlan.Media] {
         var media: [OperationPlan.Media] = []
-        for (type, written) in value.member("content")?.members ?? [] {
+        for (type, written) in try files.members(of: value.member("content"), "content") {
             let declared = try files.resolve(written)
             let examples = try examples(of: declared)
             let schema = try schema(of: declared)
@@ -143,40 +146,88 @@ struct PlanReader {
     }
 
     private func parameterList(of value: Located) throws(OpenAPIContract.Error) -> [Located] {
-        guard let list = value.member("parameters") else { return [] }
-        guard case .array(let elements) = list.node.value else {
-            throw list.error("\"parameters\" is \(list.node.kind); it must be an array of parameters")
-        }
         var parameters: [Located] = []
-        for index in elements.indices {
-            let written = Located(node: elements[index], source: list.source, pointer: list.pointer + "/\(index)")
+        for written in try files.elements(of: value.member("parameters"), "parameters") {
             parameters.append(try files.resolve(written))
         }
         return parameters
     }
 
-    private mutating func parameter(_ declared: Located) throws(OpenAPIContract.Error) -> OperationPlan.Parameter {
+    /// The parameter `declared`, or `nil` (noted) for one without a name or a place, which no
+    /// request can be checked against.
+    private mutating func parameter(_ declared: Located) throws(OpenAPIContract.Error) -> OperationPlan.Parameter? {
         guard let name = declared.node["name"]?.string else {
-            throw declared.error("a parameter needs a \"name\" (a string)")
+            files.note(
+                declared, "the parameter has no \"name\"", assumed: "a parameter without a name or \"in\" is left out")
+            return nil
         }
         guard let place = declared.node["in"]?.string, let location = OperationPlan.Parameter.Location(rawValue: place)
         else {
-            throw declared.error(
-                "the parameter \"\(name)\" needs \"in\": one of \"path\", \"query\", \"header\", \"cookie\"")
+            files.note(
+                declared, "the parameter \"\(name)\" has no \"in\" of path, query, header or cookie",
+                assumed: "a parameter without a name or \"in\" is left out")
+            return nil
         }
         let style = declared.node["style"]?.string ?? (location == .query || location == .cookie ? "form" : "simple")
         let content = try self.content(of: declared)
-        let schema = try schema(of: declared)
         let example = try example(of: declared)
+        let isJSON = content.first.map { $0.type.lowercased().contains("json") } ?? false
+        var schema = try schema(of: declared) ?? content.first?.schema
+        var required = location == .path || declared.node["required"]?.bool == true
+        if !isJSON, let declaredSchema = schema, let carried = Self.carried(declaredSchema) {
+            // What the style can't carry is not checked (a form object whose members are lists
+            // of objects): a required one no client could send would refuse every request.
+            files.note(
+                declared,
+                "the \(location.rawValue) parameter \"\(name)\" declares \(carried.uncarried) that its style (\(style)) "
+                    + "can't carry as text",
+                assumed: "what a parameter's style can't carry is not checked")
+            schema = carried.schema
+            required = required && (carried.schema.map { !$0.required.isEmpty } ?? true)
+        }
         return OperationPlan.Parameter(
-            name: name, location: location, required: location == .path || declared.node["required"]?.bool == true,
+            name: name, location: location, required: required,
             style: style, explode: declared.node["explode"]?.bool ?? (style == "form"),
-            schema: schema ?? content.first?.schema,
-            isJSON: content.first.map { $0.type.lowercased().contains("json") } ?? false,
-            example: example ?? content.first?.example)
+            schema: schema, isJSON: isJSON, example: example ?? content.first?.example)
     }
 
-    /// The security requirements `written` lists: any of them, each all of its schemes.
+    /// The part of a parameter's schema its style carries, when the style can't carry all of
+    /// it (styles carry text: a list of scalars, or an object of scalar members): an object
+    /// without the members it can't carry, or no schema for a list of objects or lists; `nil`
+    /// when the style carries the whole schema.
+    private static func carried(_ schema: Schema) -> (schema: Schema?, uncarried: String)? {
+        let lookup = schema.lookup
+        guard let types = lookup.types else { return nil }
+        if types.contains("array") {
+            guard let items = lookup.items, !isScalar(items) else { return nil }
+            return (nil, "a list of objects or lists")
+        }
+        guard types.contains("object") else { return nil }
+        let properties = lookup.properties
+        let uncarried = properties.filter { !isScalar($0.schema) }.map(\.name)
+        guard !uncarried.isEmpty else { return nil }
+        let kept = Schema(source: schema.source, pointer: schema.pointer)
+        kept.types = ["object"]
+        for (name, property) in properties where isScalar(property) {
+            kept.properties.append((name, property))
+            kept.propertyIndex[name] = property
+        }
+        kept.required = lookup.required.filter { kept.propertyIndex[$0] != nil }
+        let shown = uncarried.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (uncarried.count > 5 ? ", …" : "")
+        return (kept, "members \(shown) that are objects or lists")
+    }
+
+    /// Whether a value of `schema` may be a scalar (text, a number, a Boolean): what a
+    /// parameter's style carries.
+    private static func isScalar(_ schema: Schema) -> Bool {
+        guard let types = schema.lookup.types else { return true }
+        return !types.isDisjoint(with: ["string", "number", "integer", "boolean", "null"])
+    }
+
+    /// The security requirements `written` lists: any of them, each all of its schemes. A
+    /// requirement that names a scheme `components/securitySchemes` lacks, or one declared too
+    /// loosely to check, can't be checked: it is taken as met, so the operation's credentials
+    /// are not checked (noted).
     private func security(_ written: Located?) throws(OpenAPIContract.Error) -> [[OperationPlan.Credential]] {
         guard let written, case .array(let requirements) = written.node.value else { return [] }
         var alternatives: [[OperationPlan.Credential]] = []
@@ -184,11 +235,15 @@ struct PlanReader {
             let located = Located(node: requirement, source: written.source, pointer: written.pointer + "/\(index)")
             var credentials: [OperationPlan.Credential] = []
             for (name, _) in located.members {
-                guard let scheme = schemes[name] else {
-                    throw located.error(
-                        "the security scheme \"\(name)\" is not among components/securitySchemes; declare it there")
+                guard let declared = schemes[name] else {
+                    files.note(
+                        located, "the security scheme \"\(name)\" is not among components/securitySchemes",
+                        assumed: "a security requirement naming an undeclared scheme is not checked")
+                    return []
                 }
-                credentials.append(OperationPlan.Credential(scheme: name, kind: try kind(of: scheme, named: name)))
+                // Declared too loosely to check: noted once, where it is declared.
+                guard let kind = declared else { return [] }
+                credentials.append(OperationPlan.Credential(scheme: name, kind: kind))
             }
             // `{}` makes credentials optional: a requirement with none is met by every request.
             if credentials.isEmpty { return [] }
@@ -197,16 +252,20 @@ struct PlanReader {
         return alternatives
     }
 
-    private func kind(
-        of scheme: Located, named name: String
-    ) throws(OpenAPIContract.Error) -> OperationPlan.Credential.Kind {
+    /// The credential `scheme` asks for, or `nil` (noted) when it doesn't say enough to check one.
+    private static func kind(
+        of scheme: Located, named name: String, files: ContractFiles
+    ) -> OperationPlan.Credential.Kind? {
+        let assumed = "a security scheme that doesn't say what to check is not checked"
         switch scheme.node["type"]?.string {
         case "apiKey":
             guard let key = scheme.node["name"]?.string, let place = scheme.node["in"]?.string,
                 let location = OperationPlan.Parameter.Location(rawValue: place), location != .path
             else {
-                throw scheme.error(
-                    "the apiKey scheme \"\(name)\" needs \"name\" and \"in\" (\"header\", \"query\" or \"cookie\")")
+                files.note(
+                    scheme, "the apiKey scheme \"\(name)\" lacks \"name\" or \"in\" (header, query or cookie)",
+                    assumed: assumed)
+                return nil
             }
             return .apiKey(name: key, location: location)
         case "http":
@@ -215,14 +274,17 @@ struct PlanReader {
             case "bearer": return .bearer
             case let other?: return .http(other)
             case nil:
-                throw scheme.error("the http scheme \"\(name)\" needs \"scheme\" (such as \"basic\" or \"bearer\")")
+                files.note(scheme, "the http scheme \"\(name)\" lacks \"scheme\"", assumed: assumed)
+                return nil
             }
         case "oauth2", "openIdConnect": return .bearer
-        case "mutualTLS": return .none
+        case "mutualTLS": return OperationPlan.Credential.Kind.none
         default:
-            throw scheme.error(
-                "the security scheme \"\(name)\" has no known \"type\"; use apiKey, http, oauth2, openIdConnect "
-                    + "or mutualTLS")
+            files.note(
+                scheme,
+                "the security scheme \"\(name)\" has no \"type\" of apiKey, http, oauth2, openIdConnect or mutualTLS",
+                assumed: assumed)
+            return nil
         }
     }
 }

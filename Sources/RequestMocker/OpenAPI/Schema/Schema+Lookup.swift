@@ -35,6 +35,12 @@ struct SchemaLookup {
         Set(parts.flatMap { $0.properties.map(\.name) })
     }
 
+    /// The properties the parts declare, in order, each name once (as the first part declares it).
+    var properties: [(name: String, schema: Schema)] {
+        var seen: Set<String> = []
+        return parts.flatMap(\.properties).filter { seen.insert($0.name).inserted }
+    }
+
     /// Whether a part declares the property `name`.
     func declares(_ name: String) -> Bool {
         parts.contains { $0.propertyIndex[name] != nil }

@@ -108,13 +108,12 @@ package final class SchemaCompiler: Sendable {
     private func shell(
         for written: Located, pending: inout [(Schema, Located)], ignoringSiblings: Bool = false
     ) throws(OpenAPIContract.Error) -> Schema {
-        let hasSiblings =
-            !ignoringSiblings && written.node["$ref"]?.string != nil
-            && written.node.object?.members.contains {
-                !Self.annotations.contains($0.key) && !$0.key.hasPrefix("x-")
-            } == true
-        let resolved = hasSiblings ? written : try files.resolve(written)
-        let key = resolved.source.url.path + resolved.pointer + (hasSiblings ? " with its siblings" : "")
+        // A chain of `$ref`s ends where one has keywords beside it: that one is a schema of its own.
+        let resolved =
+            !ignoringSiblings && Self.hasSiblings(written.node)
+            ? written : try files.resolve(written, stoppingAt: { Self.hasSiblings($0.node) })
+        let keepsSiblings = resolved.node["$ref"]?.string != nil
+        let key = resolved.source.url.path + resolved.pointer + (keepsSiblings ? " with its siblings" : "")
         return state.withLock { state in
             if let known = state.compiled[key] { return known }
             let schema = Schema(source: resolved.source.url, pointer: resolved.pointer)
@@ -122,6 +121,13 @@ package final class SchemaCompiler: Sendable {
             pending.append((schema, resolved))
             return schema
         }
+    }
+
+    /// Whether `node` is a `$ref` with keywords beside it that change what a value is checked
+    /// against (not only annotations).
+    private static func hasSiblings(_ node: DocumentNode) -> Bool {
+        node["$ref"]?.string != nil
+            && node.object?.members.contains { !annotations.contains($0.key) && !$0.key.hasPrefix("x-") } == true
     }
 
     private func fill(
@@ -133,20 +139,19 @@ package final class SchemaCompiler: Sendable {
             schema.types = []
             return
         case .object: break
-        default: throw located.error("a schema is an object (or true or false); this is \(located.node.kind)")
+        default:
+            files.note(
+                located, "a schema is an object (or true or false); this is \(located.node.kind)",
+                assumed: "a schema that is neither an object nor a Boolean allows any value")
+            return
         }
         func child(_ key: String) throws(OpenAPIContract.Error) -> Schema? {
             guard let member = located.member(key) else { return nil }
             return try shell(for: member, pending: &pending)
         }
         func list(_ key: String) throws(OpenAPIContract.Error) -> [Schema] {
-            guard let member = located.member(key) else { return [] }
-            guard case .array(let elements) = member.node.value else {
-                throw member.error("\"\(key)\" is \(member.node.kind); it must be an array of schemas")
-            }
             var schemas: [Schema] = []
-            for (index, element) in elements.enumerated() {
-                let item = Located(node: element, source: member.source, pointer: member.pointer + "/\(index)")
+            for item in try files.elements(of: located.member(key), key) {
                 schemas.append(try shell(for: item, pending: &pending))
             }
             return schemas
@@ -174,7 +179,7 @@ package final class SchemaCompiler: Sendable {
                 schema.required.append(name)
             }
         }
-        for (name, member) in located.member("properties")?.members ?? [] {
+        for (name, member) in try files.members(of: located.member("properties"), "properties") {
             let property = try shell(for: member, pending: &pending)
             schema.properties.append((name, property))
             if schema.propertyIndex[name] == nil { schema.propertyIndex[name] = property }
@@ -211,7 +216,7 @@ package final class SchemaCompiler: Sendable {
         {
             var mapping: [String: Schema] = [:]
             var order: [String] = []
-            for (value, target) in discriminator.member("mapping")?.members ?? [] {
+            for (value, target) in try files.members(of: discriminator.member("mapping"), "discriminator mapping") {
                 guard let reference = target.node.string else { continue }
                 // A mapping names a schema by `$ref` or by its name under components/schemas.
                 let isReference =

@@ -193,11 +193,11 @@ struct ContractResponder {
         if let example = schema.exampleNode {
             return .chosen((Self.encoded(example, as: media.type), "schema example"))
         }
-        let made: Result<DocumentNode, SchemaGenerator.Failure>
+        let made: Result<SchemaGenerator.Generated, SchemaGenerator.Failure>
         let how: String
         if let seed = dynamicSeed(status, media) {
             made = Result { () throws(SchemaGenerator.Failure) in
-                try SchemaGenerator.value(for: schema, direction: .response, seed: seed)
+                try SchemaGenerator.generated(for: schema, direction: .response, seed: seed)
             }
             how = "dynamic \(seed)"
         } else {
@@ -205,7 +205,9 @@ struct ContractResponder {
             how = "generated"
         }
         switch made {
-        case .success(let value): return .chosen((Self.encoded(value, as: media.type), how))
+        case .success(let generated):
+            return .chosen(
+                (Self.encoded(generated.value, as: media.type), how + (generated.isMinimal ? " minimal" : "")))
         case .failure(let failure):
             return .refused(
                 problem(
@@ -237,7 +239,7 @@ struct ContractResponder {
         if value == nil, let schema = header.schema {
             // Made once, as a static body is.
             value = try? source.staticBody("\(operation.pointer) \(response.status) header \(header.name)", schema)
-                .get()
+                .get().value
         }
         guard let value else { return nil }
         let text: String =

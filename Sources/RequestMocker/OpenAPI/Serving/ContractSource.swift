@@ -12,7 +12,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     let generation: OpenAPIContract.Generation
     private let basePath: String?
     /// Static generated bodies by operation, status and media type.
-    private let generated = LockedState<[String: Result<DocumentNode, SchemaGenerator.Failure>]>([:])
+    private let generated = LockedState<[String: Result<SchemaGenerator.Generated, SchemaGenerator.Failure>]>([:])
 
     package init(
         contract: OpenAPIContract, validation: OpenAPIContract.Validation, generation: OpenAPIContract.Generation,
@@ -79,10 +79,10 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     }
 
     /// The static body generated for `schema` under `key`, made once.
-    func staticBody(_ key: String, _ schema: Schema) -> Result<DocumentNode, SchemaGenerator.Failure> {
+    func staticBody(_ key: String, _ schema: Schema) -> Result<SchemaGenerator.Generated, SchemaGenerator.Failure> {
         if let known = generated.withLock({ $0[key] }) { return known }
         let made = Result { () throws(SchemaGenerator.Failure) in
-            try SchemaGenerator.value(for: schema, direction: .response)
+            try SchemaGenerator.generated(for: schema, direction: .response)
         }
         generated.withLock { $0[key] = made }
         return made

@@ -29,8 +29,9 @@ extension OpenAPIContract {
         public let operation: String
         public let status: Int
         /// `example` (the media type's single example), `example NAME`, `schema example`,
-        /// `generated`, `dynamic SEED`, `empty` (no body), or `problem` (the contract source's own
-        /// problem+json).
+        /// `generated`, `dynamic SEED`, either with ` minimal` after it (the smallest valid body,
+        /// made because the full one passes the bounds on a body's size), `empty` (no body), or
+        /// `problem` (the contract source's own problem+json).
         public let how: String
         /// What the request broke, one line each (`query limit: expected integer, got "x"`).
         public let violations: [String]

@@ -74,8 +74,8 @@ struct OpenAPIContractReadingTests {
         #expect("\(four.line ?? 0):\(four.column ?? 0)" == "2:14")
         #expect(four.reason == "OpenAPI 4.0.0 is not read; OpenAPI 3.0 and 3.1 are (and 3.2, read as 3.1)")
         #expect(
-            try Self.error(reading: #"{"openapi": 3.1}"#).reason
-                == #""openapi" is a number; write the version as a string, such as "3.1.0""#)
+            try Self.error(reading: #"{"openapi": true}"#).reason
+                == #""openapi" is a Boolean; write the version as a string, such as "3.1.0""#)
     }
 
     @Test("3.2 is read as 3.1, with one notice; a contract without paths has no operations")
@@ -187,17 +187,11 @@ struct OpenAPIContractReadingTests {
         #expect(yaml.reason == "invalid YAML: this collection never ends; close it with ]")
     }
 
-    @Test("shapes the reader can't use are refused where they are")
+    @Test("a contract without a map of paths is refused where it is")
     func shapes() throws {
         #expect(
             try Self.error(reading: #"{"openapi": "3.0.0", "paths": []}"#).reason
                 == #""paths" is an array; it must be an object"#)
-        let relative = try Self.error(reading: #"{"openapi": "3.0.0", "paths": {"pets": {}}}"#)
-        #expect(relative.pointer == "#/paths/pets")
-        #expect(relative.reason == #"the path "pets" doesn't start with "/"; write it as "/pets""#)
-        #expect(
-            try Self.error(reading: #"{"openapi": "3.0.0", "paths": {"/a": {"get": "x"}}}"#).reason
-                == "the operation is a string; it must be an object")
     }
 
     @Test("a missing file is told apart from a broken one")

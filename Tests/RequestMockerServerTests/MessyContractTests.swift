@@ -1,0 +1,172 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import RequestMockerTestSupport
+import Testing
+
+/// A contract written from the shapes real vendors publish that break the specification or push
+/// the generator (an undeclared security scheme, `$ref`s where maps and lists belong, `enum`s and
+/// `const`s beside `allOf`s of wider ones, bounds beside `$ref`, a `oneOf` whose branches differ
+/// only in `required`, a wide recursive page of messages, a query parameter its style can't
+/// carry): it loads with a notice for each liberty, and every operation answers its declared
+/// status with a body that passes its schema, by our validator and by Python's `jsonschema`,
+/// through both transports.
+@Suite("A messy contract, as vendors publish them", .timeLimit(.minutes(3)), .hangGuard)
+struct MessyContractTests {
+    static func url() throws -> URL {
+        try #require(Bundle.module.url(forResource: "Fixtures/OpenAPI/messy/openapi", withExtension: "json"))
+    }
+
+    static func contract() throws -> OpenAPIContract {
+        try OpenAPIContract(contentsOf: try url())
+    }
+
+    /// A status, the `RequestMocker-OpenAPI` header and the body, as one line.
+    struct Answered: Equatable, CustomStringConvertible {
+        let status: Int
+        let how: String
+        let body: String
+        var description: String { "\(status) \(how) \(body)" }
+    }
+
+    /// Sends `request` through `MockURLProtocol` and through a server on `registry`; expects the
+    /// two to answer alike, and returns the answer.
+    static func bothTransports(
+        _ request: URLRequest, _ registry: MockRegistry, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Answered {
+        func answered(_ request: URLRequest, _ session: URLSession) async throws -> Answered {
+            let (data, response) = try await session.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            return Answered(
+                status: http.statusCode, how: http.value(forHTTPHeaderField: "RequestMocker-OpenAPI") ?? "",
+                body: String(decoding: data, as: UTF8.self))
+        }
+        let viaProtocol = try await answered(request, registry.makeSession())
+        let viaServer = try await withServer(registry) { _, base in
+            var rebased = request
+            let url = try #require(request.url)
+            var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+            (components.scheme, components.host, components.port) = ("http", base.host, base.port)
+            rebased.url = components.url
+            return try await answered(rebased, plainSession())
+        }
+        #expect(viaServer == viaProtocol, sourceLocation: sourceLocation)
+        return viaProtocol
+    }
+
+    static let base = URL(string: "https://messy.example")!
+
+    @Test("each liberty taken with the contract is one notice, with where, what was wrong and what was assumed")
+    func notices() throws {
+        #expect(
+            try Self.contract().notices == [
+                "openapi.json:153:22: #/paths/~1droplets~1{dropletId}/get/responses: a $ref stands where the "
+                    + "specification wants the map or list itself — read as what the $ref names, as common $ref "
+                    + "resolvers do (also at openapi.json:1502:20: #/x-responses/droplet/200/headers, "
+                    + "openapi.json:1457:23: #/components/schemas/Droplet/properties, 1 more)",
+                "openapi.json:17:11: #/paths/~1channels~1{channelId}~1threads/get/security/0: the security scheme "
+                    + #""sessionToken" is not among components/securitySchemes — a security requirement naming an "#
+                    + "undeclared scheme is not checked",
+                "openapi.json:162:11: #/paths/~1contacts/get/parameters/0: the query parameter \"filter\" declares "
+                    + #"members "tags" that are objects or lists that its style (form) can't carry as text — what a "#
+                    + "parameter's style can't carry is not checked",
+            ])
+    }
+
+    /// What each operation answers its sample request with, static.
+    static let answers: [String: Answered] = [
+        "listThreads": Answered(
+            status: 200, how: "listThreads 200 generated minimal", body: #"{"threads":[],"members":[],"has_more":true}"#
+        ),
+        "listComponents": Answered(
+            status: 200, how: "listComponents 200 generated",
+            body: "["
+                + Array(
+                    repeating: #"{"type":1,"components":[{"type":2,"style":1,"label":"string","custom_id":"string","#
+                        + #""disabled":true}]}"#, count: 3
+                ).joined(separator: ",") + "]"),
+        "lastLogin": Answered(
+            status: 200, how: "lastLogin 200 generated",
+            body: #"{"method":"password","at":0,"email":"user@example.com"}"#),
+        "getSession": Answered(
+            status: 200, how: "getSession 200 generated",
+            body: #"{"method":"password","at":0,"email":"user@example.com"}"#),
+        "getLimits": Answered(
+            status: 200, how: "getLimits 200 generated",
+            body: #"{"share":10,"burst":91,"stage":"archived","mode":"fast","amount":0,"ratio":0.5}"#),
+        "setLimits": Answered(
+            status: 200, how: "setLimits 200 generated",
+            body: #"{"share":10,"burst":91,"stage":"archived","mode":"fast","amount":0,"ratio":0.5}"#),
+        "getDroplet": Answered(
+            status: 200, how: "getDroplet 200 generated", body: #"{"id":1,"name":"string","droplet_ids":[0]}"#),
+        "searchContacts": Answered(status: 200, how: "searchContacts 200 generated", body: #"[{"id":0}]"#),
+    ]
+
+    @Test("every operation answers a request its contract allows with its declared status and a valid body")
+    func everyOperation() async throws {
+        let contract = try Self.contract()
+        let registry = MockRegistry()
+        registry.register(contract)
+        // Dynamic bodies too, from two seeds.
+        let seeded = [UInt64(1), 2].map { seed in
+            let registry = MockRegistry()
+            registry.register(contract, generation: .dynamic(seed: seed))
+            return registry
+        }
+        var bodies: [String: JSONValue] = [:]
+        for (index, operation) in contract.operations.enumerated() {
+            let name = operation.description
+            let request = contract.sampleRequest(forOperationAt: index, base: Self.base)
+            let answered = try await Self.bothTransports(request, registry)
+            #expect(answered == Self.answers[name], "\(name)")
+            bodies["\(name)|\(index)"] = try JSONValue(parsing: Data(answered.body.utf8))
+            for (seed, registry) in seeded.enumerated() {
+                let answer = try await Self.bothTransports(request, registry)
+                #expect(answer.status == 200 && answer.how.hasPrefix("\(name) 200 dynamic"), "\(name): \(answer.how)")
+                bodies["\(name) dynamic \(seed + 1)|\(index)"] = try JSONValue(parsing: Data(answer.body.utf8))
+            }
+        }
+        // Every body passes its schema by our validator and by Python's jsonschema.
+        var pointers: [String: String] = [:]
+        for (key, body) in bodies {
+            let index = Int(key.split(separator: "|").last ?? "") ?? 0
+            let schema = try #require(contract.responseSchema(of: index, status: 200, mediaType: "application/json"))
+            #expect(SchemaValidator.violations(of: body, against: schema, direction: .response) == [], "\(key)")
+            pointers[key] = schema.pointer
+        }
+        let folder = try TemporaryFolder()
+        let values = try folder.write("bodies.json", try JSONValue.object(bodies).serialized())
+        let failed = try await RealContracts.failingJSONSchema(
+            values: values, in: try Self.url(), pointer: { pointers[$0] ?? "" })
+        #expect(failed == [])
+    }
+
+    @Test("an undeclared security scheme isn't checked; a declared one still is")
+    func security() async throws {
+        let registry = MockRegistry()
+        registry.register(try Self.contract())
+        let threads = try await Self.bothTransports(
+            URLRequest(url: URL(string: "https://messy.example/api/channels/7/threads")!), registry)
+        #expect(threads.status == 200)
+        let components = try await Self.bothTransports(
+            URLRequest(url: URL(string: "https://messy.example/api/components")!), registry)
+        #expect(components.status == 401)
+        #expect(components.how == "listComponents 401 problem")
+    }
+
+    @Test("a parameter is checked as far as its style carries it: the members it can't carry aren't required")
+    func parameterStyle() async throws {
+        let registry = MockRegistry()
+        registry.register(try Self.contract())
+        let bare = try await Self.bothTransports(
+            URLRequest(url: URL(string: "https://messy.example/api/contacts")!), registry)
+        #expect(bare == Answered(status: 200, how: "searchContacts 200 generated", body: #"[{"id":0}]"#))
+        let limited = try await Self.bothTransports(
+            URLRequest(url: URL(string: "https://messy.example/api/contacts?limit=3")!), registry)
+        #expect(limited.status == 200)
+        let refused = try await Self.bothTransports(
+            URLRequest(url: URL(string: "https://messy.example/api/contacts?limit=0")!), registry)
+        #expect(refused.status == 422)
+        #expect(refused.body.contains(#""message":"0 is less than the minimum 1""#))
+    }
+}
