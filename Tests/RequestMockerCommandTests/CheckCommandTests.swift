@@ -43,6 +43,35 @@ import Testing
             ])
     }
 
+    @Test func aYAMLStubsFilesFindingsPointAtTheirStubsLines() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "stubs.yaml",
+            """
+            # Stubs for the pet shop.
+            stubs:
+              - request: {method: GET, path: /v2/pets/7}
+                response: {json: {id: 7, name: Rex}}
+
+              - request:
+                  method: GET
+                  path: /v2/pets/<id>
+                response:
+                  json: {id: x, name: y}
+              - request: {path: /v2/pets}
+                response: {status: 204}
+            """)
+        let result = try await Command.run(
+            ["check", "--openapi", Self.petshop.path, "--stubs", "stubs.yaml"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(
+            result.output.split(separator: "\n") == [
+                #"stubs.yaml:6: error: GET /pets/{petId} 200: /id: expected integer, got "x""#,
+                "stubs.yaml:11: warning: the stub matches any method or path; give it a method and a path to check it",
+                "checked 2 mocks and the contract's examples against petshop.json: 1 error, 1 warning",
+            ])
+    }
+
     @Test func correctMocksPassAndTheContractsOwnExamplesAreChecked() async throws {
         let folder = try TemporaryFolder()
         try folder.write("Mocks/GET|-v2-pets-7.json", #"{"id": 7, "name": "Rex"}"#)

@@ -60,14 +60,14 @@ struct MessyContractTests {
     func notices() throws {
         #expect(
             try Self.contract().notices == [
-                "openapi.json:153:22: #/paths/~1droplets~1{dropletId}/get/responses: a $ref stands where the "
+                "openapi.json:163:22: #/paths/~1droplets~1{dropletId}/get/responses: a $ref stands where the "
                     + "specification wants the map or list itself — read as what the $ref names, as common $ref "
-                    + "resolvers do (also at openapi.json:1502:20: #/x-responses/droplet/200/headers, "
-                    + "openapi.json:1457:23: #/components/schemas/Droplet/properties, 1 more)",
+                    + "resolvers do (also at openapi.json:1512:20: #/x-responses/droplet/200/headers, "
+                    + "openapi.json:1467:23: #/components/schemas/Droplet/properties, 1 more)",
                 "openapi.json:17:11: #/paths/~1channels~1{channelId}~1threads/get/security/0: the security scheme "
                     + #""sessionToken" is not among components/securitySchemes — a security requirement naming an "#
                     + "undeclared scheme is not checked",
-                "openapi.json:162:11: #/paths/~1contacts/get/parameters/0: the query parameter \"filter\" declares "
+                "openapi.json:172:11: #/paths/~1contacts/get/parameters/0: the query parameter \"filter\" declares "
                     + #"members "tags" that are objects or lists that its style (form) can't carry as text — what a "#
                     + "parameter's style can't carry is not checked",
             ])
@@ -168,5 +168,33 @@ struct MessyContractTests {
             URLRequest(url: URL(string: "https://messy.example/api/contacts?limit=0")!), registry)
         #expect(refused.status == 422)
         #expect(refused.body.contains(#""message":"0 is less than the minimum 1""#))
+    }
+
+    @Test("numbers past Int64, in a body and in a parameter, are judged as written by format: int64")
+    func exactNumbers() async throws {
+        let registry = MockRegistry()
+        registry.register(try Self.contract())
+        func put(_ amount: String) -> URLRequest {
+            var request = URLRequest(url: URL(string: "https://messy.example/api/limits")!)
+            request.httpMethod = "PUT"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(
+                #"{"share": 10, "burst": 95, "stage": "archived", "mode": "fast", "amount": \#(amount)}"#.utf8)
+            return request
+        }
+        let below = try await Self.bothTransports(put("-9223372036854775809"), registry)
+        #expect(below.status == 422)
+        #expect(
+            below.body.contains(
+                #""message":"-9223372036854775809 is not an int64 (between -9223372036854775808 and 9223372036854775807)""#
+            ))
+        #expect(try await Self.bothTransports(put("-9223372036854775808"), registry).status == 200)
+        let past = try await Self.bothTransports(
+            URLRequest(url: URL(string: "https://messy.example/api/limits?cursor=9223372036854775808")!), registry)
+        #expect(past.status == 422)
+        #expect(past.body.contains(#""message":"9223372036854775808 is not an int64"#))
+        let bound = try await Self.bothTransports(
+            URLRequest(url: URL(string: "https://messy.example/api/limits?cursor=-9223372036854775808")!), registry)
+        #expect(bound.status == 200)
     }
 }

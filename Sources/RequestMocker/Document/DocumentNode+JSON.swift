@@ -88,6 +88,7 @@ private struct DocumentJSONParser {
             case .null: value = DocumentNode(.null, at: start)
             case .number(.int(let int)): value = DocumentNode(.int(int), at: start)
             case .number(.double(let double)): value = DocumentNode(.double(double), at: start)
+            case .number(.inexact(_, let exact)): value = DocumentNode(.exactNumber(exact), at: start)
             }
             while let top = open.indices.last {
                 let isObject = open[top].isObject

@@ -25,6 +25,7 @@ extension DocumentNode {
                 case .int(let value): JSONValue.writeScalar(.int(value), to: &output)
                 case .double(let value):
                     JSONValue.writeScalar(value.isFinite ? .double(value) : .null, to: &output)
+                case .exactNumber(let value): output.append(contentsOf: value.description.utf8)
                 case .string(let value): JSONValue.writeString(value, to: &output)
                 case .array(let elements):
                     output.append(UInt8(ascii: "["))

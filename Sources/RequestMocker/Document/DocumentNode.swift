@@ -12,6 +12,8 @@ package struct DocumentNode: Sendable {
         case bool(Bool)
         case int(Int)
         case double(Double)
+        /// A number no `Int` or `Double` holds exactly (`18446744073709551615`), as written.
+        case exactNumber(ExactNumber)
         case string(String)
         case array([DocumentNode])
         case object(DocumentObject)
@@ -48,7 +50,7 @@ package struct DocumentNode: Sendable {
         switch value {
         case .null: "null"
         case .bool: "a Boolean"
-        case .int, .double: "a number"
+        case .int, .double, .exactNumber: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

@@ -15,6 +15,9 @@ struct JSONScanner {
     enum Number {
         case int(Int)
         case double(Double)
+        /// A number no `Int` or `Double` holds exactly (an integer past `Int`'s range, a decimal
+        /// with more digits than a `Double` keeps): its nearest `Double`, and the number itself.
+        case inexact(Double, ExactNumber)
     }
 
     /// How the messages about structure are worded, so each parser keeps its own.
@@ -237,13 +240,16 @@ struct JSONScanner {
         if index - integerStart > 1, bytes[integerStart] == UInt8(ascii: "0") {
             throw fail("leading zero in a number", at: start)
         }
+        var mantissaDigits = index - integerStart
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
             let fraction = index
             skipDigits()
             guard index > fraction else { throw fail("expected a digit after \".\"") }
+            mantissaDigits += index - fraction
         }
+        var exponentDigits = 0
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
             index += 1
@@ -253,13 +259,17 @@ struct JSONScanner {
             let exponent = index
             skipDigits()
             guard index > exponent else { throw fail("expected a digit in the exponent") }
+            exponentDigits = index - exponent
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let int = Int(text) { return .int(int) }
         guard let double = Double(text), double.isFinite else {
             throw fail("number \(text) is out of range", at: start)
         }
-        return .double(double)
+        // At most 15 digits, at a scale a Double reaches: the Double is the number. Else compare
+        // the number with what the Double prints as (rare: long integers, long fractions).
+        if !isInteger, mantissaDigits <= 15, exponentDigits <= 2 { return .double(double) }
+        return ExactNumber.inexact(text, readingAs: double).map { .inexact(double, $0) } ?? .double(double)
     }
 
     private mutating func skipDigits() {

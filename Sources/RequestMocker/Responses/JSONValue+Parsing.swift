@@ -27,6 +27,20 @@ extension JSONValue {
 }
 
 extension JSONValue {
+    /// Parses as ``init(parsing:)`` does, and also gives the numbers no `Int` or `Double` holds
+    /// exactly (each is a `.double` of its nearest value in the result), by their JSON pointer:
+    /// what a contract's checks compare exactly.
+    package static func parsingExactly(_ data: Data) throws(ParseError) -> (JSONValue, [String: ExactNumber]) {
+        let result: Result<(JSONValue, [String: ExactNumber]), ParseError> = data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            parser.keepsExactNumbers = true
+            return Result { () throws(ParseError) in (try parser.parseDocument(), parser.exactNumbers) }
+        }
+        return try result.get()
+    }
+}
+
+extension JSONValue {
     /// How deeply arrays and objects may nest, in parsed text and in converted Foundation
     /// objects. Deeper input is an error rather than a risk to the thread's stack.
     public static let maximumNesting = 512
@@ -51,9 +65,22 @@ private struct JSONParser {
     }
 
     private var open: [Container] = []
+    /// Whether to keep the numbers no `Int` or `Double` holds exactly, in ``exactNumbers``.
+    var keepsExactNumbers = false
+    private(set) var exactNumbers: [String: ExactNumber] = [:]
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         scanner = JSONScanner(bytes: bytes, wording: .value)
+    }
+
+    /// The JSON pointer of the value being read (RFC 6901: `~` as `~0`, `/` as `~1`).
+    private var pointer: String {
+        open.map { container in
+            container.isObject
+                ? "/"
+                    + container.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                : "/\(container.elements.count)"
+        }.joined()
     }
 
     mutating func parseDocument() throws(JSONValue.ParseError) -> JSONValue {
@@ -86,6 +113,9 @@ private struct JSONParser {
             case .null: value = .null
             case .number(.int(let int)): value = .int(int)
             case .number(.double(let double)): value = .double(double)
+            case .number(.inexact(let double, let exact)):
+                value = .double(double)
+                if keepsExactNumbers { exactNumbers[pointer] = exact }
             }
             // Hand the value to the containers it completes, innermost first.
             while let top = open.indices.last {

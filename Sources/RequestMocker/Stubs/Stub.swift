@@ -88,32 +88,18 @@ public struct Stub: Sendable {
     }
 
     static func stubs(in data: Data, file: URL, contract: OpenAPIContract? = nil) throws(RequestMockerError) -> [Stub] {
-        // JSON by its content (a `{` first), YAML otherwise; a YAML file's positions come from
-        // its tree, a JSON file's from scanning it again.
+        // JSON or YAML by the content (DocumentSyntax).
         let bytes = [UInt8](data)
-        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-        var yaml: DocumentSource?
-        func position(of steps: [JSONLocation.Step]) -> (line: Int, column: Int)? {
-            guard let yaml else { return JSONLocation.position(of: steps, in: data) }
-            var node = yaml.root
-            for step in steps {
-                switch (step, node.value) {
-                case (.key(let key), .object(let object)): node = object[key] ?? node
-                case (.index(let index), .array(let elements)) where elements.indices.contains(index):
-                    node = elements[index]
-                default: break
-                }
-            }
-            return yaml.location(of: node.offset)
-        }
+        // A YAML file's positions come from its tree, once read; a JSON file's from scanning it.
+        var positions = DocumentPositions(json: data)
         func invalid(_ steps: [JSONLocation.Step], _ reason: String) -> RequestMockerError {
-            let position = position(of: steps)
+            let position = positions.position(of: steps)
             return .invalidStubs(
                 path: file.path, line: position?.line, column: position?.column,
                 jsonPath: JSONLocation.Step.path(steps), reason: reason)
         }
         let document: JSONValue
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+        if DocumentSyntax(of: bytes) == .json {
             do {
                 document = try JSONValue(parsing: data)
             } catch {
@@ -125,7 +111,7 @@ public struct Stub: Sendable {
         } else {
             do {
                 let source = DocumentSource(url: file, bytes: bytes, root: try YAMLReader.parse(bytes))
-                yaml = source
+                positions = DocumentPositions(yaml: source)
                 document = source.root.jsonValue
             } catch {
                 let location = DocumentSource.location(of: error.offset, in: bytes)
@@ -153,7 +139,7 @@ public struct Stub: Sendable {
         var stubs: [Stub] = []
         for (index, entry) in entries.enumerated() {
             let steps: [JSONLocation.Step] = [.key("stubs"), .index(index)]
-            let line = position(of: steps)?.line ?? 1
+            let line = positions.position(of: steps)?.line ?? 1
             do {
                 stubs.append(try Stub(json: entry, location: "\(name):\(line)", folder: folder, contract: contract))
             } catch {

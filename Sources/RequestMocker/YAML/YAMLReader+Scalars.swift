@@ -58,6 +58,7 @@ extension YAMLReader {
         case .bool(let value): value ? "true" : "false"
         case .int(let value): String(value)
         case .double(let value): String(value)
+        case .exactNumber(let value): value.description
         case .array, .object: ""
         }
     }
@@ -267,7 +268,9 @@ extension YAMLReader {
         if !unsigned.isEmpty, unsigned.allSatisfy(isDigit) {
             let digits = utf8.first == UInt8(ascii: "+") ? String(text.dropFirst()) : text
             if let value = Int(digits) { return .int(value) }
-            if let value = Double(digits) { return .double(value) }
+            if let value = Double(digits) {
+                return ExactNumber.inexact(digits, readingAs: value).map { .exactNumber($0) } ?? .double(value)
+            }
             return .string(text)
         }
         if utf8.count > 2, utf8[0] == UInt8(ascii: "0"), utf8[1] == UInt8(ascii: "o"),
@@ -280,7 +283,9 @@ extension YAMLReader {
         {
             return .int(value)
         }
-        if Self.isFloat(unsigned), let value = Double(text) { return .double(value) }
+        if Self.isFloat(unsigned), let value = Double(text) {
+            return ExactNumber.inexact(text, readingAs: value).map { .exactNumber($0) } ?? .double(value)
+        }
         return .string(text)
     }
 }

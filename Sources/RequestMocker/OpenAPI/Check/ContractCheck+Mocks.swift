@@ -17,11 +17,11 @@ extension ContractCheck {
     /// `body`, `base64Body` or `bodyFile` body), each checked; others are not checked.
     package func check(stubsFile file: URL) throws(RequestMockerError) -> (findings: [Finding], checked: Int) {
         let stubs = try Stub.stubs(contentsOf: file, contract: contract)
-        let data = (try? Data(contentsOf: file)) ?? Data()
+        let positions = DocumentPositions((try? Data(contentsOf: file)) ?? Data(), file: file)
         var findings: [Finding] = []
         var checked = 0
         for (index, stub) in stubs.enumerated() {
-            let line = JSONLocation.position(of: [.key("stubs"), .index(index)], in: data)?.line ?? 1
+            let line = positions.position(of: [.key("stubs"), .index(index)])?.line ?? 1
             let place = "\(file.relativePath):\(line)"
             guard case .object(let request)? = stub.json["request"], case .object(let response)? = stub.json["response"]
             else { continue }
@@ -55,12 +55,12 @@ extension ContractCheck {
         let cassette = try Cassette(
             contentsOf: file, record: .none, playback: .momentary, matchers: CassetteMatcher.default,
             redaction: .default, hosts: .all, repeatsLastResponse: false, environment: [:])
-        let data = (try? Data(contentsOf: file)) ?? Data()
+        let positions = DocumentPositions((try? Data(contentsOf: file)) ?? Data(), file: file)
         var findings: [Finding] = []
         var checked = 0
         for (index, interaction) in cassette.interactions.enumerated() {
             guard let response = interaction.response else { continue }
-            let line = JSONLocation.position(of: [.key("log"), .key("entries"), .index(index)], in: data)?.line ?? 1
+            let line = positions.position(of: [.key("log"), .key("entries"), .index(index)])?.line ?? 1
             checked += 1
             findings += check(interaction.request, answeredWith: response, at: "\(file.relativePath):\(line)")
         }

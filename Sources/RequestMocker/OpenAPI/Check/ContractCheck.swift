@@ -55,11 +55,7 @@ package struct ContractCheck {
         let status = response.status.code
         let label = "\(operation.method) \(operation.path) \(status)"
         let responses = contract.plans[index].responses
-        guard
-            let declared = responses.first(where: { $0.status == String(status) })
-                ?? responses.first(where: { $0.status.uppercased() == "\(status / 100)XX" })
-                ?? responses.first(where: { $0.status == "default" })
-        else {
+        guard let declared = contract.plans[index].response(for: status) else {
             return [
                 finding(
                     "\(label): the status is not declared; \(operation) declares "
@@ -77,21 +73,24 @@ package struct ContractCheck {
             return findings + [finding("\(label): there is a body, but the contract declares none")]
         }
         let contentType = response.headers[.contentType]
-        guard let media = declared.content.first(where: { RequestValidator.accepts($0.type, contentType) }) else {
+        guard let media = declared.content.first(where: { MediaType($0.type).accepts(contentType) }) else {
             return findings + [
                 finding(
                     "\(label): Content-Type \(contentType ?? "(none)") is not declared; it declares "
                         + declared.content.map(\.type).joined(separator: ", "))
             ]
         }
-        guard let schema = media.schema, MediaNegotiation.isJSON(media.type) else { return findings }
+        guard let schema = media.schema, MediaType(media.type).isJSON else { return findings }
         let body: JSONValue
+        let exactNumbers: [String: ExactNumber]
         do {
-            body = try JSONValue(parsing: response.body)
+            (body, exactNumbers) = try JSONValue.parsingExactly(response.body)
         } catch {
             return findings + [finding("\(label): the body is not JSON: \(error)")]
         }
-        for violation in SchemaValidator.violations(of: body, against: schema, direction: .response) {
+        let violations = SchemaValidator.violations(
+            of: body, against: schema, direction: .response, exactNumbers: exactNumbers)
+        for violation in violations {
             findings.append(finding("\(label): \(violation)"))
         }
         return findings

@@ -114,9 +114,7 @@ final class ContractFiles: Sendable {
             throw OpenAPIContract.Error(file: url, reason: reason, isFileMissing: missing)
         }
         let bytes = [UInt8](data)
-        // JSON by its content (a `{` or `[` first), whatever the extension; YAML otherwise.
-        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-        let isJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        let isJSON = DocumentSyntax(of: bytes) == .json
         do {
             let root = isJSON ? try DocumentNode.parseJSON(bytes) : try YAMLReader.parse(bytes)
             return DocumentSource(url: url, bytes: bytes, root: root)

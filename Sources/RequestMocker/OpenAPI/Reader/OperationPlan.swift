@@ -83,3 +83,14 @@ final class OperationPlan: Sendable {
         self.security = security
     }
 }
+
+extension OperationPlan {
+    /// The response declared for `status`: its own, else its range's (`4XX`), else `default`.
+    /// Answering, `check`, ``MockResponse/openAPI(_:operationID:status:example:generation:)``
+    /// and the sample requests all find a status's response by this one rule.
+    func response(for status: Int) -> Response? {
+        responses.first { $0.status == String(status) }
+            ?? responses.first { $0.status.uppercased() == "\(status / 100)XX" }
+            ?? responses.first { $0.status == "default" }
+    }
+}

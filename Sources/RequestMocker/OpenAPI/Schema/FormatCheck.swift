@@ -39,6 +39,19 @@ enum FormatCheck {
         }
     }
 
+    /// What a number carried exactly (one no `Int` or `Double` holds) should be and isn't, for
+    /// `int32` and `int64`.
+    static func problem(with number: ExactNumber, format: String) -> String? {
+        let (low, high, name): (Int, Int, String)
+        switch format {
+        case "int32": (low, high, name) = (Int(Int32.min), Int(Int32.max), "an int32")
+        case "int64": (low, high, name) = (Int.min, Int.max, "an int64")
+        default: return nil
+        }
+        guard number.isInteger else { return "\(name) (a whole number)" }
+        return ExactNumber(low) <= number && number <= ExactNumber(high) ? nil : "\(name) (between \(low) and \(high))"
+    }
+
     /// The number the `count` ASCII digits at `start` of `bytes` spell, or `nil`.
     private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
         guard start >= 0, start + count <= bytes.count else { return nil }

@@ -60,22 +60,26 @@ struct SchemaLookup {
 /// one and the text is one, else a string.
 enum ParameterText {
     static func value(_ text: String, _ schema: Schema?) -> JSONValue {
-        guard let types = schema?.lookup.types else { return .string(text) }
-        if types.contains("integer") || types.contains("number"), let int = Int(text) { return .int(int) }
+        read(text, schema).value
+    }
+
+    /// The value, and the number it is when no `Int` or `Double` holds it exactly (an integer
+    /// past `Int`'s range, whose nearest `Double` may be `Int`'s bound).
+    static func read(_ text: String, _ schema: Schema?) -> (value: JSONValue, exact: ExactNumber?) {
+        guard let types = schema?.lookup.types else { return (.string(text), nil) }
+        let isNumeric = types.contains("integer") || types.contains("number")
+        if isNumeric, let int = Int(text) { return (.int(int), nil) }
         // A whole number past Int's range is still a number (its format may refuse it).
-        if types.contains("integer") || types.contains("number"), text.wholeMatch(of: /-?[0-9]{19,400}/) != nil,
-            let double = Double(text)
-        {
-            // Past Int's range, though the nearest Double may be its bound (-2^63): kept past it.
-            return .double(Int(exactly: double) == nil ? double : double < 0 ? double.nextDown : double.nextUp)
+        if isNumeric, text.wholeMatch(of: /-?[0-9]{19,400}/) != nil, let double = Double(text) {
+            return (.double(double), ExactNumber.inexact(text, readingAs: double))
         }
         if types.contains("number"), let double = Double(text), double.isFinite,
             text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })
         {
-            return .double(double)
+            return (.double(double), ExactNumber.inexact(text, readingAs: double))
         }
-        if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
-        if types.contains("null"), text == "null" || text.isEmpty, !types.contains("string") { return .null }
-        return .string(text)
+        if types.contains("boolean"), text == "true" || text == "false" { return (.bool(text == "true"), nil) }
+        if types.contains("null"), text == "null" || text.isEmpty, !types.contains("string") { return (.null, nil) }
+        return (.string(text), nil)
     }
 }

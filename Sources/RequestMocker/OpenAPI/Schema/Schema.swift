@@ -79,6 +79,12 @@ package final class Schema: @unchecked Sendable {
     var exclusiveMaximum: Double?
     var multipleOf: Double?
 
+    /// The bounds written as numbers no `Double` holds exactly, by keyword (`maximum`:
+    /// `18446744073709551615`); empty nearly always.
+    var exactBounds: [String: ExactNumber] = [:]
+    /// Whether an `enum` or `const` entry is such a number, so entries are compared exactly.
+    var hasExactValues = false
+
     var allOf: [Schema] = []
     var anyOf: [Schema] = []
     var oneOf: [Schema] = []
@@ -130,6 +136,7 @@ extension DocumentNode {
             case .bool(let value): results.append(.bool(value))
             case .int(let value): results.append(.int(value))
             case .double(let value): results.append(.double(value))
+            case .exactNumber(let value): results.append(.double(value.double))
             case .string(let value): results.append(.string(value))
             case .array(let elements):
                 if expanded {
@@ -161,6 +168,7 @@ extension DocumentNode {
         switch value {
         case .int(let value): Double(value)
         case .double(let value): value
+        case .exactNumber(let value): value.double
         default: nil
         }
     }

@@ -173,6 +173,9 @@ package final class SchemaCompiler: Sendable {
         }
         schema.constantNode = node["const"]
         schema.constant = node["const"]?.jsonValue
+        schema.hasExactValues = ((schema.enumNodes ?? []) + [schema.constantNode].compactMap { $0 }).contains {
+            if case .exactNumber = $0.value { true } else { false }
+        }
         schema.format = node["format"]?.string
         if case .array(let names) = node["required"]?.value {
             for name in names.compactMap(\.string) where !schema.required.contains(name) {
@@ -255,5 +258,16 @@ package final class SchemaCompiler: Sendable {
         default: break
         }
         if let multiple = node["multipleOf"]?.number, multiple > 0 { schema.multipleOf = multiple }
+        // A bound no Double holds exactly is compared as written.
+        // (3.0's `exclusiveMinimum: true` makes `minimum` the exclusive bound.)
+        let places = [
+            ("minimum", node["exclusiveMinimum"]?.bool == true ? "exclusiveMinimum" : "minimum"),
+            ("maximum", node["exclusiveMaximum"]?.bool == true ? "exclusiveMaximum" : "maximum"),
+            ("exclusiveMinimum", "exclusiveMinimum"), ("exclusiveMaximum", "exclusiveMaximum"),
+            ("multipleOf", "multipleOf"),
+        ]
+        for (keyword, bound) in places {
+            if case .exactNumber(let exact) = node[keyword]?.value { schema.exactBounds[bound] = exact }
+        }
     }
 }

@@ -107,12 +107,7 @@ struct ContractResponder {
                 return .refused(
                     problem(400, "the preferred code \"\(code)\" is not an HTTP status; ask for one such as code=404"))
             }
-            let range = "\(forced / 100)XX"
-            guard
-                let response = plan.responses.first(where: { $0.status == String(forced) })
-                    ?? plan.responses.first(where: { $0.status.uppercased() == range })
-                    ?? plan.responses.first(where: { $0.status == "default" })
-            else {
+            guard let response = plan.response(for: forced) else {
                 return .refused(
                     problem(
                         404,
@@ -257,7 +252,7 @@ struct ContractResponder {
 
     /// `value` as the body of `mediaType`: JSON for JSON types, a string's text for others.
     static func encoded(_ value: DocumentNode, as mediaType: String) -> Data {
-        if !MediaNegotiation.isJSON(mediaType), case .string(let text) = value.value { return Data(text.utf8) }
+        if !MediaType(mediaType).isJSON, case .string(let text) = value.value { return Data(text.utf8) }
         return Data(value.jsonBytes)
     }
 }

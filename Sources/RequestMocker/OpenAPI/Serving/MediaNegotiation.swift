@@ -17,24 +17,20 @@ enum MediaNegotiation {
         let ranges = accept.map(parse) ?? []
         let scores = offered.map { ranges.isEmpty ? 1 : quality(of: $0, under: ranges) }
         let best = offered.indices.filter { scores[$0] > 0 }.max { first, second in
-            (scores[first], isJSON(offered[first]) ? 1 : 0, -first)
-                < (scores[second], isJSON(offered[second]) ? 1 : 0, -second)
+            (scores[first], MediaType(offered[first]).isJSON ? 1 : 0, -first)
+                < (scores[second], MediaType(offered[second]).isJSON ? 1 : 0, -second)
         }
         return best
-    }
-
-    /// Whether `mediaType` is JSON (`application/json`, `application/problem+json`).
-    static func isJSON(_ mediaType: String) -> Bool {
-        let (type, subtype) = split(mediaType)
-        return type == "application" && (subtype == "json" || subtype.hasSuffix("+json"))
     }
 
     /// The ranges of an `Accept` header; a range that can't be read is left out.
     static func parse(_ accept: String) -> [Range] {
         accept.split(separator: ",").compactMap { element in
             let parts = element.split(separator: ";")
-            let (type, subtype) = split(String(parts.first ?? ""))
-            guard !type.isEmpty, !subtype.isEmpty, type != "*" || subtype == "*" else { return nil }
+            let range = MediaType(String(parts.first ?? ""))
+            guard !range.type.isEmpty, !range.subtype.isEmpty, range.type != "*" || range.subtype == "*" else {
+                return nil
+            }
             var quality = 1.0
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map {
@@ -44,14 +40,15 @@ enum MediaNegotiation {
                     quality = Double(pair[1]).map { min(max($0, 0), 1) } ?? 1
                 }
             }
-            return Range(type: type, subtype: subtype, quality: quality)
+            return Range(type: range.type, subtype: range.subtype, quality: quality)
         }
     }
 
     /// The quality of the most specific range matching `offer` (a wildcard offer such as
     /// `image/*` matches any range of its type); 0 when none does.
     private static func quality(of offer: String, under ranges: [Range]) -> Double {
-        let (type, subtype) = split(offer)
+        let offered = MediaType(offer)
+        let (type, subtype) = (offered.type, offered.subtype)
         var best: (specificity: Int, quality: Double)?
         for range in ranges {
             let typeMatches = range.type == "*" || type == "*" || range.type == type
@@ -61,13 +58,5 @@ enum MediaNegotiation {
             if best.map({ specificity > $0.specificity }) ?? true { best = (specificity, range.quality) }
         }
         return best?.quality ?? 0
-    }
-
-    /// `type` and `subtype`, lower case, without parameters.
-    private static func split(_ mediaType: String) -> (String, String) {
-        let essence = mediaType.split(separator: ";").first.map(String.init) ?? ""
-        let parts = essence.trimmingCharacters(in: .whitespaces).lowercased().split(separator: "/", maxSplits: 1)
-        guard parts.count == 2 else { return (parts.first.map(String.init) ?? "", "") }
-        return (String(parts[0]), String(parts[1]))
     }
 }

@@ -42,20 +42,17 @@ extension MockResponse {
         let operation = contract.operations[index]
         let plan = contract.plans[index]
         let declared = plan.responses.map(\.status)
-        if let status,
-            !declared.contains(String(status)) && !declared.contains(where: { $0.uppercased() == "\(status / 100)XX" })
-                && !declared.contains("default")
-        {
+        if let status, plan.response(for: status) == nil {
             return MockResponse(
                 content: .unbuildable(
                     reason: "\(operation) declares no \(status) response and no default; it declares "
                         + declared.joined(separator: ", ")))
         }
         if let example {
-            let names = plan.responses.filter { response in
-                guard let status else { return response.status.hasPrefix("2") || response.status == "default" }
-                return response.status == String(status)
-            }.flatMap { $0.content.flatMap { $0.examples.map(\.name) } }
+            let candidates =
+                status.map { plan.response(for: $0).map { [$0] } ?? [] }
+                ?? plan.responses.filter { $0.status.hasPrefix("2") || $0.status == "default" }
+            let names = candidates.flatMap { $0.content.flatMap { $0.examples.map(\.name) } }
             if !names.contains(example) {
                 return MockResponse(
                     content: .unbuildable(

@@ -68,12 +68,7 @@ extension OpenAPIContract {
     /// The schema of the response the operation at `index` declares for `status` (exactly, by
     /// its range, or as `default`) and `mediaType`.
     package func responseSchema(of index: Int, status: Int, mediaType: String) -> Schema? {
-        let responses = plans[index].responses
-        let response =
-            responses.first { $0.status == String(status) }
-            ?? responses.first { $0.status.uppercased() == "\(status / 100)XX" }
-            ?? responses.first { $0.status == "default" }
-        return response?.content.first { RequestValidator.accepts($0.type, mediaType) }?.schema
+        plans[index].response(for: status)?.content.first { MediaType($0.type).accepts(mediaType) }?.schema
     }
 
     private static let segmentCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;"))
@@ -153,7 +148,7 @@ extension OpenAPIContract {
         {
             value = try? SchemaGenerator.value(for: schema, direction: .request).jsonValue
         }
-        let essence = RequestValidator.essence(type)
+        let essence = MediaType(type).essence
         switch (essence, value) {
         case ("application/x-www-form-urlencoded", .object(let members)?):
             var fields: [String] = []
@@ -172,7 +167,7 @@ extension OpenAPIContract {
                 }
             }
             return (Data((text + "--\(boundary)--\r\n").utf8), "multipart/form-data; boundary=\(boundary)")
-        case (_, let value?) where MediaNegotiation.isJSON(essence):
+        case (_, let value?) where MediaType(essence).isJSON:
             return ((try? value.serialized()) ?? Data("null".utf8), type)
         case (_, .string(let text)?):
             return (Data(text.utf8), type)

@@ -14,19 +14,20 @@ extension RequestValidator {
                 message: message)
         }
         let value: JSONValue
+        var exact: [String: ExactNumber] = [:]
         if parameter.isJSON {
             guard let text = rawValues(of: parameter).first else { return missing(parameter, violation) }
             do {
-                value = try JSONValue(parsing: Data(text.utf8))
+                (value, exact) = try JSONValue.parsingExactly(Data(text.utf8))
             } catch {
                 return [violation("", "json", "the value is not JSON: \(error)")]
             }
         } else {
-            guard let read = self.value(of: parameter) else { return missing(parameter, violation) }
+            guard let read = self.value(of: parameter, exact: &exact) else { return missing(parameter, violation) }
             value = read
         }
         guard let schema = parameter.schema else { return [] }
-        return SchemaValidator.violations(of: value, against: schema, direction: .request).map {
+        return SchemaValidator.violations(of: value, against: schema, direction: .request, exactNumbers: exact).map {
             violation($0.pointer, $0.keyword, $0.message)
         }
     }
@@ -54,14 +55,20 @@ extension RequestValidator {
         }
     }
 
-    /// The parameter's value read by its style, or `nil` when the request doesn't send it.
-    private func value(of parameter: OperationPlan.Parameter) -> JSONValue? {
+    /// The parameter's value read by its style, or `nil` when the request doesn't send it; the
+    /// numbers in it no `Int` or `Double` holds exactly go into `exact`, by their pointer.
+    private func value(of parameter: OperationPlan.Parameter, exact: inout [String: ExactNumber]) -> JSONValue? {
         let lookup = parameter.schema?.lookup
         let types = lookup?.types ?? []
         let isArray = types.contains("array")
         let isObject = types.contains("object") && !isArray
+        func read(_ text: String, _ schema: Schema?, at pointer: String) -> JSONValue {
+            let (value, number) = ParameterText.read(text, schema)
+            if let number { exact[pointer] = number }
+            return value
+        }
         if isObject, parameter.location == .query, parameter.style == "deepObject" || parameter.explode {
-            return exploded(parameter)
+            return exploded(parameter, read)
         }
         guard var text = rawValues(of: parameter).first else { return nil }
         // The prefixes of the path styles: `.5` (label), `;id=5` (matrix).
@@ -79,7 +86,7 @@ extension RequestValidator {
                 items = text.components(separatedBy: Self.separator(of: parameter))
             }
             if text.isEmpty, items == [""] { items = [] }
-            return .array(items.map { ParameterText.value($0, lookup?.items) })
+            return .array(items.enumerated().map { read($1, lookup?.items, at: "/\($0)") })
         }
         if isObject {
             // `k,v,k2,v2`, or `k=v,k2=v2` where exploded (headers and paths).
@@ -88,18 +95,21 @@ extension RequestValidator {
             if parameter.explode {
                 for piece in pieces {
                     let pair = piece.split(separator: "=", maxSplits: 1).map(String.init)
-                    if pair.count == 2 { members[pair[0]] = ParameterText.value(pair[1], lookup?.property(pair[0])) }
+                    if pair.count == 2 {
+                        members[pair[0]] = read(pair[1], lookup?.property(pair[0]), at: "/" + Located.escaped(pair[0]))
+                    }
                 }
             } else {
                 var index = 0
                 while index + 1 < pieces.count {
-                    members[pieces[index]] = ParameterText.value(pieces[index + 1], lookup?.property(pieces[index]))
+                    let key = pieces[index]
+                    members[key] = read(pieces[index + 1], lookup?.property(key), at: "/" + Located.escaped(key))
                     index += 2
                 }
             }
             return .object(members)
         }
-        return ParameterText.value(text, parameter.schema)
+        return read(text, parameter.schema, at: "")
     }
 
     /// What separates a list's items: `.` for an exploded label, space and pipe for their
@@ -115,7 +125,9 @@ extension RequestValidator {
 
     /// An exploded object in the query: its properties as query items of their own (`form`),
     /// or as `name[key]` (`deepObject`); `nil` when none is there.
-    private func exploded(_ parameter: OperationPlan.Parameter) -> JSONValue? {
+    private func exploded(
+        _ parameter: OperationPlan.Parameter, _ read: (String, Schema?, String) -> JSONValue
+    ) -> JSONValue? {
         let lookup = parameter.schema?.lookup
         var members: [String: JSONValue] = [:]
         for item in query {
@@ -128,7 +140,7 @@ extension RequestValidator {
                 guard lookup?.declares(item.name) == true else { continue }
                 key = item.name
             }
-            members[key] = ParameterText.value(item.value ?? "", lookup?.property(key))
+            members[key] = read(item.value ?? "", lookup?.property(key), "/" + Located.escaped(key))
         }
         return members.isEmpty ? nil : .object(members)
     }

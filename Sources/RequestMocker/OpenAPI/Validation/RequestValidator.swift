@@ -188,8 +188,8 @@ struct RequestValidator {
         let body = request.body ?? Data()
         let offered = declared.content.map(\.type)
         // An empty optional form is a form with no fields, checked as one; any other empty body is none.
-        let isForm = request.header(.contentType).map(Self.essence) == "application/x-www-form-urlencoded"
-        let formDeclared = declared.content.contains { Self.accepts($0.type, "application/x-www-form-urlencoded") }
+        let isForm = request.header(.contentType).map { MediaType($0).essence } == "application/x-www-form-urlencoded"
+        let formDeclared = declared.content.contains { MediaType($0.type).accepts("application/x-www-form-urlencoded") }
         guard !body.isEmpty || isForm && formDeclared && !declared.required else {
             if declared.required {
                 verdict.violations.append(
@@ -201,23 +201,24 @@ struct RequestValidator {
         }
         guard !declared.content.isEmpty else { return }
         let contentType = request.header(.contentType)
-        guard let media = declared.content.first(where: { Self.accepts($0.type, contentType) }) else {
+        guard let media = declared.content.first(where: { MediaType($0.type).accepts(contentType) }) else {
             verdict.unsupportedMediaType =
                 "Content-Type \(contentType ?? "(none)") is not one the operation takes: "
                 + offered.joined(separator: ", ")
             return
         }
         guard let schema = media.schema else { return }
-        let essence = Self.essence(contentType ?? media.type)
+        let essence = MediaType(contentType ?? media.type).essence
         let value: JSONValue
+        var exactNumbers: [String: ExactNumber] = [:]
         if essence == "application/x-www-form-urlencoded" {
             value = formValue(String(decoding: body, as: UTF8.self), schema)
         } else if essence == "multipart/form-data" {
             verdict.violations += missingParts(body, contentType ?? "", schema)
             return
-        } else if MediaNegotiation.isJSON(essence) || MediaNegotiation.isJSON(media.type) {
+        } else if MediaType(essence).isJSON || MediaType(media.type).isJSON {
             do {
-                value = try JSONValue(parsing: body)
+                (value, exactNumbers) = try JSONValue.parsingExactly(body)
             } catch {
                 verdict.violations.append(
                     RequestViolation(
@@ -228,23 +229,11 @@ struct RequestValidator {
         } else {
             return
         }
-        verdict.violations += SchemaValidator.violations(of: value, against: schema, direction: .request).map {
+        let violations = SchemaValidator.violations(
+            of: value, against: schema, direction: .request, exactNumbers: exactNumbers)
+        verdict.violations += violations.map {
             RequestViolation(location: "body", name: nil, pointer: $0.pointer, keyword: $0.keyword, message: $0.message)
         }
-    }
-
-    /// Whether a body declared as `declared` (`application/json`, `image/*`) takes `contentType`.
-    static func accepts(_ declared: String, _ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let (wanted, sent) = (essence(declared), essence(contentType))
-        if wanted == "*/*" || wanted == sent { return true }
-        return wanted.hasSuffix("/*") && sent.hasPrefix(wanted.dropLast())
-    }
-
-    /// `type/subtype`, lower case, without parameters.
-    static func essence(_ mediaType: String) -> String {
-        (mediaType.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
-            .lowercased()
     }
 
     /// A form body as an object: each field converted by its property's schema, a repeated

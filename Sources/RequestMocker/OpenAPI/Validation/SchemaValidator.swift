@@ -54,18 +54,30 @@ package struct SchemaValidator {
     /// Shared with the trials of `anyOf`, `oneOf` and `not`, which count against the same budget.
     private let work: Work
 
-    /// The steps left, and the schemas being checked for the value at each depth.
+    /// The steps left, the schemas being checked for the value at each depth, and the numbers
+    /// carried exactly.
     private final class Work {
         var steps = SchemaValidator.maximumSteps
         var exhausted = false
         var active: [(schema: ObjectIdentifier, valueDepth: Int)] = []
+        let exactNumbers: [String: ExactNumber]
+
+        init(exactNumbers: [String: ExactNumber]) {
+            self.exactNumbers = exactNumbers
+        }
     }
 
     /// The violations of `value` against `schema`, in the order found.
+    ///
+    /// - Parameter exactNumbers: the numbers of `value` no `Int` or `Double` holds exactly, by
+    ///   their JSON pointer (``JSONValue/parsingExactly(_:)`` gives them): those are compared as
+    ///   written, as are bounds, `enum`s and `const`s the contract writes so.
     package static func violations(
-        of value: JSONValue, against schema: Schema, direction: Direction
+        of value: JSONValue, against schema: Schema, direction: Direction,
+        exactNumbers: [String: ExactNumber] = [:]
     ) -> [Violation] {
-        var validator = SchemaValidator(direction: direction, work: Work(), isTrial: false)
+        var validator = SchemaValidator(
+            direction: direction, work: Work(exactNumbers: exactNumbers), isTrial: false)
         validator.check(value, against: schema, depth: 0, valueDepth: 0)
         if validator.work.exhausted {
             validator.report(
@@ -85,13 +97,22 @@ package struct SchemaValidator {
     ) {
         failed = true
         guard !isTrial else { return }
-        let pointer = (path + (step.map { [$0] } ?? [])).map { step in
+        let pointer = Self.pointer(path + (step.map { [$0] } ?? []))
+        violations.append(Violation(pointer: pointer, keyword: keyword, message: message()))
+    }
+
+    private static func pointer(_ path: [Step]) -> String {
+        path.map { step in
             switch step {
             case .key(let key): "/" + Located.escaped(key)
             case .index(let index): "/\(index)"
             }
         }.joined()
-        violations.append(Violation(pointer: pointer, keyword: keyword, message: message()))
+    }
+
+    /// The value being checked as written, when it is a number carried exactly.
+    private var exactValue: ExactNumber? {
+        work.exactNumbers.isEmpty ? nil : work.exactNumbers[Self.pointer(path)]
     }
 
     /// Checks `value`, the member or element `step` of the value being checked.
@@ -106,6 +127,8 @@ package struct SchemaValidator {
     /// Whether `value` satisfies `schema`, without reporting why not (for `anyOf`, `oneOf`, `not`).
     private func satisfies(_ value: JSONValue, _ schema: Schema, depth: Int, valueDepth: Int) -> Bool {
         var trial = SchemaValidator(direction: direction, work: work, isTrial: true)
+        // Where the value is matters only to find the numbers carried exactly.
+        if !work.exactNumbers.isEmpty { trial.path = path }
         trial.check(value, against: schema, depth: depth, valueDepth: valueDepth)
         return !trial.failed
     }
@@ -137,26 +160,49 @@ package struct SchemaValidator {
             report("type", "expected \(expected), got \(Self.shown(value))")
             return
         }
-        if let options = schema.enumeration, !options.contains(value) {
-            report(
-                "enum",
-                "expected one of \(options.prefix(10).map(Self.shown).joined(separator: ", "))"
-                    + (options.count > 10 ? ", …" : "") + "; got \(Self.shown(value))")
-        }
-        if let constant = schema.constant, constant != value {
-            report("const", "expected \(Self.shown(constant)), got \(Self.shown(value))")
-        }
+        checkValues(value, schema)
         switch value {
         case .object(let members): checkObject(members, schema, depth, valueDepth)
         case .array(let elements): checkArray(elements, schema, depth, valueDepth)
-        case .string(let string): checkString(string, schema)
-        case .int, .double: checkNumber(value.doubleValue ?? 0, value, schema)
         default: break
         }
         for part in schema.allOf { check(value, against: part, depth: depth + 1, valueDepth: valueDepth) }
         checkAlternatives(value, schema, depth, valueDepth)
         if let not = schema.not, satisfies(value, not, depth: depth + 1, valueDepth: valueDepth) {
             report("not", "matches the schema it must not match (\(not.pointer))")
+        }
+    }
+
+    /// `enum`, `const`, and the string and number keywords: what doesn't recurse, kept out of
+    /// ``check(_:against:depth:valueDepth:)`` so its frame, one per level, stays small.
+    @inline(never)
+    private mutating func checkValues(_ value: JSONValue, _ schema: Schema) {
+        let exact = value.doubleValue != nil ? exactValue : nil
+        if let options = schema.enumeration,
+            exact != nil || schema.hasExactValues
+                ? !Self.contains(schema.enumNodes ?? [], exact ?? ExactNumber(value), value) : !options.contains(value)
+        {
+            report(
+                "enum",
+                "expected one of \(options.prefix(10).map(Self.shown).joined(separator: ", "))"
+                    + (options.count > 10 ? ", …" : "") + "; got \(Self.shown(value))")
+        }
+        if let constant = schema.constant,
+            exact != nil || schema.hasExactValues
+                ? !Self.contains([schema.constantNode].compactMap { $0 }, exact ?? ExactNumber(value), value)
+                : constant != value
+        {
+            report("const", "expected \(Self.shown(constant)), got \(Self.shown(value))")
+        }
+        switch value {
+        case .string(let string): checkString(string, schema)
+        case .int, .double:
+            if exact != nil || !schema.exactBounds.isEmpty {
+                checkNumber(exact ?? ExactNumber(value), value, schema)
+            } else {
+                checkNumber(value.doubleValue ?? 0, value, schema)
+            }
+        default: break
         }
     }
 
@@ -261,11 +307,53 @@ package struct SchemaValidator {
         if let bound = schema.exclusiveMaximum, number >= bound {
             report("exclusiveMaximum", "\(shown) must be less than \(Self.shown(bound))")
         }
-        if let multiple = schema.multipleOf, !Self.isMultiple(value, of: multiple) {
+        if let multiple = schema.multipleOf, !Self.isMultiple(value, of: multiple, nil) {
             report("multipleOf", "\(shown) is not a multiple of \(Self.shown(multiple))")
         }
         if let format = schema.format, let problem = FormatCheck.problem(with: value, format: format) {
             report("format", "\(shown) is not \(problem)")
+        }
+    }
+
+    /// The number checks of a number carried exactly, or of any number against bounds the
+    /// contract writes exactly: each compared as written.
+    private mutating func checkNumber(_ number: ExactNumber?, _ value: JSONValue, _ schema: Schema) {
+        guard let number else { return checkNumber(value.doubleValue ?? 0, value, schema) }
+        let shown = number.description.count > 40 ? Self.shown(value) : number.description
+        func bound(_ keyword: String, _ double: Double?) -> ExactNumber? {
+            schema.exactBounds[keyword] ?? double.flatMap { ExactNumber($0) }
+        }
+        if let minimum = bound("minimum", schema.minimum), number < minimum {
+            report("minimum", "\(shown) is less than the minimum \(minimum)")
+        }
+        if let maximum = bound("maximum", schema.maximum), number > maximum {
+            report("maximum", "\(shown) is more than the maximum \(maximum)")
+        }
+        if let minimum = bound("exclusiveMinimum", schema.exclusiveMinimum), number <= minimum {
+            report("exclusiveMinimum", "\(shown) must be more than \(minimum)")
+        }
+        if let maximum = bound("exclusiveMaximum", schema.exclusiveMaximum), number >= maximum {
+            report("exclusiveMaximum", "\(shown) must be less than \(maximum)")
+        }
+        if let step = bound("multipleOf", schema.multipleOf),
+            !(number.isMultiple(of: step) ?? Self.isMultiple(value, of: step.double, nil))
+        {
+            report("multipleOf", "\(shown) is not a multiple of \(step)")
+        }
+        if let format = schema.format, let problem = FormatCheck.problem(with: number, format: format) {
+            report("format", "\(shown) is not \(problem)")
+        }
+    }
+
+    /// Whether `nodes` (an `enum`'s entries) hold `value`, numbers compared as written.
+    private static func contains(_ nodes: [DocumentNode], _ number: ExactNumber?, _ value: JSONValue) -> Bool {
+        nodes.contains { node in
+            switch node.value {
+            case .exactNumber(let entry): entry == number
+            case .int(let entry): number.map { $0 == ExactNumber(entry) } ?? false
+            case .double(let entry): number.map { $0 == ExactNumber(entry) } ?? false
+            default: node.jsonValue == value
+            }
         }
     }
 
@@ -309,9 +397,17 @@ package struct SchemaValidator {
         }
     }
 
-    static func isMultiple(_ value: JSONValue, of multiple: Double) -> Bool {
+    /// Whether `value` is a whole multiple of `multiple`, as the decimals they are written as
+    /// (`0.30000000000001` is not a multiple of `0.1`); `number` is the value when it is carried
+    /// exactly.
+    static func isMultiple(_ value: JSONValue, of multiple: Double, _ number: ExactNumber?) -> Bool {
         if case .int(let int) = value, multiple.rounded() == multiple, let step = Int(exactly: multiple) {
             return int % step == 0
+        }
+        if let written = number ?? ExactNumber(value), let step = ExactNumber(multiple),
+            let isMultiple = written.isMultiple(of: step)
+        {
+            return isMultiple
         }
         let quotient = (value.doubleValue ?? 0) / multiple
         return abs(quotient - quotient.rounded()) <= 1e-9 * max(1, abs(quotient))

@@ -1,0 +1,43 @@
+import Foundation
+
+/// What a request asks of the contract through `Prefer` (RFC 7240: several preferences in one
+/// header, comma-separated) or the query, for clients that can't set headers.
+struct Preferences {
+    /// The query items that are preferences, not parameters.
+    static let queryNames: Set<String> = ["__code", "__example", "__dynamic"]
+
+    var code: String?
+    var example: String?
+    var dynamic = false
+
+    /// No preferences.
+    init() {}
+
+    init(_ request: MockRequest) {
+        for header in request.headers.values(for: "Prefer") {
+            for preference in header.split(separator: ",") {
+                // `name=value; parameter`: the parameters don't matter here.
+                let token = preference.split(separator: ";").first ?? ""
+                let parts = token.split(separator: "=", maxSplits: 1)
+                let name = parts.first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                var value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "true"
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                    value = String(value.dropFirst().dropLast())
+                }
+                set(name, value)
+            }
+        }
+        for item in request.queryItems where Self.queryNames.contains(item.name) {
+            set(String(item.name.dropFirst(2)), item.value ?? "true")
+        }
+    }
+
+    private mutating func set(_ name: String, _ value: String) {
+        switch name {
+        case "code": code = value
+        case "example": example = value
+        case "dynamic": dynamic = value.lowercased() == "true"
+        default: break
+        }
+    }
+}
