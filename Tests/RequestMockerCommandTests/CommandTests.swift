@@ -17,6 +17,25 @@ import Testing
         #expect(try await Command.run(["serve", "--help"]).output == result.output)
     }
 
+    @Test func everyFlagOfTheUsageIsInTheREADME() async throws {
+        let usage = try await Command.run(["--help"]).output
+        let flags = Set(
+            usage.matches(of: /(?:^|[\s\[,(])(--?[a-zA-Z][a-zA-Z-]*)/.anchorsMatchLineEndings()).map {
+                String($0.output.1)
+            })
+        #expect(flags.isSuperset(of: ["--openapi", "--validate", "--seed", "--base-path", "-d", "-H", "--version"]))
+        let readme = try String(contentsOf: Command.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        // A flag counts where it stands whole (`--seed`, not only inside `--seed-file`).
+        let missing = flags.filter { flag in
+            !readme.ranges(of: flag).contains { range in
+                range.upperBound == readme.endIndex
+                    || !(readme[range.upperBound].isLetter || readme[range.upperBound].isNumber
+                        || readme[range.upperBound] == "-")
+            }
+        }
+        #expect(missing.sorted() == [], "flags of `request-mocker --help` that README.md doesn't mention")
+    }
+
     @Test(arguments: [
         (["serve", "--port", "99999"], "request-mocker: --port 99999 is not a port; give a number from 0 to 65535\n"),
         (["serve", "--port"], "request-mocker: --port needs a value, for example --port 8080\n"),

@@ -56,6 +56,14 @@ struct MessyContractTests {
 
     static let base = URL(string: "https://messy.example")!
 
+    /// A `GET` of `path` under the contract's base path, through both transports.
+    static func get(
+        _ path: String, _ registry: MockRegistry, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Answered {
+        let url = try #require(URL(string: "https://messy.example/api" + path))
+        return try await bothTransports(URLRequest(url: url), registry, sourceLocation: sourceLocation)
+    }
+
     @Test("each liberty taken with the contract is one notice, with where, what was wrong and what was assumed")
     func notices() throws {
         #expect(
@@ -145,11 +153,9 @@ struct MessyContractTests {
     func security() async throws {
         let registry = MockRegistry()
         registry.register(try Self.contract())
-        let threads = try await Self.bothTransports(
-            URLRequest(url: URL(string: "https://messy.example/api/channels/7/threads")!), registry)
+        let threads = try await Self.get("/channels/7/threads", registry)
         #expect(threads.status == 200)
-        let components = try await Self.bothTransports(
-            URLRequest(url: URL(string: "https://messy.example/api/components")!), registry)
+        let components = try await Self.get("/components", registry)
         #expect(components.status == 401)
         #expect(components.how == "listComponents 401 problem")
     }
@@ -158,14 +164,11 @@ struct MessyContractTests {
     func parameterStyle() async throws {
         let registry = MockRegistry()
         registry.register(try Self.contract())
-        let bare = try await Self.bothTransports(
-            URLRequest(url: URL(string: "https://messy.example/api/contacts")!), registry)
+        let bare = try await Self.get("/contacts", registry)
         #expect(bare == Answered(status: 200, how: "searchContacts 200 generated", body: #"[{"id":0}]"#))
-        let limited = try await Self.bothTransports(
-            URLRequest(url: URL(string: "https://messy.example/api/contacts?limit=3")!), registry)
+        let limited = try await Self.get("/contacts?limit=3", registry)
         #expect(limited.status == 200)
-        let refused = try await Self.bothTransports(
-            URLRequest(url: URL(string: "https://messy.example/api/contacts?limit=0")!), registry)
+        let refused = try await Self.get("/contacts?limit=0", registry)
         #expect(refused.status == 422)
         #expect(refused.body.contains(#""message":"0 is less than the minimum 1""#))
     }
@@ -189,12 +192,10 @@ struct MessyContractTests {
                 #""message":"-9223372036854775809 is not an int64 (between -9223372036854775808 and 9223372036854775807)""#
             ))
         #expect(try await Self.bothTransports(put("-9223372036854775808"), registry).status == 200)
-        let past = try await Self.bothTransports(
-            URLRequest(url: URL(string: "https://messy.example/api/limits?cursor=9223372036854775808")!), registry)
+        let past = try await Self.get("/limits?cursor=9223372036854775808", registry)
         #expect(past.status == 422)
         #expect(past.body.contains(#""message":"9223372036854775808 is not an int64"#))
-        let bound = try await Self.bothTransports(
-            URLRequest(url: URL(string: "https://messy.example/api/limits?cursor=-9223372036854775808")!), registry)
+        let bound = try await Self.get("/limits?cursor=-9223372036854775808", registry)
         #expect(bound.status == 200)
     }
 }

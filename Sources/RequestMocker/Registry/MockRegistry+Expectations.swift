@@ -33,8 +33,8 @@ extension MockRegistry {
     /// Notes a request `MockURLProtocol` (serving ``shared``) is about to take, when the asking
     /// task has a registry of its own. Runs in `canInit`, the only place on Linux where the
     /// caller's task-locals are visible. Apple's URL loading may call `canInit` on threads of its
-    /// own, where they aren't: there the note may not be taken (unmeasured; README, "Apple
-    /// platform notes").
+    /// own, where they aren't: there the note may not be taken (unmeasured; the PlatformNotes
+    /// article, "Apple platforms").
     static func noteIfStray(_ request: URLRequest) {
         guard let own = taskRegistry, own !== shared, let url = request.url else { return }
         // Only the method and URL: reading a body stream here would consume it.

@@ -73,6 +73,12 @@ private struct JSONParser {
         scanner = JSONScanner(bytes: bytes, wording: .value)
     }
 
+    /// Forgets the exact numbers at and below the member about to be read again.
+    private mutating func forgetExactNumbers() {
+        let replaced = pointer
+        exactNumbers = exactNumbers.filter { $0.key != replaced && !$0.key.hasPrefix(replaced + "/") }
+    }
+
     /// The JSON pointer of the value being read (RFC 6901: `~` as `~0`, `/` as `~1`).
     private var pointer: String {
         open.map { container in
@@ -126,7 +132,11 @@ private struct JSONParser {
                     open[top].elements.append(value)
                 }
                 if try scanner.readSeparator(inObject: isObject) {
-                    if isObject { open[top].key = try scanner.readKey().key }
+                    if isObject {
+                        open[top].key = try scanner.readKey().key
+                        // A key written again replaces its value, and the exact numbers in it.
+                        if !exactNumbers.isEmpty, open[top].members[open[top].key] != nil { forgetExactNumbers() }
+                    }
                     break
                 }
                 let finished = open.removeLast()

@@ -2,7 +2,8 @@ import Foundation
 
 /// A filter and its response written as JSON: the entries of a stubs file
 /// (`request-mocker serve --stubs FILE.json`, or the same in YAML), what the loopback server's
-/// admin API takes, and what `MockServerClient` sends. The schema is in the README and in `stubs.schema.json`.
+/// admin API takes, and what `MockServerClient` sends. The schema is in `stubs.schema.json`, and
+/// described in the CommandLineTool article ("Stubs in JSON or YAML").
 ///
 /// ```swift
 /// let stub = try Stub(json: [

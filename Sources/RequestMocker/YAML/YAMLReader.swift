@@ -8,9 +8,10 @@ import Foundation
 /// Read: block mappings and sequences (compact `- key: value` too), plain, single- and
 /// double-quoted scalars with every escape and line folding, literal `|` and folded `>` blocks
 /// with chomping and indentation indicators, flow collections over several lines, comments,
-/// `---` and `...`, anchors and aliases, and `<<` merge keys. Refused, at their line and column:
-/// tags other than the core ones, `?` complex keys, several documents, directives other than
-/// `%YAML 1.2`, tabs as indentation, and a duplicate key (naming both places).
+/// `---` and `...`, anchors and aliases, `<<` merge keys, and explicit `?` keys whose key is a
+/// scalar. Refused, at their line and column: tags other than the core ones, keys that are
+/// collections, several documents, directives other than `%YAML 1.2`, tabs as indentation, and a
+/// duplicate key (naming both places).
 ///
 /// The reader recurses once per level of nesting, at most ``maximumNesting`` levels, and
 /// expands aliases into at most ``maximumNodes`` values, so a "billion laughs" file is an error.

@@ -51,7 +51,7 @@ struct SHA256Tests {
     }
 
     // The hashes VOKMockUrlProtocol's fixture files are named by, which folders written for it
-    // keep (README, "Coming from another library").
+    // keep (the DocC article Migration, "VOKMockUrlProtocol").
     @Test(
         "VOKMockUrlProtocol fixture hashes",
         arguments: [

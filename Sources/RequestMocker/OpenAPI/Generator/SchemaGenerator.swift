@@ -55,7 +55,8 @@ package struct SchemaGenerator {
     var active: [ObjectIdentifier] = []
     /// The branches last chosen for a schema with `oneOf`/`anyOf` whose value passed, tried
     /// first the next time it is met (the items of an array, a schema used in many places).
-    private var chosen: [ObjectIdentifier: [Int]] = [:]
+    /// The schema is held too, so its address can't be reused by another while it is here.
+    private var chosen: [ObjectIdentifier: (schema: Schema, choice: [Int])] = [:]
 
     /// A value for `schema`, sent in `direction` (`readOnly` properties are left out of
     /// requests, `writeOnly` ones out of responses); drawn from `seed` when there is one.
@@ -167,7 +168,12 @@ package struct SchemaGenerator {
         }
         let preferred = orders.map { $0[0] }
         var choices = [preferred]
-        if let known = chosen[ObjectIdentifier(schema)], known != preferred { choices.insert(known, at: 0) }
+        if let known = chosen[ObjectIdentifier(schema)], known.schema === schema, known.choice != preferred,
+            known.choice.count == orders.count,
+            zip(known.choice, merged.groups).allSatisfy({ $1.branches.indices.contains($0) })
+        {
+            choices.insert(known.choice, at: 0)
+        }
         for (group, order) in orders.enumerated() {
             for branch in order.dropFirst() {
                 var choice = preferred
@@ -187,7 +193,7 @@ package struct SchemaGenerator {
                 do {
                     let value = try make(merged, choosing: choice, depth: depth, minimal: smallest, variant: variant)
                     if let passing = passing(value, schema, keeping: required(of: merged, choice)) {
-                        chosen[ObjectIdentifier(schema)] = choice
+                        chosen[ObjectIdentifier(schema)] = (schema, choice)
                         return passing
                     }
                 } catch  where error.isOverBudget && !smallest {

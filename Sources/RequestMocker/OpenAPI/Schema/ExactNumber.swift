@@ -146,8 +146,8 @@ package struct ExactNumber: Sendable, Hashable, Comparable, CustomStringConverti
         return .equal
     }
 
-    /// Whether it is a whole multiple of `step`, computed exactly; `nil` when the numbers are too
-    /// far apart in scale to compute in bounded time (the caller falls back to `Double`s).
+    /// Whether it is a whole multiple of `step`, computed exactly; `nil` for a zero step, or one
+    /// with more than 17 digits at the value's scale (the caller falls back to `Double`s).
     package func isMultiple(of step: ExactNumber) -> Bool? {
         guard !step.digits.isEmpty else { return nil }
         guard !digits.isEmpty else { return true }
@@ -159,11 +159,22 @@ package struct ExactNumber: Sendable, Hashable, Comparable, CustomStringConverti
         var divisor: UInt64 = 0
         for digit in step.digits { divisor = divisor * 10 + UInt64(digit) }
         for _ in 0..<stepZeros { divisor *= 10 }
-        let valueZeros = exponent - common
-        guard valueZeros <= 100_000 else { return nil }
         var remainder: UInt64 = 0
         for digit in digits { remainder = (remainder * 10 + UInt64(digit)) % divisor }
-        for _ in 0..<valueZeros { remainder = (remainder * 10) % divisor }
+        // Times 10^zeros, by squaring: an exponent of a million takes 20 steps, not a million.
+        var zeros = exponent - common
+        var power = 10 % divisor
+        while zeros > 0 {
+            if zeros & 1 == 1 { remainder = Self.product(remainder, power, modulo: divisor) }
+            power = Self.product(power, power, modulo: divisor)
+            zeros >>= 1
+        }
         return remainder == 0
+    }
+
+    /// `a × b mod m`, for `a` and `b` below `m`, without overflow.
+    private static func product(_ a: UInt64, _ b: UInt64, modulo m: UInt64) -> UInt64 {
+        let (high, low) = a.multipliedFullWidth(by: b)
+        return m.dividingFullWidth((high, low)).remainder
     }
 }

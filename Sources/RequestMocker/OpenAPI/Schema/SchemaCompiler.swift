@@ -249,12 +249,12 @@ package final class SchemaCompiler: Sendable {
         schema.maximum = node["maximum"]?.number
         switch node["exclusiveMinimum"]?.value {
         case .bool(true): (schema.exclusiveMinimum, schema.minimum) = (schema.minimum, nil)
-        case .int, .double: schema.exclusiveMinimum = node["exclusiveMinimum"]?.number
+        case .int, .double, .exactNumber: schema.exclusiveMinimum = node["exclusiveMinimum"]?.number
         default: break
         }
         switch node["exclusiveMaximum"]?.value {
         case .bool(true): (schema.exclusiveMaximum, schema.maximum) = (schema.maximum, nil)
-        case .int, .double: schema.exclusiveMaximum = node["exclusiveMaximum"]?.number
+        case .int, .double, .exactNumber: schema.exclusiveMaximum = node["exclusiveMaximum"]?.number
         default: break
         }
         if let multiple = node["multipleOf"]?.number, multiple > 0 { schema.multipleOf = multiple }
@@ -267,7 +267,17 @@ package final class SchemaCompiler: Sendable {
             ("multipleOf", "multipleOf"),
         ]
         for (keyword, bound) in places {
-            if case .exactNumber(let exact) = node[keyword]?.value { schema.exactBounds[bound] = exact }
+            switch node[keyword]?.value {
+            case .exactNumber(let exact): schema.exactBounds[bound] = exact
+            // An integer past 2^53 is no Double either (`maximum: 9223372036854775807`).
+            case .int(let int) where Int(exactly: Double(int)) != int:
+                schema.exactBounds[bound] = ExactNumber(int)
+            default: break
+            }
+        }
+        // A step of zero or less divides nothing (as `multipleOf` read as a Double above).
+        if let step = schema.exactBounds["multipleOf"], step.isNegative || step.double <= 0 {
+            schema.exactBounds["multipleOf"] = nil
         }
     }
 }

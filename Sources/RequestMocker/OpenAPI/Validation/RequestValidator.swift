@@ -212,7 +212,7 @@ struct RequestValidator {
         let value: JSONValue
         var exactNumbers: [String: ExactNumber] = [:]
         if essence == "application/x-www-form-urlencoded" {
-            value = formValue(String(decoding: body, as: UTF8.self), schema)
+            (value, exactNumbers) = formValue(String(decoding: body, as: UTF8.self), schema)
         } else if essence == "multipart/form-data" {
             verdict.violations += missingParts(body, contentType ?? "", schema)
             return
@@ -238,7 +238,7 @@ struct RequestValidator {
 
     /// A form body as an object: each field converted by its property's schema, a repeated
     /// field (or one whose property is an array) as an array.
-    private func formValue(_ text: String, _ schema: Schema) -> JSONValue {
+    private func formValue(_ text: String, _ schema: Schema) -> (JSONValue, [String: ExactNumber]) {
         var grouped: [(name: String, values: [String])] = []
         for (name, value) in FormFields.pairs(text) {
             if let index = grouped.firstIndex(where: { $0.name == name }) {
@@ -248,15 +248,23 @@ struct RequestValidator {
             }
         }
         var members: [String: JSONValue] = [:]
+        var exact: [String: ExactNumber] = [:]
+        func read(_ text: String, _ schema: Schema?, at pointer: String) -> JSONValue {
+            let (value, number) = ParameterText.read(text, schema)
+            if let number { exact[pointer] = number }
+            return value
+        }
         for (name, values) in grouped {
             let property = schema.lookup.property(name)
+            let pointer = "/" + Located.escaped(name)
             if property?.lookup.types?.contains("array") == true || values.count > 1 {
-                members[name] = .array(values.map { ParameterText.value($0, property?.lookup.items) })
+                members[name] = .array(
+                    values.enumerated().map { read($1, property?.lookup.items, at: pointer + "/\($0)") })
             } else {
-                members[name] = ParameterText.value(values[0], property)
+                members[name] = read(values[0], property, at: pointer)
             }
         }
-        return .object(members)
+        return (.object(members), exact)
     }
 
     /// The required parts a `multipart/form-data` body lacks.

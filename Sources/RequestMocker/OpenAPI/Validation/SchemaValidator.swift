@@ -178,6 +178,10 @@ package struct SchemaValidator {
     @inline(never)
     private mutating func checkValues(_ value: JSONValue, _ schema: Schema) {
         let exact = value.doubleValue != nil ? exactValue : nil
+        // Its Double may be whole where the number isn't (1.00000000000000000001).
+        if let exact, !exact.isInteger, let mask = schema.typeMask, !mask.contains(.number), mask.contains(.integer) {
+            report("type", "expected integer, got \(exact)")
+        }
         if let options = schema.enumeration,
             exact != nil || schema.hasExactValues
                 ? !Self.contains(schema.enumNodes ?? [], exact ?? ExactNumber(value), value) : !options.contains(value)
@@ -401,8 +405,14 @@ package struct SchemaValidator {
     /// (`0.30000000000001` is not a multiple of `0.1`); `number` is the value when it is carried
     /// exactly.
     static func isMultiple(_ value: JSONValue, of multiple: Double, _ number: ExactNumber?) -> Bool {
+        guard multiple > 0 else { return true }
         if case .int(let int) = value, multiple.rounded() == multiple, let step = Int(exactly: multiple) {
             return int % step == 0
+        }
+        if number == nil, let written = value.doubleValue.flatMap(Self.decimal), let step = Self.decimal(multiple),
+            let isMultiple = Self.isMultiple(written, of: step)
+        {
+            return isMultiple
         }
         if let written = number ?? ExactNumber(value), let step = ExactNumber(multiple),
             let isMultiple = written.isMultiple(of: step)
@@ -411,6 +421,38 @@ package struct SchemaValidator {
         }
         let quotient = (value.doubleValue ?? 0) / multiple
         return abs(quotient - quotient.rounded()) <= 1e-9 * max(1, abs(quotient))
+    }
+
+    /// The decimal `double` prints as, as `significand × 10^-scale`, when it has at most 15
+    /// significant digits and 17 decimal places (then it is the number written, wherever that fits
+    /// a Double): found without printing it, for `multipleOf` on every number of a large body.
+    private static func decimal(_ double: Double) -> (significand: Int64, scale: Int)? {
+        var power = 1.0
+        for scale in 0...17 {
+            let scaled = (double * power).rounded()
+            if abs(scaled) < 1e15, scaled / power == double { return (Int64(scaled), scale) }
+            power *= 10
+        }
+        return nil
+    }
+
+    /// Whether one decimal is a whole multiple of another, in integers; `nil` on overflow.
+    private static func isMultiple(
+        _ value: (significand: Int64, scale: Int), of step: (significand: Int64, scale: Int)
+    ) -> Bool? {
+        guard step.significand != 0 else { return nil }
+        func scaled(_ number: (significand: Int64, scale: Int), to scale: Int) -> Int64? {
+            var result = number.significand
+            for _ in number.scale..<scale {
+                let (product, overflow) = result.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                result = product
+            }
+            return result
+        }
+        let scale = max(value.scale, step.scale)
+        guard let a = scaled(value, to: scale), let b = scaled(step, to: scale) else { return nil }
+        return a % b == 0
     }
 
     /// A value as a message shows it: its JSON, cut at 40 characters.

@@ -91,4 +91,50 @@ struct ExactNumberTests {
                 == [" multipleOf: 0.30000000000001 is not a multiple of 0.1"])
         #expect(try Self.violations("0.3", #"{"multipleOf": 0.1}"#) == [])
     }
+
+    @Test("what a hostile or careless document writes: huge scales, Int bounds past 2^53, keys written twice")
+    func edges() throws {
+        // A step of 10^-99999 divides every number written with fewer places, at once.
+        #expect(try Self.violations("[100, 10, 7]", #"{"items": {"type": "integer", "multipleOf": 1e-99999}}"#) == [])
+        #expect(ExactNumber("1e999999")?.isMultiple(of: ExactNumber("7")!) == false)
+        #expect(ExactNumber("7e999999")?.isMultiple(of: ExactNumber("7")!) == true)
+        #expect(
+            try Self.violations("9223372036854775808", #"{"type": "integer", "maximum": 9223372036854775807}"#)
+                == [" maximum: 9223372036854775808 is more than the maximum 9223372036854775807"])
+        #expect(
+            try Self.violations("9223372036854775807", #"{"type": "integer", "maximum": 9223372036854775807}"#) == [])
+        // The value a key written twice keeps is the last, and so is its number.
+        #expect(
+            try Self.violations(#"{"n": 1.00000000000000000001, "n": 500}"#, #"{"properties": {"n": {"maximum": 10}}}"#)
+                == ["/n maximum: 500 is more than the maximum 10"])
+        #expect(
+            try Self.violations(#"{"n": 100000000000000000001, "n": 5}"#, #"{"properties": {"n": {"maximum": 10}}}"#)
+                == [])
+        #expect(
+            try Self.violations("1.00000000000000000001", #"{"type": "integer"}"#) == [
+                " type: expected integer, got 1.00000000000000000001"
+            ])
+    }
+
+    @Test("a form body's numbers past Int64 are judged as written")
+    func formBodies() async throws {
+        let folder = try TemporaryFolder()
+        let contract = try OpenAPIContract(
+            contentsOf: try folder.write(
+                "api.json",
+                #"{"openapi": "3.1.0", "paths": {"/accounts": {"post": {"requestBody": {"content": {"#
+                    + #""application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {"#
+                    + #""id": {"type": "integer", "format": "int64"}}}}}}, "responses": {"201": {"description": "ok"}}}}}}"#
+            ))
+        let registry = MockRegistry()
+        registry.register(contract)
+        for (body, status) in [("id=-9223372036854775809", 422), ("id=-9223372036854775808", 201)] {
+            var request = URLRequest(url: URL(string: "https://api.example/accounts")!)
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.utf8)
+            let (_, response) = try await registry.makeSession().data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == status, "\(body)")
+        }
+    }
 }
