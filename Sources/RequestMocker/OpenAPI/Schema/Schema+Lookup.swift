@@ -28,6 +28,9 @@ struct SchemaLookup {
 
     var items: Schema? { parts.lazy.compactMap(\.items).first }
 
+    /// The `format` of the first part that gives one.
+    var format: String? { parts.lazy.compactMap(\.format).first }
+
     var required: [String] { parts.flatMap(\.required) }
 
     /// The properties the parts declare.
