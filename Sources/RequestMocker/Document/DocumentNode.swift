@@ -65,6 +65,12 @@ package struct DocumentObject: Sendable {
         /// Where the key starts in its file.
         package let keyOffset: Int
         package let value: DocumentNode
+
+        package init(key: String, keyOffset: Int, value: DocumentNode) {
+            self.key = key
+            self.keyOffset = keyOffset
+            self.value = value
+        }
     }
 
     package private(set) var members: [Member] = []

@@ -1,0 +1,195 @@
+/// The items a contract's resources hold now (issue 37's store): per registry, so parallel tests
+/// never share items; collections keyed by their concrete path (`/users/7/posts`), their items in
+/// creation order and found by id; singletons by their concrete path. Every change runs under one
+/// lock, so a request's read-modify-write is never interleaved with another's, and it is bounded:
+/// at most ``maximumItems`` items in a collection and ``maximumBytes`` of items in all.
+///
+/// Ids are made here, the same in every run for the same requests in the same order: integers one
+/// past the largest ever held in the collection (a deleted id is not given again), UUIDs counted
+/// up, other strings made from the id's schema (its pattern, format and length) and unique.
+package final class ResourceStore: Sendable {
+    /// Why a change was refused; nothing changed.
+    package enum Refusal: Error, Equatable, Sendable {
+        /// The collection already holds an item with this id.
+        case exists(id: String)
+        /// A bound would be passed: what it is.
+        case full(String)
+    }
+
+    /// One collection: its items by id, in creation order.
+    struct Collection: Sendable {
+        var order: [String] = []
+        var items: [String: DocumentNode] = [:]
+        /// The largest integer id ever held (deleted ones too), so a new one is one past it.
+        var largest = 0
+        /// How many ids were made here, for UUIDs and other strings.
+        var made = 0
+    }
+
+    private struct State: Sendable {
+        var collections: [String: Collection] = [:]
+        var singletons: [String: DocumentNode] = [:]
+        /// The JSON size of every item and singleton held.
+        var bytes = 0
+    }
+
+    /// How many items one collection holds at most.
+    package static let maximumItems = 10_000
+    /// How many bytes of items (as JSON) the store holds at most.
+    package static let maximumBytes = 64 * 1024 * 1024
+
+    private let state = LockedState(State())
+
+    package init() {}
+
+    /// The items of the collection at `path`, in creation order.
+    package func items(in path: String) -> [DocumentNode] {
+        state.withLock { state in
+            let collection = state.collections[path]
+            return collection?.order.compactMap { collection?.items[$0] } ?? []
+        }
+    }
+
+    /// The item with `id` (as a path carries it) in the collection at `path`.
+    package func item(_ id: String, in path: String) -> DocumentNode? {
+        state.withLock { $0.collections[path]?.items[id] }
+    }
+
+    /// Adds `item` under `id` at the end of the collection at `path`.
+    package func insert(_ item: DocumentNode, id: String, in path: String) throws(Refusal) {
+        try change { state throws(Refusal) in
+            // Scalars only: a copy of the collection would make the append below copy its arrays.
+            guard state.collections[path]?.items[id] == nil else { throw Refusal.exists(id: id) }
+            guard state.collections[path]?.order.count ?? 0 < Self.maximumItems else {
+                throw Refusal.full("a collection holds at most \(Self.maximumItems) items")
+            }
+            try Self.account(adding: item, removing: nil, to: &state)
+            state.collections[path, default: Collection()].order.append(id)
+            state.collections[path, default: Collection()].items[id] = item
+            if let int = Int(id) {
+                state.collections[path, default: Collection()].largest = max(
+                    state.collections[path]?.largest ?? 0, int)
+            }
+        }
+    }
+
+    /// Replaces the item with `id` in the collection at `path`, in its place; `false` when there
+    /// is none.
+    package func replace(_ id: String, with item: DocumentNode, in path: String) throws(Refusal) -> Bool {
+        try change { state throws(Refusal) in
+            guard let old = state.collections[path]?.items[id] else { return false }
+            try Self.account(adding: item, removing: old, to: &state)
+            state.collections[path]?.items[id] = item
+            return true
+        }
+    }
+
+    /// Removes the item with `id` from the collection at `path`; `false` when there is none.
+    package func remove(_ id: String, from path: String) -> Bool {
+        state.withLock { state in
+            guard let old = state.collections[path]?.items.removeValue(forKey: id) else { return false }
+            state.collections[path]?.order.removeAll { $0 == id }
+            state.bytes -= old.jsonBytes.count
+            return true
+        }
+    }
+
+    /// The singleton at `path`, when it was written.
+    package func singleton(at path: String) -> DocumentNode? {
+        state.withLock { $0.singletons[path] }
+    }
+
+    /// Writes the singleton at `path`.
+    package func setSingleton(_ value: DocumentNode, at path: String) throws(Refusal) {
+        try change { state throws(Refusal) in
+            try Self.account(adding: value, removing: state.singletons[path], to: &state)
+            state.singletons[path] = value
+        }
+    }
+
+    /// Forgets every item and singleton.
+    package func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Adds the item `build` makes from a new id at the end of the collection at `path`, and
+    /// returns it: the id of `kind` (kept within `schema`, for strings) is made and the item added
+    /// under one lock, so concurrent creates never get the same id, and a refused create uses none.
+    package func create(
+        in path: String, kind: ResourceMap.IDKind, schema: Schema?, _ build: (DocumentNode) -> DocumentNode
+    ) throws(Refusal) -> DocumentNode {
+        try change { state throws(Refusal) in
+            // Taken out while it changes, so its arrays grow in place.
+            var collection = state.collections.removeValue(forKey: path) ?? Collection()
+            defer { state.collections[path] = collection }
+            guard collection.order.count < Self.maximumItems else {
+                throw Refusal.full("a collection holds at most \(Self.maximumItems) items")
+            }
+            let counters = (collection.largest, collection.made)
+            let id = Self.makeID(in: &collection, at: path, kind: kind, schema: schema)
+            let item = build(id)
+            do throws(Refusal) {
+                try Self.account(adding: item, removing: nil, to: &state)
+            } catch {
+                // A refused create uses no id.
+                (collection.largest, collection.made) = counters
+                throw error
+            }
+            let key = id.string ?? String(decoding: id.jsonBytes, as: UTF8.self)
+            collection.order.append(key)
+            collection.items[key] = item
+            return item
+        }
+    }
+
+    /// A new id for `collection`, at `path`: one past its largest integer, the next UUID, or a
+    /// string of `schema` it doesn't hold.
+    private static func makeID(
+        in collection: inout Collection, at path: String, kind: ResourceMap.IDKind, schema: Schema?
+    ) -> DocumentNode {
+        switch kind {
+        case .integer:
+            collection.largest += 1
+            return DocumentNode(.int(collection.largest), at: 0)
+        case .uuid:
+            collection.made += 1
+            let hex = String(collection.made, radix: 16)
+            return DocumentNode(
+                .string("00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex),
+                at: 0)
+        case .string:
+            // The schema's own values, seeded by the collection and a count, until one is free.
+            for _ in 0..<64 {
+                collection.made += 1
+                let seed = SeededRandom.seed([path, String(collection.made)], base: 0)
+                guard let schema,
+                    case .string(let text)? =
+                        (try? SchemaGenerator.value(for: schema, direction: .response, seed: seed))?
+                        .value
+                else { break }
+                if collection.items[text] == nil { return DocumentNode(.string(text), at: 0) }
+            }
+            return DocumentNode(.string("id\(collection.made)"), at: 0)
+        }
+    }
+
+    private func change<Value>(_ body: (inout State) throws(Refusal) -> Value) throws(Refusal) -> Value {
+        let outcome: Result<Value, Refusal> = state.withLock { state in
+            Result { () throws(Refusal) in try body(&state) }
+        }
+        return try outcome.get()
+    }
+
+    /// Counts `added` in and `removed` out of the store's size, refusing past ``maximumBytes``.
+    private static func account(
+        adding added: DocumentNode, removing removed: DocumentNode?, to state: inout State
+    )
+        throws(Refusal)
+    {
+        let size = state.bytes + added.jsonBytes.count - (removed?.jsonBytes.count ?? 0)
+        guard size <= maximumBytes else {
+            throw Refusal.full("the store holds at most \(maximumBytes / (1024 * 1024)) MiB of items")
+        }
+        state.bytes = size
+    }
+}

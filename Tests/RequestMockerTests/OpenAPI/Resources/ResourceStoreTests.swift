@@ -1,0 +1,121 @@
+import Dispatch
+import Foundation
+import RequestMocker
+import RequestMockerTestSupport
+import Testing
+
+/// The store of a contract's resources: items in creation order, ids made the same in every run
+/// and never twice, concurrent creates that don't collide, and its bounds.
+@Suite("Holding a contract's resources", .timeLimit(.minutes(3)), .hangGuard)
+struct ResourceStoreTests {
+    static func item(_ id: DocumentNode, _ name: String) -> DocumentNode {
+        var object = DocumentObject()
+        _ = object.append(.init(key: "id", keyOffset: 0, value: id))
+        _ = object.append(.init(key: "name", keyOffset: 0, value: DocumentNode(.string(name), at: 0)))
+        return DocumentNode(.object(object), at: 0)
+    }
+
+    static func ids(_ store: ResourceStore, _ path: String) -> [String] {
+        store.items(in: path).map {
+            String(decoding: ($0["id"] ?? DocumentNode(.null, at: 0)).jsonBytes, as: UTF8.self)
+        }
+    }
+
+    @Test("integer ids are one past the largest ever held; a deleted one is not given again")
+    func integers() throws {
+        let store = ResourceStore()
+        for name in ["a", "b", "c"] {
+            _ = try store.create(in: "/pets", kind: .integer, schema: nil) { Self.item($0, name) }
+        }
+        #expect(store.remove("2", from: "/pets"))
+        #expect(!store.remove("2", from: "/pets"))
+        _ = try store.create(in: "/pets", kind: .integer, schema: nil) { Self.item($0, "d") }
+        try store.insert(Self.item(DocumentNode(.int(10), at: 0), "e"), id: "10", in: "/pets")
+        _ = try store.create(in: "/pets", kind: .integer, schema: nil) { Self.item($0, "f") }
+        #expect(Self.ids(store, "/pets") == ["1", "3", "4", "10", "11"])
+        #expect(throws: ResourceStore.Refusal.exists(id: "10")) {
+            try store.insert(Self.item(DocumentNode(.int(10), at: 0), "again"), id: "10", in: "/pets")
+        }
+        // A replaced item keeps its place; another collection (another parent) is apart.
+        #expect(try store.replace("3", with: Self.item(DocumentNode(.int(3), at: 0), "C"), in: "/pets"))
+        #expect(try !store.replace("99", with: Self.item(DocumentNode(.int(99), at: 0), "x"), in: "/pets"))
+        #expect(store.items(in: "/pets").map { $0["name"]?.string } == ["a", "C", "d", "e", "f"])
+        #expect(store.items(in: "/users/1/pets").isEmpty)
+        store.reset()
+        #expect(store.items(in: "/pets").isEmpty)
+    }
+
+    @Test("UUIDs and strings of the id's schema are the same in every run, unique, and valid")
+    func strings() throws {
+        let map = try ResourceMapTests.shop().resourceMap
+        let posts = try #require(map.collections.first { $0.idProperty == "post_id" })
+        func run() throws -> ([String], [String]) {
+            let store = ResourceStore()
+            for index in 0..<30 {
+                _ = try store.create(in: "/users/u/posts", kind: .string, schema: posts.idSchema) {
+                    Self.item($0, "post \(index)")
+                }
+                _ = try store.create(in: "/users", kind: .uuid, schema: nil) { Self.item($0, "user \(index)") }
+            }
+            return (Self.ids(store, "/users/u/posts"), Self.ids(store, "/users"))
+        }
+        let (posts1, users1) = try run()
+        #expect(try run() == (posts1, users1))
+        #expect(Set(posts1).count == 30 && Set(users1).count == 30)
+        let idSchema = try #require(posts.idSchema)
+        let uuid = try SchemaValidatorTests.schema(#"{"type": "string", "format": "uuid"}"#)
+        for (id, user) in zip(posts1, users1) {
+            let (post, person) = (try JSONValue(parsing: Data(id.utf8)), try JSONValue(parsing: Data(user.utf8)))
+            #expect(SchemaValidator.violations(of: post, against: idSchema, direction: .response) == [], "\(id)")
+            #expect(SchemaValidator.violations(of: person, against: uuid, direction: .response) == [], "\(user)")
+        }
+    }
+
+    @Test("100 concurrent creates get 100 ids, and the collection holds 100 items")
+    func concurrentCreates() throws {
+        let store = ResourceStore()
+        DispatchQueue.concurrentPerform(iterations: 100) { index in
+            _ = try? store.create(in: "/pets", kind: .integer, schema: nil) { Self.item($0, "pet \(index)") }
+        }
+        let ids = Self.ids(store, "/pets")
+        #expect(ids.count == 100)
+        #expect(Set(ids) == Set((1...100).map(String.init)))
+    }
+
+    @Test("past 10,000 items a create is refused, naming the bound, and nothing changes")
+    func bounds() throws {
+        let store = ResourceStore()
+        for index in 0..<ResourceStore.maximumItems {
+            _ = try store.create(in: "/pets", kind: .integer, schema: nil) { Self.item($0, "pet \(index)") }
+        }
+        #expect(throws: ResourceStore.Refusal.full("a collection holds at most 10000 items")) {
+            try store.create(in: "/pets", kind: .integer, schema: nil) { Self.item($0, "one too many") }
+        }
+        #expect(store.items(in: "/pets").count == 10_000)
+        #expect(store.items(in: "/pets").last?["name"]?.string == "pet 9999")
+        // A singleton is held per path.
+        try store.setSingleton(Self.item(DocumentNode(.int(1), at: 0), "settings"), at: "/users/1/settings")
+        #expect(store.singleton(at: "/users/1/settings")?["name"]?.string == "settings")
+        #expect(store.singleton(at: "/users/2/settings") == nil)
+    }
+
+    @Test("past 64 MiB of items a create is refused and uses no id")
+    func bytes() throws {
+        let store = ResourceStore()
+        let large = String(repeating: "x", count: 1024 * 1024)
+        var created = 0
+        while true {
+            do {
+                _ = try store.create(in: "/files", kind: .integer, schema: nil) { Self.item($0, large) }
+                created += 1
+            } catch {
+                #expect(error == .full("the store holds at most 64 MiB of items"))
+                break
+            }
+        }
+        #expect(created == 63)
+        #expect(store.remove("63", from: "/files"))
+        let next = try store.create(in: "/files", kind: .integer, schema: nil) { Self.item($0, "small") }
+        #expect(next["id"]?.jsonBytes == Array("64".utf8))
+    }
+}
