@@ -1,0 +1,150 @@
+/// Turns what a request sends into what the store keeps, and what the store keeps into what the
+/// contract declares an answer to look like (issue 37's shaper).
+///
+/// A create or a replace keeps the body as sent, plus the members the item schema declares that
+/// it lacks and that are `readOnly` or required, generated, at every depth the body reaches (an
+/// object it sends is kept, and that object's own missing required members are filled); optional
+/// members it doesn't send stay absent. An answer leaves out `writeOnly` members at every depth,
+/// so a password sent is kept but never comes back, and wraps the item or the items as the
+/// response schema does, its other members generated and its totals counting the items.
+package enum ResourceShaper {
+    /// How deep the shaper follows a body into its schema (a generated value's bound).
+    static let maximumDepth = SchemaGenerator.maximumDepth
+
+    /// `body` with the members `schema` requires or makes `readOnly` that it lacks, generated,
+    /// and `id` set under `idProperty` (when given).
+    package static func stored(
+        _ body: DocumentNode, as schema: Schema, id: (property: String, value: DocumentNode)? = nil
+    ) -> DocumentNode {
+        var filled = completed(body, schema, depth: 0)
+        if let id, case .object(var object) = filled.value {
+            set(id.property, to: id.value, in: &object)
+            filled = DocumentNode(.object(object), at: 0)
+        }
+        return filled
+    }
+
+    /// `item` as an answer shows it: without its `writeOnly` members, at every depth.
+    package static func shown(_ item: DocumentNode, as schema: Schema) -> DocumentNode {
+        withoutWriteOnly(item, schema, depth: 0)
+    }
+
+    /// The answer for one item: the item, or the wrapper `schema` declares with the item as its
+    /// `member` and its other members generated.
+    package static func answer(
+        item: DocumentNode, itemSchema: Schema, response schema: Schema, shape: ResourceMap.Shape
+    )
+        -> DocumentNode
+    {
+        let shownItem = shown(item, as: itemSchema)
+        guard case .wrapped(let member) = shape else { return shownItem }
+        return wrapper(schema, member: member, value: shownItem, totals: [], count: 0)
+    }
+
+    /// The answer for a page of items: the array, or the wrapper `schema` declares with the array
+    /// as its `member`, its `totals` holding `count` (the items that match, on every page), and its
+    /// other members generated.
+    package static func answer(
+        page items: [DocumentNode], itemSchema: Schema, response schema: Schema, shape: ResourceMap.Shape,
+        totals: [[String]], count: Int
+    ) -> DocumentNode {
+        let array = DocumentNode(.array(items.map { shown($0, as: itemSchema) }), at: 0)
+        guard case .wrapped(let member) = shape else { return array }
+        return wrapper(schema, member: member, value: array, totals: totals, count: count)
+    }
+
+    /// A generated value of `schema` with `member` set to `value` and each total set to `count`.
+    private static func wrapper(
+        _ schema: Schema, member: String, value: DocumentNode, totals: [[String]], count: Int
+    ) -> DocumentNode {
+        let generated = (try? SchemaGenerator.value(for: schema, direction: .response)) ?? DocumentNode(.null, at: 0)
+        guard case .object(var object) = generated.value else {
+            var only = DocumentObject()
+            _ = only.append(.init(key: member, keyOffset: 0, value: value))
+            return DocumentNode(.object(only), at: 0)
+        }
+        set(member, to: value, in: &object)
+        for path in totals {
+            set(path, to: DocumentNode(.int(count), at: 0), in: &object)
+        }
+        return DocumentNode(.object(object), at: 0)
+    }
+
+    /// `value` with the missing required and `readOnly` members of `schema` generated, and the
+    /// objects it holds completed the same way.
+    private static func completed(_ value: DocumentNode, _ schema: Schema, depth: Int) -> DocumentNode {
+        guard depth < maximumDepth else { return value }
+        let lookup = schema.lookup
+        switch value.value {
+        case .object(let object):
+            var result = DocumentObject()
+            let properties = lookup.properties
+            for member in object.members {
+                let property = properties.first { $0.name == member.key }?.schema
+                let kept = property.map { completed(member.value, $0, depth: depth + 1) } ?? member.value
+                _ = result.append(.init(key: member.key, keyOffset: member.keyOffset, value: kept))
+            }
+            let required = Set(lookup.required)
+            for (name, property) in properties where result[name] == nil && !property.writeOnly {
+                guard required.contains(name) || property.readOnly,
+                    let made = try? SchemaGenerator.value(for: property, direction: .response)
+                else { continue }
+                _ = result.append(.init(key: name, keyOffset: 0, value: made))
+            }
+            return DocumentNode(.object(result), at: value.offset)
+        case .array(let elements):
+            guard let items = lookup.items else { return value }
+            return DocumentNode(.array(elements.map { completed($0, items, depth: depth + 1) }), at: value.offset)
+        default:
+            return value
+        }
+    }
+
+    private static func withoutWriteOnly(_ value: DocumentNode, _ schema: Schema, depth: Int) -> DocumentNode {
+        guard depth < maximumDepth else { return value }
+        let lookup = schema.lookup
+        switch value.value {
+        case .object(let object):
+            var result = DocumentObject()
+            let properties = lookup.properties
+            for member in object.members {
+                let property = properties.first { $0.name == member.key }?.schema
+                if property?.writeOnly == true { continue }
+                let shown = property.map { withoutWriteOnly(member.value, $0, depth: depth + 1) } ?? member.value
+                _ = result.append(.init(key: member.key, keyOffset: member.keyOffset, value: shown))
+            }
+            return DocumentNode(.object(result), at: value.offset)
+        case .array(let elements):
+            guard let items = lookup.items else { return value }
+            return DocumentNode(
+                .array(elements.map { withoutWriteOnly($0, items, depth: depth + 1) }), at: value.offset)
+        default:
+            return value
+        }
+    }
+
+    /// Sets `key` to `value` in `object`, in its place when it is there, else last.
+    static func set(_ key: String, to value: DocumentNode, in object: inout DocumentObject) {
+        var updated = DocumentObject()
+        var placed = false
+        for member in object.members {
+            if member.key == key {
+                _ = updated.append(.init(key: key, keyOffset: member.keyOffset, value: value))
+                placed = true
+            } else {
+                _ = updated.append(member)
+            }
+        }
+        if !placed { _ = updated.append(.init(key: key, keyOffset: 0, value: value)) }
+        object = updated
+    }
+
+    /// Sets the member at `path` (`["meta", "total"]`) to `value`, making the objects on the way.
+    private static func set(_ path: [String], to value: DocumentNode, in object: inout DocumentObject) {
+        guard let first = path.first else { return }
+        guard path.count > 1 else { return set(first, to: value, in: &object) }
+        var inner = object[first]?.object ?? DocumentObject()
+        set(Array(path.dropFirst()), to: value, in: &inner)
+        set(first, to: DocumentNode(.object(inner), at: 0), in: &object)
+    }
+}
