@@ -100,16 +100,9 @@ struct ResourceMapReader {
             skipped.append("\(path): not kept, its items have no JSON schema in any answer")
             return
         }
-        var itemSchema = answered
-        var itemShape = ResourceMap.Shape.bare
-        var properties = answered.lookup.properties
         let names = [parameter] + Self.idNames
-        if !properties.contains(where: { names.contains($0.name) }), properties.count == 1,
-            let (member, inner) = properties.first, inner.lookup.types?.contains("object") == true
-        {
-            // `{"pet": {...}}`: the item is the one member.
-            (itemSchema, itemShape, properties) = (inner, .wrapped(member: member), inner.lookup.properties)
-        }
+        let (itemSchema, itemShape) = Self.itemShape(of: answered, names: names) ?? (answered, .bare)
+        let properties = itemSchema.lookup.properties
         guard let idName = names.first(where: { name in properties.contains { $0.name == name } }) else {
             skipped.append(
                 "\(path): not kept, its items have no id property (\(names.joined(separator: ", ")))")
@@ -162,6 +155,18 @@ struct ResourceMapReader {
             return nil
         }
         return response.content.first { MediaType($0.type).isJSON }?.schema
+    }
+
+    /// The item a response's schema holds, and where: the schema itself when it has one of the
+    /// id's `names`, else its one member when that is an object (`{"pet": {...}}`); `nil` when
+    /// it is neither.
+    static func itemShape(of schema: Schema, names: [String]) -> (schema: Schema, shape: ResourceMap.Shape)? {
+        let properties = schema.lookup.properties
+        if properties.contains(where: { names.contains($0.name) }) { return (schema, .bare) }
+        guard properties.count == 1, let (member, inner) = properties.first,
+            inner.lookup.types?.contains("object") == true
+        else { return nil }
+        return (inner, .wrapped(member: member))
     }
 
     /// Where a list response's schema holds the items: the array itself, or the object member

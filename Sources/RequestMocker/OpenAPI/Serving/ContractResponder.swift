@@ -13,12 +13,15 @@ struct ContractResponder {
     /// The path parameters' values, by name, as the router captured them.
     let pathValues: [String: String]
     private(set) var preferences: Preferences
+    /// The operation's index in the contract's operations, when known (the router gives it).
+    let index: Int?
 
     /// - Parameter preferences: what to choose, instead of what the request prefers.
     init(
         source: ContractSource, contract: OpenAPIContract, operation: OpenAPIContract.Operation, plan: OperationPlan,
-        request: MockRequest, pathValues: [String: String], preferences: Preferences? = nil
+        request: MockRequest, pathValues: [String: String], preferences: Preferences? = nil, index: Int? = nil
     ) {
+        self.index = index
         self.source = source
         self.contract = contract
         self.operation = operation
@@ -43,6 +46,8 @@ struct ContractResponder {
         var reply: ContractReply
         if source.validation == .strict, !verdict.isClean {
             reply = refusal(verdict)
+        } else if let stored = storedReply() {
+            reply = stored
         } else {
             switch chosenResponse() {
             case .refused(let problem): reply = problem
@@ -58,6 +63,29 @@ struct ContractResponder {
         reply.headers.add(
             "RequestMocker-Violations", String(shown.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }))
         return reply
+    }
+
+    /// The reply from the resources' store, when the source remembers, the operation is a
+    /// resource's, and the request forces no declared answer.
+    private func storedReply() -> ContractReply? {
+        guard let map = source.resourceMap, preferences.code == nil, preferences.example == nil,
+            let index
+        else { return nil }
+        let responder = ResourceResponder(
+            map: map, store: source.store, operation: operation, index: index, plan: plan, request: request,
+            pathValues: pathValues, declared: declaredReply)
+        return responder.reply()
+    }
+
+    /// The operation's declared answer for `status`, as without state (its example, else generated).
+    private func declaredReply(_ status: Int) -> ContractReply {
+        var forced = self
+        forced.preferences = Preferences()
+        forced.preferences.code = String(status)
+        switch forced.chosenResponse() {
+        case .refused(let problem): return problem
+        case .chosen(let (code, response)): return forced.reply(code, response)
+        }
     }
 
     /// What a request that breaks the contract gets: `401` without credentials, `415` for a

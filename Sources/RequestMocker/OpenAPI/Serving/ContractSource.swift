@@ -14,15 +14,26 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     /// Static generated bodies by operation, status and media type.
     private let generated = LockedState<[String: Result<SchemaGenerator.Generated, SchemaGenerator.Failure>]>([:])
 
+    /// The resources the contract declares, when it answers with state (issue 37, not yet public),
+    /// and what they hold: one store per source, so per registry.
+    private let resources: LockedState<ResourceMap>?
+    package let store = ResourceStore()
+
+    /// - Parameter remembering: whether the contract's resources answer with state: a create is
+    ///   listed and read back, an edit seen, a delete gone.
     package init(
         contract: OpenAPIContract, validation: OpenAPIContract.Validation, generation: OpenAPIContract.Generation,
-        basePath: String?
+        basePath: String?, remembering: Bool = false
     ) {
         self.validation = validation
         self.generation = generation
         self.basePath = basePath.map(Self.normalized)
         current = LockedState((contract, contract.router(basePath: basePath.map(Self.normalized))))
+        resources = remembering ? LockedState(contract.resourceMap) : nil
     }
+
+    /// The resources answered from now, when the source remembers.
+    var resourceMap: ResourceMap? { resources?.withLock { $0 } }
 
     /// The contract answered from now.
     package var contract: OpenAPIContract { current.withLock { $0.contract } }
@@ -33,6 +44,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         let router = contract.router(basePath: basePath)
         current.withLock { $0 = (contract, router) }
         generated.withLock { $0 = [:] }
+        resources?.withLock { $0 = contract.resourceMap }
     }
 
     package var description: String { "the contract \(contract.url.lastPathComponent)" }
@@ -62,7 +74,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         case .operation(let index, let parameters):
             var responder = ContractResponder(
                 source: self, contract: contract, operation: contract.operations[index], plan: contract.plans[index],
-                request: request, pathValues: parameters)
+                request: request, pathValues: parameters, index: index)
             return responder.reply().answer(from: contract.url)
         }
     }

@@ -1,0 +1,299 @@
+import Foundation
+
+/// Answers a request to a resource's operation from the store (issue 37's answering part): lists
+/// and reads what is there, creates, replaces, merges and deletes, in the shapes the contract
+/// declares. The contract source asks it after checking the request, and only when the request
+/// forces no declared answer (`Prefer: code=…` or `example=…` still get one, and change nothing).
+///
+/// A list filters by the declared parameters named like an item's members (equality) and pages
+/// by `limit`/`offset` or `page` and its size (their declared defaults when not sent). An unknown
+/// id gets the operation's declared `404`, else a `404` problem; creating an id that is there,
+/// its declared `409`, else a `409` problem; a store past its bounds, a `507` problem. A create
+/// answers `201` where declared, with `Location` where the response declares that header or none.
+/// A `PATCH` of JSON or `application/merge-patch+json` merges (RFC 7396); a result that breaks the
+/// item schema is refused like an invalid body, and nothing changes.
+package struct ResourceResponder {
+    let map: ResourceMap
+    let store: ResourceStore
+    let operation: OpenAPIContract.Operation
+    let index: Int
+    let plan: OperationPlan
+    let request: MockRequest
+    /// The path parameters' values, by name, as the router captured them.
+    let pathValues: [String: String]
+    /// The operation's declared answer for a status, as the contract answers statelessly.
+    let declared: (Int) -> ContractReply
+
+    /// The reply from the store, or `nil` when the operation is no resource's (it answers as
+    /// without state).
+    func reply() -> ContractReply? {
+        for collection in map.collections {
+            guard let role = collection.operations.first(where: { $0.value == index })?.key else { continue }
+            return reply(role, collection)
+        }
+        for singleton in map.singletons {
+            guard let role = singleton.operations.first(where: { $0.value == index })?.key else { continue }
+            return reply(role, singleton)
+        }
+        return nil
+    }
+
+    private func reply(_ role: ResourceMap.Role, _ collection: ResourceMap.Collection) -> ContractReply? {
+        let path = concrete(collection.path)
+        let id = pathValues[collection.itemParameter] ?? ""
+        switch role {
+        case .list: return list(collection, path)
+        case .create: return create(collection, path)
+        case .read:
+            guard let item = store.item(id, in: path) else { return notFound(collection, id) }
+            return answer(item, collection, status: success())
+        case .replace:
+            guard let body = object(from: request.body) else { return notAnObject() }
+            let item = ResourceShaper.stored(
+                body, as: collection.itemSchema, id: (collection.idProperty, idNode(id, collection)))
+            do {
+                if try store.replace(id, with: item, in: path) { return answer(item, collection, status: success()) }
+                // A PUT to an id that isn't there creates it, where the operation declares a 201.
+                guard plan.responses.contains(where: { $0.status == "201" }) else { return notFound(collection, id) }
+                try store.insert(item, id: id, in: path)
+                return answer(item, collection, status: 201)
+            } catch {
+                return refused(error)
+            }
+        case .merge:
+            guard let current = store.item(id, in: path) else { return notFound(collection, id) }
+            guard let patch = parsed(request.body) else { return notAnObject() }
+            // The result as merged (its id kept), checked as it is: a patch that removes a required
+            // member is refused, not filled in again.
+            var merged = Self.merge(patch, into: current, depth: 0)
+            if case .object(var object) = merged.value {
+                ResourceShaper.set(
+                    collection.idProperty, to: current[collection.idProperty] ?? idNode(id, collection), in: &object)
+                merged = DocumentNode(.object(object), at: 0)
+            }
+            if let refusal = breaks(merged, collection.itemSchema) { return refusal }
+            do {
+                _ = try store.replace(id, with: merged, in: path)
+            } catch {
+                return refused(error)
+            }
+            return answer(merged, collection, status: success())
+        case .delete:
+            guard store.remove(id, from: path) else { return notFound(collection, id) }
+            return declared(success())
+        }
+    }
+
+    private func reply(_ role: ResourceMap.Role, _ singleton: ResourceMap.Singleton) -> ContractReply? {
+        let path = concrete(singleton.path)
+        guard let schema = responseSchema(success()) else { return nil }
+        switch role {
+        case .read:
+            // Until it is written, the singleton is what the contract answers.
+            guard let value = store.singleton(at: path) else { return nil }
+            return stored(ResourceShaper.shown(value, as: schema), status: success())
+        case .replace, .merge:
+            guard let body = parsed(request.body), case .object = body.value else { return notAnObject() }
+            let value =
+                role == .merge
+                ? Self.merge(
+                    body, into: store.singleton(at: path) ?? DocumentNode(.object(DocumentObject()), at: 0), depth: 0)
+                : ResourceShaper.stored(body, as: schema)
+            if let refusal = breaks(value, schema) { return refusal }
+            do {
+                try store.setSingleton(value, at: path)
+            } catch {
+                return refused(error)
+            }
+            return stored(ResourceShaper.shown(value, as: schema), status: success())
+        default: return nil
+        }
+    }
+
+    private func list(_ collection: ResourceMap.Collection, _ path: String) -> ContractReply? {
+        guard let shape = collection.list, let schema = responseSchema(success()) else { return nil }
+        let query = request.queryItems
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        var items = store.items(in: path)
+        for filter in collection.filters {
+            guard let wanted = value(filter) else { continue }
+            items = items.filter { item in item[filter].map(Self.text) == wanted }
+        }
+        let count = items.count
+        var start = 0
+        var size: Int?
+        switch collection.paging {
+        case .offset(let limit, let offset, let defaultLimit)?:
+            start = value(offset).flatMap(Int.init) ?? 0
+            size = value(limit).flatMap(Int.init) ?? defaultLimit
+        case .page(let page, let sizeName, let defaultSize)?:
+            size = sizeName.flatMap(value).flatMap(Int.init) ?? defaultSize
+            let number = max(1, value(page).flatMap(Int.init) ?? 1)
+            start = (number - 1) * (size ?? 0)
+        case nil: break
+        }
+        let from = min(max(0, start), items.count)
+        let to = size.map { min(items.count, from + max(0, $0)) } ?? items.count
+        let page = ResourceShaper.answer(
+            page: Array(items[from..<to]), itemSchema: collection.itemSchema, response: schema, shape: shape,
+            totals: collection.totals, count: count)
+        return stored(page, status: success())
+    }
+
+    private func create(_ collection: ResourceMap.Collection, _ path: String) -> ContractReply? {
+        guard let body = object(from: request.body) else { return notAnObject() }
+        let status = plan.responses.contains { $0.status == "201" } ? 201 : success()
+        let item: DocumentNode
+        do {
+            // An id the client sent is kept where the request's schema has it.
+            if let sent = body[collection.idProperty], sentIDIsDeclared(collection) {
+                let key = Self.text(sent)
+                item = ResourceShaper.stored(body, as: collection.itemSchema, id: (collection.idProperty, sent))
+                try store.insert(item, id: key, in: path)
+            } else {
+                item = try store.create(in: path, kind: collection.idKind, schema: collection.idSchema) { id in
+                    ResourceShaper.stored(body, as: collection.itemSchema, id: (collection.idProperty, id))
+                }
+            }
+        } catch {
+            return refused(error)
+        }
+        var reply = answer(item, collection, status: status)
+        let headers = plan.response(for: status)?.headers ?? []
+        if status == 201, headers.isEmpty || headers.contains(where: { $0.name.lowercased() == "location" }),
+            let id = item[collection.idProperty]
+        {
+            let escaped =
+                Self.text(id).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+                ?? Self.text(id)
+            let trailing = collection.itemPath.hasSuffix("/") ? "/" : ""
+            var collectionPath = request.path
+            while collectionPath.count > 1, collectionPath.hasSuffix("/") { collectionPath.removeLast() }
+            reply.headers.replace("Location", with: collectionPath + "/" + escaped + trailing)
+        }
+        return reply
+    }
+
+    /// Whether the create's request schema declares the id property (so a sent id is kept).
+    private func sentIDIsDeclared(_ collection: ResourceMap.Collection) -> Bool {
+        plan.body?.content.contains { $0.schema?.lookup.declares(collection.idProperty) == true } == true
+    }
+
+    /// The item answered with `status`, in the shape its response schema declares.
+    private func answer(_ item: DocumentNode, _ collection: ResourceMap.Collection, status: Int) -> ContractReply {
+        guard let schema = responseSchema(status) else { return stored(nil, status: status) }
+        let shape =
+            ResourceMapReader.itemShape(of: schema, names: [collection.itemParameter] + ResourceMapReader.idNames)?
+            .shape ?? .bare
+        return stored(
+            ResourceShaper.answer(item: item, itemSchema: collection.itemSchema, response: schema, shape: shape),
+            status: status)
+    }
+
+    /// A reply of `body` as JSON with `status`, named as answered from the store.
+    private func stored(_ body: DocumentNode?, status: Int) -> ContractReply {
+        let media = plan.response(for: status)?.content.first { MediaType($0.type).isJSON }?.type ?? "application/json"
+        let answer = OpenAPIContract.Answer(
+            operation: operation.description, status: status, how: "stored", violations: [])
+        var headers: HTTPHeaders = ["RequestMocker-OpenAPI": answer.description]
+        if body != nil { headers.add(.contentType, media) }
+        return ContractReply(
+            status: status, headers: headers, body: body.map { Data($0.jsonBytes) } ?? Data(), answer: answer)
+    }
+
+    /// The lowest 2xx the operation declares, else 200.
+    private func success() -> Int {
+        plan.responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }.min() ?? 200
+    }
+
+    private func responseSchema(_ status: Int) -> Schema? {
+        plan.response(for: status)?.content.first { MediaType($0.type).isJSON }?.schema
+    }
+
+    private func notFound(_ collection: ResourceMap.Collection, _ id: String) -> ContractReply {
+        if plan.responses.contains(where: { $0.status == "404" }) { return declared(404) }
+        return problem(404, "\(concrete(collection.path)) holds no item with \(collection.idProperty) \"\(id)\"")
+    }
+
+    private func refused(_ error: any Error) -> ContractReply {
+        switch error as? ResourceStore.Refusal {
+        case .exists(let id)?:
+            if plan.responses.contains(where: { $0.status == "409" }) { return declared(409) }
+            return problem(409, "an item with id \"\(id)\" is there already; send another id, or none")
+        case .full(let bound)?: return problem(507, "the resources are full: \(bound)")
+        case nil: return problem(500, "\(error)")
+        }
+    }
+
+    private func notAnObject() -> ContractReply {
+        problem(400, "the body must be a JSON object to be stored")
+    }
+
+    /// A refusal when `value` breaks `schema`, as validation refuses a body.
+    private func breaks(_ value: DocumentNode, _ schema: Schema) -> ContractReply? {
+        let violations = SchemaValidator.violations(of: value.jsonValue, against: schema, direction: .response)
+        guard !violations.isEmpty else { return nil }
+        let errors = violations.map { violation in
+            RequestViolation(
+                location: "body", name: nil, pointer: violation.pointer, keyword: violation.keyword,
+                message: violation.message
+            ).problemMember
+        }
+        return ContractReply.problem(
+            422, operation: operation.description, detail: "the patched item breaks the contract; nothing changed",
+            extra: ["errors": .array(errors)])
+    }
+
+    private func problem(_ status: Int, _ detail: String) -> ContractReply {
+        ContractReply.problem(status, operation: operation.description, detail: detail)
+    }
+
+    /// `template` with the request's path values in place of its parameters, without a trailing
+    /// slash: the store's key for a collection or a singleton.
+    private func concrete(_ template: String) -> String {
+        var path = template
+        for name in ResourceMapReader.parameters(in: template) {
+            path = path.replacingOccurrences(of: "{\(name)}", with: pathValues[name] ?? "")
+        }
+        return ResourceMapReader.normalized(path) ?? path
+    }
+
+    /// The id as the item holds it: a number for integer ids, else the text.
+    private func idNode(_ id: String, _ collection: ResourceMap.Collection) -> DocumentNode {
+        if collection.idKind == .integer, let int = Int(id) { return DocumentNode(.int(int), at: 0) }
+        return DocumentNode(.string(id), at: 0)
+    }
+
+    private func parsed(_ body: Data?) -> DocumentNode? {
+        body.flatMap { try? DocumentNode.parseJSON([UInt8]($0)) }
+    }
+
+    private func object(from body: Data?) -> DocumentNode? {
+        guard let node = parsed(body), case .object = node.value else { return nil }
+        return node
+    }
+
+    /// A value as a path or a query carries it: a string's text, else its JSON.
+    static func text(_ node: DocumentNode) -> String {
+        node.string ?? String(decoding: node.jsonBytes, as: UTF8.self)
+    }
+
+    /// `patch` merged into `target` (RFC 7396): an object's members merged one by one, `null`
+    /// removing one; anything else replaces. Past the shaper's depth, the patch replaces.
+    package static func merge(_ patch: DocumentNode, into target: DocumentNode, depth: Int = 0) -> DocumentNode {
+        guard case .object(let changes) = patch.value, depth < ResourceShaper.maximumDepth else { return patch }
+        var result = target.object ?? DocumentObject()
+        for change in changes.members {
+            if case .null = change.value.value {
+                var kept = DocumentObject()
+                for member in result.members where member.key != change.key { _ = kept.append(member) }
+                result = kept
+            } else {
+                let merged = merge(
+                    change.value, into: result[change.key] ?? DocumentNode(.null, at: 0), depth: depth + 1)
+                ResourceShaper.set(change.key, to: merged, in: &result)
+            }
+        }
+        return DocumentNode(.object(result), at: 0)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import RequestMockerTestSupport
+import Testing
+
+/// A contract's resources answered with state (issue 37, not yet public): a create/read/list/
+/// update/delete flow over the shop written for the resource tests gives the same transcript
+/// through `MockURLProtocol` and through `MockServer`, each on a registry of its own, and every
+/// stored answer passes its response schema.
+@Suite("A contract's resources, answered with state", .timeLimit(.minutes(3)), .hangGuard)
+struct ContractStateTests {
+    static let shop = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // RequestMockerServerTests
+        .deletingLastPathComponent()  // Tests
+        .appendingPathComponent("RequestMockerTests/Fixtures/OpenAPI/resources/shop.json")
+
+    struct Step {
+        let method: String
+        let path: String
+        var body: String?
+        var headers: [String: String] = [:]
+    }
+
+    /// The flow, each step's request; a `{user}` in a path is the id the first user got.
+    static let flow: [Step] = [
+        Step(method: "GET", path: "/v1/pets"),
+        Step(method: "POST", path: "/v1/pets", body: #"{"name": "Rex", "kind": "dog", "password": "s3cret"}"#),
+        Step(method: "POST", path: "/v1/pets", body: #"{"name": "Tom", "kind": "cat"}"#),
+        Step(method: "GET", path: "/v1/pets"),
+        Step(method: "GET", path: "/v1/pets?kind=cat"),
+        Step(method: "GET", path: "/v1/pets?limit=1&offset=1"),
+        Step(method: "GET", path: "/v1/pets/1"),
+        Step(
+            method: "PATCH", path: "/v1/pets/1", body: #"{"tag": "good"}"#,
+            headers: ["Content-Type": "application/merge-patch+json"]),
+        Step(method: "PUT", path: "/v1/pets/2", body: #"{"name": "Tommy"}"#),
+        Step(
+            method: "PATCH", path: "/v1/pets/2", body: #"{"name": null}"#,
+            headers: ["Content-Type": "application/merge-patch+json"]),
+        Step(method: "DELETE", path: "/v1/pets/1"),
+        Step(method: "GET", path: "/v1/pets/1"),
+        Step(method: "GET", path: "/v1/pets/2", headers: ["Prefer": "code=404"]),
+        Step(method: "POST", path: "/v1/pets", body: #"{"name": "Max"}"#),
+        Step(method: "GET", path: "/v1/pets"),
+        Step(method: "POST", path: "/v1/users", body: #"{"name": "Ada"}"#),
+        Step(method: "GET", path: "/v1/users/00000000-0000-4000-8000-000000000001"),
+        Step(method: "GET", path: "/v1/users"),
+        Step(method: "POST", path: "/v1/users/00000000-0000-4000-8000-000000000001/posts", body: #"{"title": "Hi"}"#),
+        Step(method: "GET", path: "/v1/users/00000000-0000-4000-8000-000000000001/posts"),
+        Step(method: "GET", path: "/v1/users/00000000-0000-4000-8000-000000000002/posts"),
+        Step(
+            method: "PUT", path: "/v1/users/00000000-0000-4000-8000-000000000001/settings", body: #"{"theme": "dark"}"#),
+        Step(method: "GET", path: "/v1/users/00000000-0000-4000-8000-000000000001/settings"),
+    ]
+
+    /// Each step's answer as one line: status, `RequestMocker-OpenAPI`, `Location` where sent, body.
+    static func transcript(base: URL, session: URLSession) async throws -> [String] {
+        var lines: [String] = []
+        for step in flow {
+            var request = URLRequest(url: try #require(URL(string: base.absoluteString + step.path)))
+            request.httpMethod = step.method
+            if let body = step.body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            for (name, value) in step.headers { request.setValue(value, forHTTPHeaderField: name) }
+            let (data, response) = try await session.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            let location = http.value(forHTTPHeaderField: "Location").map { " Location: \($0)" } ?? ""
+            lines.append(
+                "\(step.method) \(step.path) -> \(http.statusCode) "
+                    + "\(http.value(forHTTPHeaderField: "RequestMocker-OpenAPI") ?? "-")\(location) "
+                    + String(decoding: data, as: UTF8.self))
+        }
+        return lines
+    }
+
+    static func registry() throws -> MockRegistry {
+        let registry = MockRegistry()
+        registry.register(
+            ContractSource(
+                contract: try OpenAPIContract(contentsOf: shop), validation: .strict, generation: .static,
+                basePath: nil, remembering: true))
+        return registry
+    }
+
+    @Test func aFlowGivesTheSameTranscriptThroughBothTransports() async throws {
+        let viaProtocol = try await Self.transcript(
+            base: try #require(URL(string: "https://shop.example")), session: try Self.registry().makeSession())
+        let viaServer = try await withServer(try Self.registry()) { _, base in
+            try await Self.transcript(base: base, session: plainSession())
+        }
+        #expect(viaServer == viaProtocol)
+        #expect(viaProtocol == Self.expected)
+        // Every stored answer passes its response schema, by our validator and by jsonschema.
+        let contract = try OpenAPIContract(contentsOf: Self.shop)
+        var bodies: [String: JSONValue] = [:]
+        var pointers: [String: String] = [:]
+        for (number, line) in viaProtocol.enumerated() {
+            let words = line.split(separator: " ")
+            guard words.count > 7, words[6] == "stored", let status = Int(words[5]),
+                let index = contract.operations.firstIndex(where: { $0.description == words[4] }),
+                let json = line.firstIndex(where: { $0 == "{" || $0 == "[" }),
+                let schema = contract.responseSchema(of: index, status: status, mediaType: "application/json")
+            else { continue }
+            let body = try JSONValue(parsing: Data(line[json...].utf8))
+            #expect(SchemaValidator.violations(of: body, against: schema, direction: .response) == [], "\(line)")
+            bodies["step \(number)"] = body
+            pointers["step \(number)"] = schema.pointer
+        }
+        #expect(bodies.count == 19)
+        let folder = try TemporaryFolder()
+        let values = try folder.write("bodies.json", try JSONValue.object(bodies).serialized())
+        let failed = try await RealContracts.failingJSONSchema(
+            values: values, in: Self.shop, pointer: { pointers[$0] ?? "" })
+        #expect(failed == [])
+    }
+
+    static let expected = [
+        "GET /v1/pets -> 200 listPets 200 stored []",
+        #"POST /v1/pets -> 201 createPet 201 stored Location: /v1/pets/1 {"name":"Rex","kind":"dog","id":1}"#,
+        #"POST /v1/pets -> 201 createPet 201 stored Location: /v1/pets/2 {"name":"Tom","kind":"cat","id":2}"#,
+        #"GET /v1/pets -> 200 listPets 200 stored [{"name":"Rex","kind":"dog","id":1},{"name":"Tom","kind":"cat","id":2}]"#,
+        #"GET /v1/pets?kind=cat -> 200 listPets 200 stored [{"name":"Tom","kind":"cat","id":2}]"#,
+        #"GET /v1/pets?limit=1&offset=1 -> 200 listPets 200 stored [{"name":"Tom","kind":"cat","id":2}]"#,
+        #"GET /v1/pets/1 -> 200 getPet 200 stored {"name":"Rex","kind":"dog","id":1}"#,
+        #"PATCH /v1/pets/1 -> 200 updatePet 200 stored {"name":"Rex","kind":"dog","id":1,"tag":"good"}"#,
+        #"PUT /v1/pets/2 -> 200 replacePet 200 stored {"name":"Tommy","id":2}"#,
+        #"PATCH /v1/pets/2 -> 422 updatePet 422 problem {"detail":"the patched item breaks the contract; nothing changed","errors":[{"in":"body","keyword":"required","message":"missing the required property \"name\"","pointer":""}],"status":422,"title":"Unprocessable Content","type":"about:blank"}"#,
+        "DELETE /v1/pets/1 -> 204 deletePet 204 empty ",
+        #"GET /v1/pets/1 -> 404 getPet 404 generated {"message":"string"}"#,
+        #"GET /v1/pets/2 -> 404 getPet 404 generated {"message":"string"}"#,
+        #"POST /v1/pets -> 201 createPet 201 stored Location: /v1/pets/3 {"name":"Max","id":3}"#,
+        #"GET /v1/pets -> 200 listPets 200 stored [{"name":"Tommy","id":2},{"name":"Max","id":3}]"#,
+        #"POST /v1/users -> 201 createUser 201 stored Location: /v1/users/00000000-0000-4000-8000-000000000001 {"name":"Ada","id":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00Z"}"#,
+        #"GET /v1/users/00000000-0000-4000-8000-000000000001 -> 200 getUser 200 stored {"user":{"name":"Ada","id":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00Z"}}"#,
+        #"GET /v1/users -> 200 listUsers 200 stored {"count":1,"next":"string","previous":"string","results":[{"name":"Ada","id":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00Z"}]}"#,
+        #"POST /v1/users/00000000-0000-4000-8000-000000000001/posts -> 201 createPost 201 stored Location: /v1/users/00000000-0000-4000-8000-000000000001/posts/p12 {"title":"Hi","post_id":"p12"}"#,
+        #"GET /v1/users/00000000-0000-4000-8000-000000000001/posts -> 200 listPosts 200 stored {"data":[{"title":"Hi","post_id":"p12"}],"meta":{"total":1}}"#,
+        #"GET /v1/users/00000000-0000-4000-8000-000000000002/posts -> 200 listPosts 200 stored {"data":[],"meta":{"total":0}}"#,
+        #"PUT /v1/users/00000000-0000-4000-8000-000000000001/settings -> 200 putSettings 200 stored {"theme":"dark"}"#,
+        #"GET /v1/users/00000000-0000-4000-8000-000000000001/settings -> 200 getSettings 200 stored {"theme":"dark"}"#,
+    ]
+}
