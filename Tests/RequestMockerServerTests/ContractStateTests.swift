@@ -34,6 +34,13 @@ struct ContractStateTests {
         Step(
             method: "PATCH", path: "/v1/pets/1", body: #"{"tag": "good"}"#,
             headers: ["Content-Type": "application/merge-patch+json"]),
+        Step(
+            method: "PATCH", path: "/v1/pets/1",
+            body: #"[{"op": "replace", "path": "/name", "value": "Rexy"}, {"op": "remove", "path": "/tag"}]"#,
+            headers: ["Content-Type": "application/json-patch+json"]),
+        Step(
+            method: "PATCH", path: "/v1/pets/1", body: #"[{"op": "test", "path": "/name", "value": "Rex"}]"#,
+            headers: ["Content-Type": "application/json-patch+json"]),
         Step(method: "PUT", path: "/v1/pets/2", body: #"{"name": "Tommy"}"#),
         Step(
             method: "PATCH", path: "/v1/pets/2", body: #"{"name": null}"#,
@@ -109,7 +116,7 @@ struct ContractStateTests {
             bodies["step \(number)"] = body
             pointers["step \(number)"] = schema.pointer
         }
-        #expect(bodies.count == 19)
+        #expect(bodies.count == 20)
         let folder = try TemporaryFolder()
         let values = try folder.write("bodies.json", try JSONValue.object(bodies).serialized())
         let failed = try await RealContracts.failingJSONSchema(
@@ -126,6 +133,8 @@ struct ContractStateTests {
         #"GET /v1/pets?limit=1&offset=1 -> 200 listPets 200 stored [{"name":"Tom","kind":"cat","id":2}]"#,
         #"GET /v1/pets/1 -> 200 getPet 200 stored {"name":"Rex","kind":"dog","id":1}"#,
         #"PATCH /v1/pets/1 -> 200 updatePet 200 stored {"name":"Rex","kind":"dog","id":1,"tag":"good"}"#,
+        #"PATCH /v1/pets/1 -> 200 updatePet 200 stored {"name":"Rexy","kind":"dog","id":1}"#,
+        #"PATCH /v1/pets/1 -> 422 updatePet 422 problem {"detail":"the JSON Patch can't be applied: operation 0: the test of /name failed; nothing changed","status":422,"title":"Unprocessable Content","type":"about:blank"}"#,
         #"PUT /v1/pets/2 -> 200 replacePet 200 stored {"name":"Tommy","id":2}"#,
         #"PATCH /v1/pets/2 -> 422 updatePet 422 problem {"detail":"the patched item breaks the contract; nothing changed","errors":[{"in":"body","keyword":"required","message":"missing the required property \"name\"","pointer":""}],"status":422,"title":"Unprocessable Content","type":"about:blank"}"#,
         "DELETE /v1/pets/1 -> 204 deletePet 204 empty ",

@@ -10,8 +10,9 @@ import Foundation
 /// id gets the operation's declared `404`, else a `404` problem; creating an id that is there,
 /// its declared `409`, else a `409` problem; a store past its bounds, a `507` problem. A create
 /// answers `201` where declared, with `Location` where the response declares that header or none.
-/// A `PATCH` of JSON or `application/merge-patch+json` merges (RFC 7396); a result that breaks the
-/// item schema is refused like an invalid body, and nothing changes.
+/// A `PATCH` of JSON or `application/merge-patch+json` merges (RFC 7396), one of
+/// `application/json-patch+json` applies its operations (RFC 6902); a patch that can't be applied,
+/// or whose result breaks the item schema, is refused (`422`), and nothing changes.
 package struct ResourceResponder {
     let map: ResourceMap
     let store: ResourceStore
@@ -65,7 +66,18 @@ package struct ResourceResponder {
             guard let patch = parsed(request.body) else { return notAnObject() }
             // The result as merged (its id kept), checked as it is: a patch that removes a required
             // member is refused, not filled in again.
-            var merged = Self.merge(patch, into: current, depth: 0)
+            var merged: DocumentNode
+            if request.header(.contentType).map({ MediaType($0).essence }) == "application/json-patch+json" {
+                do {
+                    merged = try JSONPatch.apply(patch, to: current)
+                } catch {
+                    return ContractReply.problem(
+                        422, operation: operation.description,
+                        detail: "the JSON Patch can't be applied: \(error); nothing changed")
+                }
+            } else {
+                merged = Self.merge(patch, into: current, depth: 0)
+            }
             if case .object(var object) = merged.value {
                 ResourceShaper.set(
                     collection.idProperty, to: current[collection.idProperty] ?? idNode(id, collection), in: &object)
