@@ -151,4 +151,75 @@ struct ContractStateTests {
         #"PUT /v1/users/00000000-0000-4000-8000-000000000001/settings -> 200 putSettings 200 stored {"theme":"dark"}"#,
         #"GET /v1/users/00000000-0000-4000-8000-000000000001/settings -> 200 getSettings 200 stored {"theme":"dark"}"#,
     ]
+
+    @Test(
+        "a collection starts with its examples' items, each id once, the read's example winning; reset puts them back")
+    func seed() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(
+            "books.json",
+            ##"""
+            {"openapi": "3.1.0", "paths": {
+              "/books": {
+                "get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+                  "schema": {"type": "object", "properties": {"books": {"type": "array", "items": {"$ref": "#/components/schemas/Book"}},
+                    "total": {"type": "integer"}}},
+                  "example": {"books": [{"id": 1, "title": "Dune"}, {"id": 2, "title": "Emma"}], "total": 2}}}}}},
+                "post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Book"}}}},
+                  "responses": {"201": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Book"}}}}}}},
+              "/books/{bookId}": {"get": {"parameters": [{"name": "bookId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Book"},
+                  "examples": {"second": {"value": {"id": 2, "title": "Emma (the item's example)"}}}}}}}}}},
+             "components": {"schemas": {"Book": {"type": "object", "required": ["id", "title"],
+               "properties": {"id": {"type": "integer", "readOnly": true}, "title": {"type": "string"}}}}}}
+            """##)
+        func run(_ send: (URLRequest) async throws -> String, reset: () -> Void) async throws -> [String] {
+            func request(_ method: String, _ path: String, _ body: String? = nil) throws -> URLRequest {
+                var request = URLRequest(url: try #require(URL(string: "https://books.example" + path)))
+                request.httpMethod = method
+                request.httpBody = body.map { Data($0.utf8) }
+                if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+                return request
+            }
+            var lines = [try await send(try request("GET", "/books"))]
+            lines.append(try await send(try request("POST", "/books", #"{"title": "Ulysses"}"#)))
+            lines.append(try await send(try request("GET", "/books/2")))
+            lines.append(try await send(try request("GET", "/books")))
+            reset()
+            lines.append(try await send(try request("GET", "/books")))
+            return lines
+        }
+        func source() throws -> ContractSource {
+            ContractSource(
+                contract: try OpenAPIContract(contentsOf: file), validation: .strict, generation: .static,
+                basePath: nil,
+                remembering: true)
+        }
+        func text(_ result: (Data, URLResponse)) -> String {
+            "\((result.1 as? HTTPURLResponse)?.statusCode ?? 0) " + String(decoding: result.0, as: UTF8.self)
+        }
+        let (first, second) = (try source(), try source())
+        let (viaProtocol, viaServer) = (MockRegistry(), MockRegistry())
+        viaProtocol.register(first)
+        viaServer.register(second)
+        let session = viaProtocol.makeSession()
+        let protocolLines = try await run({ text(try await session.data(for: $0)) }, reset: first.resetResources)
+        let serverLines = try await withServer(viaServer) { _, base in
+            try await run(
+                { request in
+                    var rebased = request
+                    rebased.url = URL(string: base.absoluteString + (request.url?.path ?? ""))
+                    return text(try await plainSession().data(for: rebased))
+                }, reset: second.resetResources)
+        }
+        #expect(protocolLines == serverLines)
+        let seeded = #"200 {"books":[{"id":1,"title":"Dune"},{"id":2,"title":"Emma (the item's example)"}],"total":2}"#
+        #expect(
+            protocolLines == [
+                seeded, #"201 {"title":"Ulysses","id":3}"#, #"200 {"id":2,"title":"Emma (the item's example)"}"#,
+                #"200 {"books":[{"id":1,"title":"Dune"},{"id":2,"title":"Emma (the item's example)"},"#
+                    + #"{"title":"Ulysses","id":3}],"total":3}"#,
+                seeded,
+            ])
+    }
 }

@@ -30,6 +30,13 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         self.basePath = basePath.map(Self.normalized)
         current = LockedState((contract, contract.router(basePath: basePath.map(Self.normalized))))
         resources = remembering ? LockedState(contract.resourceMap) : nil
+        resourceMap?.seed(store, from: contract)
+    }
+
+    /// Puts the resources back as they were at start: the contract's examples.
+    package func resetResources() {
+        store.reset()
+        resourceMap?.seed(store, from: contract)
     }
 
     /// The resources answered from now, when the source remembers.

@@ -1,0 +1,51 @@
+extension ResourceMap {
+    /// Puts the contract's examples into `store`, as a contract that remembers starts: each
+    /// collection holds the items of its list response's example and of its read response's, by
+    /// id, each once (for the same id, the read's example wins). A collection below an item has
+    /// no items at start (its examples name no parent), and a singleton is its read's answer until
+    /// it is written.
+    func seed(_ store: ResourceStore, from contract: OpenAPIContract) {
+        for collection in collections where collection.parentParameters.isEmpty {
+            var order: [String] = []
+            var items: [String: DocumentNode] = [:]
+            func take(_ item: DocumentNode) {
+                guard case .object = item.value, let id = item[collection.idProperty] else { return }
+                let key = ResourceResponder.text(id)
+                if items[key] == nil { order.append(key) }
+                items[key] = item
+            }
+            if let index = collection.operations[.list], let shape = collection.list,
+                let example = Self.example(of: index, in: contract)
+            {
+                let list: DocumentNode? =
+                    switch shape {
+                    case .bare: example
+                    case .wrapped(let member): example[member]
+                    }
+                if case .array(let elements)? = list?.value { elements.forEach(take) }
+            }
+            if let index = collection.operations[.read], let example = Self.example(of: index, in: contract) {
+                switch collection.item {
+                case .bare: take(example)
+                case .wrapped(let member): example[member].map(take)
+                }
+            }
+            let path = ResourceMapReader.normalized(collection.path) ?? collection.path
+            for key in order {
+                guard let item = items[key] else { continue }
+                try? store.insert(item, id: key, in: path)
+            }
+        }
+    }
+
+    /// The example the operation's lowest 2xx JSON answer gives: the media type's `example`, else
+    /// its first named example, else its schema's example.
+    private static func example(of index: Int, in contract: OpenAPIContract) -> DocumentNode? {
+        let plan = contract.plans[index]
+        let status = plan.responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }.min() ?? 200
+        guard let media = plan.response(for: status)?.content.first(where: { MediaType($0.type).isJSON }) else {
+            return nil
+        }
+        return media.example ?? media.examples.first?.value ?? media.schema?.exampleNode
+    }
+}
