@@ -222,4 +222,36 @@ struct ContractStateTests {
                 seeded,
             ])
     }
+
+    @Test("the public switch: what a registry's resources hold is read and reset from the test, each registry its own")
+    func publicAPI() async throws {
+        let contract = try OpenAPIContract(contentsOf: Self.shop)
+        let (registry, other) = (MockRegistry(), MockRegistry())
+        registry.register(contract, state: .resources)
+        other.register(contract, state: .resources)
+        var createPet = URLRequest(url: try #require(URL(string: "https://shop.example/v1/pets")))
+        createPet.httpMethod = "POST"
+        createPet.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        createPet.httpBody = Data(#"{"name": "Rex", "password": "s3cret"}"#.utf8)
+        let (_, response) = try await registry.makeSession().data(for: createPet)
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+        #expect(registry.resources["/pets"]?[0]?["name"] == "Rex")
+        #expect(registry.resources == ["/pets": [["name": "Rex", "password": "s3cret", "id": 1]]])
+        #expect(other.resources == [:])
+        // An id the client sends is kept, where the request's schema declares it; a taken one is a 409.
+        createPet.httpBody = Data(#"{"id": 10, "name": "Max"}"#.utf8)
+        for expected in [201, 409] {
+            let (_, sent) = try await registry.makeSession().data(for: createPet)
+            #expect((sent as? HTTPURLResponse)?.statusCode == expected)
+        }
+        #expect(registry.resources["/pets"]?[1] == ["id": 10, "name": "Max"])
+        registry.resetResources()
+        #expect(registry.resources == [:])
+        // Without the switch, nothing is kept: the create answers as declared.
+        let stateless = MockRegistry()
+        stateless.register(contract)
+        let (body, _) = try await stateless.makeSession().data(for: createPet)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"id":0,"name":"string","kind":"dog","tag":"string"}"#)
+        #expect(stateless.resources == [:])
+    }
 }

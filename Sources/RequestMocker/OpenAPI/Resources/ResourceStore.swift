@@ -107,6 +107,18 @@ package final class ResourceStore: Sendable {
         }
     }
 
+    /// Every collection's items in creation order and every singleton, by path, as JSON values.
+    package func snapshot() -> [String: JSONValue] {
+        state.withLock { state in
+            var members: [String: JSONValue] = [:]
+            for (path, collection) in state.collections where !collection.order.isEmpty {
+                members[path] = .array(collection.order.compactMap { collection.items[$0]?.jsonValue })
+            }
+            for (path, value) in state.singletons { members[path] = value.jsonValue }
+            return members
+        }
+    }
+
     /// Forgets every item and singleton.
     package func reset() {
         state.withLock { $0 = State() }

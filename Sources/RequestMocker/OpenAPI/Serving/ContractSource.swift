@@ -1,7 +1,7 @@
 import Foundation
 
 /// A contract as a source of answers: routes a request to its operation, checks it, and answers
-/// as the operation declares (see ``MockRegistry/register(_:validation:generation:basePath:at:)``).
+/// as the operation declares (see ``MockRegistry/register(_:validation:generation:basePath:state:at:)``).
 ///
 /// It keeps no state between requests but a cache of static generated bodies, which are the same
 /// for every request anyway.
@@ -38,6 +38,9 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         store.reset()
         resourceMap?.seed(store, from: contract)
     }
+
+    /// Whether the contract's resources answer with state.
+    var remembers: Bool { resources != nil }
 
     /// The resources answered from now, when the source remembers.
     var resourceMap: ResourceMap? { resources?.withLock { $0 } }

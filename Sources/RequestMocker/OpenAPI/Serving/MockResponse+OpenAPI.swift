@@ -11,7 +11,7 @@ extension MockResponse {
     /// ```
     ///
     /// The response is chosen as a registered contract chooses one (see
-    /// ``MockRegistry/register(_:validation:generation:basePath:at:)``), with `status` and
+    /// ``MockRegistry/register(_:validation:generation:basePath:state:at:)``), with `status` and
     /// `example` standing in for `Prefer: code=…, example=…`; the media type follows the
     /// request's `Accept`. The request is not checked against the contract.
     ///

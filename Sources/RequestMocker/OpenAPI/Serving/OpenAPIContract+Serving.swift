@@ -21,6 +21,20 @@ extension OpenAPIContract {
         case dynamic(seed: UInt64)
     }
 
+    /// Whether the contract's resources keep what requests do to them.
+    ///
+    /// With ``resources``, a collection (`/pets`) and its items (`/pets/{petId}`) answer from a
+    /// store the registry keeps: a create is listed and read back, an edit is seen, a delete is
+    /// gone. The contract still decides which operations exist, what a valid request is and what
+    /// an answer looks like.
+    public enum State: Sendable, Hashable {
+        /// Every answer as the contract declares it, the same whatever came before (the default).
+        case none
+        /// Collections, their items and singletons remember, starting from the contract's
+        /// examples.
+        case resources
+    }
+
     /// How the contract answered one request: the operation, the status, and where the body
     /// came from. The `RequestMocker-OpenAPI` header, the journal and the server's log show it
     /// the same way: `getPet 200 example dog`.
@@ -69,16 +83,49 @@ extension MockRegistry {
     ///   - generation: how bodies without examples are made.
     ///   - basePath: the path the operations are served under; the contract's own (its first
     ///     server's path) when `nil`. Paths and operations with `servers` of their own keep theirs.
+    ///   - state: ``OpenAPIContract/State/resources`` to have the contract's resources remember
+    ///     what requests do (see the OpenAPIContracts article, "Resources that remember");
+    ///     ``OpenAPIContract/State/none`` (the default) answers every request as declared.
     ///   - placement: ``Placement/last`` (the default) or ``Placement/first``.
     /// - Returns: a handle that removes the contract again.
     @discardableResult
     public func register(
         _ contract: OpenAPIContract, validation: OpenAPIContract.Validation = .strict,
-        generation: OpenAPIContract.Generation = .static, basePath: String? = nil, at placement: Placement = .last
+        generation: OpenAPIContract.Generation = .static, basePath: String? = nil,
+        state: OpenAPIContract.State = .none, at placement: Placement = .last
     ) -> FilterHandle {
         insert(
-            ContractSource(contract: contract, validation: validation, generation: generation, basePath: basePath),
+            ContractSource(
+                contract: contract, validation: validation, generation: generation, basePath: basePath,
+                remembering: state == .resources),
             at: placement.position)
+    }
+
+    /// What the contracts registered with `state: .resources` hold now: an object whose keys are
+    /// the concrete paths of their collections (`/pets`, `/users/7/posts`), each with its items
+    /// in creation order, and of their written singletons (`/users/7/settings`), each with its
+    /// value; as stored, `writeOnly` members included. Each registry has its own.
+    ///
+    /// ```swift
+    /// registry.register(contract, state: .resources)
+    /// _ = try await session.data(for: createPet)          // POST /v1/pets {"name": "Rex"}
+    /// #expect(registry.resources["/pets"]?[0]?["name"] == "Rex")
+    /// ```
+    public var resources: JSONValue {
+        var members: [String: JSONValue] = [:]
+        for source in contractSources where source.remembers {
+            members.merge(source.store.snapshot()) { _, latest in latest }
+        }
+        return .object(members)
+    }
+
+    /// Puts every remembering contract's resources back as they started: the contract's examples.
+    public func resetResources() {
+        for source in contractSources { source.resetResources() }
+    }
+
+    private var contractSources: [ContractSource] {
+        state.withLock { state in state.index.ordered.compactMap { $0.source as? ContractSource } }
     }
 
     /// Adds a contract source made beforehand, which `serve` keeps to reload an edited file into.
