@@ -2,7 +2,7 @@ extension CommandLineOptions {
     static let usage = """
         USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
                                    [--openapi FILE [--base-path PATH] [--validate strict|warn|off]
-                                   [--dynamic [--seed N]]]
+                                   [--dynamic [--seed N]] [--stateful]]
                                    [--upstream URL [--record]] [--admin [--admin-token TOKEN]]
                                    [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
@@ -41,6 +41,9 @@ extension CommandLineOptions {
                                off: not checked.
           --dynamic            Generate bodies from a seed (--seed N, default 0): each request
                                its own, the same in every run.
+          --stateful           The contract's collections remember, in memory: a create is listed
+                               and read back, an edit seen, a delete gone; they start from the
+                               contract's examples. The resources found are printed at start.
           --admin              The admin API under /__admin/: add and remove stubs, read the
                                requests (GET /__admin/requests). Off by default.
           --admin-token TOKEN  The bearer token admin calls must carry (also read from

@@ -51,6 +51,8 @@ struct CommandLineOptions: Equatable {
         var basePath: String?
         var validation = OpenAPIContract.Validation.strict
         var dynamic = false
+        /// `--stateful`: the contract's collections remember what requests do.
+        var stateful = false
         var seed: UInt64?
 
         /// Whether any source was named; without one, the example folder is served.
@@ -122,6 +124,8 @@ struct CommandLineOptions: Equatable {
                 options.admin = true
             case "--dynamic":
                 options.dynamic = true
+            case "--stateful":
+                options.stateful = true
             case _ where valueOptions.contains(argument):
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else {
                     throw UsageError(description: "\(argument) needs a value, for example \(example(for: argument))")
@@ -157,7 +161,7 @@ struct CommandLineOptions: Equatable {
         if options.openapi == nil,
             let alone = [
                 ("--base-path", options.basePath != nil), ("--validate", options.validation != .strict),
-                ("--dynamic", options.dynamic), ("--seed", options.seed != nil),
+                ("--dynamic", options.dynamic), ("--seed", options.seed != nil), ("--stateful", options.stateful),
             ].first(where: \.1)
         {
             throw UsageError(description: "\(alone.0) goes with --openapi FILE, which serves a contract")
@@ -182,7 +186,8 @@ struct CommandLineOptions: Equatable {
     }
 
     private static let serveOptions =
-        "the options are --cassette, --stubs, --openapi, --base-path, --validate, --dynamic, --seed, --upstream, "
+        "the options are --cassette, --stubs, --openapi, --base-path, --validate, --dynamic, --seed, --stateful, "
+        + "--upstream, "
         + "--record, --admin, --admin-token, --host and --port"
 
     /// The options of `serve` that take a value.

@@ -64,11 +64,16 @@ enum ServeCommand {
             let contract = ContractWatcher.load(URL(fileURLWithPath: path))
             let source = ContractSource(
                 contract: contract, validation: options.validation,
-                generation: options.dynamic ? .dynamic(seed: options.seed ?? 0) : .static, basePath: options.basePath)
+                generation: options.dynamic ? .dynamic(seed: options.seed ?? 0) : .static, basePath: options.basePath,
+                remembering: options.stateful)
             registry.register(source)
             contractSource = source
             sources.append(path)
             for line in ContractWatcher.summary(of: contract, basePath: options.basePath) { printLine(line) }
+            if let resources = source.resourceMap {
+                printLine("Resources that remember (--stateful):")
+                for line in resources.description.split(separator: "\n") { printLine("    " + line) }
+            }
         }
         if options.record, recordingCassette == nil, let first = folderPaths.first {
             // Last: it records only what nothing above answered (mode `all` plays nothing back;

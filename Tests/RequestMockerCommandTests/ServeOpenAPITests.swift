@@ -42,6 +42,39 @@ import Testing
             ])
     }
 
+    @Test func aStatefulContractPrintsItsResourcesAndRemembersACreate() async throws {
+        let shop = Command.packageRoot.appendingPathComponent(
+            "Tests/RequestMockerTests/Fixtures/OpenAPI/resources/shop.json")
+        let (serving, base) = try await serving(["--openapi", shop.path, "--stateful"])
+        let url = base.absoluteString + "/v1/pets"
+        let created = try await ExternalProcess.curl(
+            ["--include", "-H", "Content-Type: application/json", "-d", #"{"name": "Rex"}"#, url])
+        #expect(created.output.hasPrefix("HTTP/1.1 201 Created\r\n"))
+        #expect(created.output.contains("\r\nLocation: /v1/pets/1\r\n"))
+        #expect(try await ExternalProcess.curl([url]).output == #"[{"name":"Rex","id":1}]"#)
+        #expect(await serving.interrupt() == 0)
+        let lines = serving.log.split(separator: "\n").prefix(10).map(String.init)
+        #expect(
+            lines == [
+                #"shop.json: OpenAPI 3.1.0 "Shop", 25 operations under /v1"#,
+                "Resources that remember (--stateful):",
+                "    /pets: items /pets/{petId}, id id (integer), list bare, paged by limit/offset (20), filtered by "
+                    + "kind, ignores sort",
+                #"    /users: items /users/{userId}, id id (uuid), list in "results", item in "user", paged by "#
+                    + "page/per_page (10), filtered by name",
+                #"    /users/{userId}/posts: items /users/{userId}/posts/{post_id}, id post_id (string), list in "#
+                    + #""data", paged by page/pageSize (5)"#,
+                #"    /api/parts/: items /api/parts/{id}/, id pk (integer), list in "entries""#,
+                "    /tags: items /tags/{label}, id label (string), list bare",
+                "    /users/{userId}/settings: a singleton per parent item",
+                "    3 operations stay stateless",
+                "Serving \(shop.path) at \(base) (Ctrl-C to stop)",
+            ])
+        let stray = try await Command.run(["serve", "--stateful"])
+        #expect(stray.status == 64)
+        #expect(stray.error == "request-mocker: --stateful goes with --openapi FILE, which serves a contract\n")
+    }
+
     @Test func theOptionsSetTheBasePathTheValidationAndDynamicBodies() async throws {
         let (serving, base) = try await serving([
             "--openapi", Self.petshop.path, "--base-path", "/api", "--validate", "warn", "--dynamic", "--seed", "7",

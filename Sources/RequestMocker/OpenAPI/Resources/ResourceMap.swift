@@ -133,6 +133,9 @@ package struct ResourceMap: Sendable, CustomStringConvertible {
             case nil: break
             }
             if !collection.filters.isEmpty { line += ", filtered by " + collection.filters.joined(separator: ", ") }
+            if !collection.ignoredParameters.isEmpty {
+                line += ", ignores " + collection.ignoredParameters.joined(separator: ", ")
+            }
             return line
         }
         lines += singletons.map { "\($0.path): a singleton per parent item" }

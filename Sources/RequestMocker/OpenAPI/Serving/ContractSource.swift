@@ -43,7 +43,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     var remembers: Bool { resources != nil }
 
     /// The resources answered from now, when the source remembers.
-    var resourceMap: ResourceMap? { resources?.withLock { $0 } }
+    package var resourceMap: ResourceMap? { resources?.withLock { $0 } }
 
     /// The contract answered from now.
     package var contract: OpenAPIContract { current.withLock { $0.contract } }

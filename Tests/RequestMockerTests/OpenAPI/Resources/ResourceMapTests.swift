@@ -19,7 +19,7 @@ struct ResourceMapTests {
     func description() throws {
         #expect(
             try Self.shop().resourceMap.description.split(separator: "\n") == [
-                "/pets: items /pets/{petId}, id id (integer), list bare, paged by limit/offset (20), filtered by kind",
+                "/pets: items /pets/{petId}, id id (integer), list bare, paged by limit/offset (20), filtered by kind, ignores sort",
                 #"/users: items /users/{userId}, id id (uuid), list in "results", item in "user", paged by page/per_page (10), filtered by name"#,
                 #"/users/{userId}/posts: items /users/{userId}/posts/{post_id}, id post_id (string), list in "data", paged by page/pageSize (5)"#,
                 #"/api/parts/: items /api/parts/{id}/, id pk (integer), list in "entries""#,

@@ -1,9 +1,10 @@
 import Foundation
 import RequestMocker
+import RequestMockerTestSupport
 import Testing
 
 /// JSON Merge Patch (RFC 7396), as a `PATCH` merges into a stored item: the RFC's own examples.
-@Suite("Merging a patch into a stored item", .timeLimit(.minutes(3)))
+@Suite("Merging a patch into a stored item", .timeLimit(.minutes(3)), .hangGuard)
 struct ResourceResponderTests {
     @Test(arguments: [
         (#"{"a":"b"}"#, #"{"a":"c"}"#, #"{"a":"c"}"#),
@@ -31,7 +32,7 @@ struct ResourceResponderTests {
 
 /// JSON Patch (RFC 6902), as a `PATCH` of `application/json-patch+json` applies it: the RFC's
 /// examples, and the failures that leave the item as it was.
-@Suite("Applying a JSON Patch to a stored item", .timeLimit(.minutes(3)))
+@Suite("Applying a JSON Patch to a stored item", .timeLimit(.minutes(3)), .hangGuard)
 struct JSONPatchTests {
     static func applied(_ patch: String, to document: String) -> String {
         do {
