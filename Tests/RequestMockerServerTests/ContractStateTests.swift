@@ -254,4 +254,47 @@ struct ContractStateTests {
         #expect(String(decoding: body, as: UTF8.self) == #"{"id":0,"name":"string","kind":"dog","tag":"string"}"#)
         #expect(stateless.resources == [:])
     }
+
+    @Test("100 concurrent creates get 100 ids, and 100 concurrent patches of one item lose none")
+    func concurrency() async throws {
+        let registry = MockRegistry()
+        registry.register(try OpenAPIContract(contentsOf: Self.shop), state: .resources)
+        let session = registry.makeSession()
+        func request(
+            _ method: String, _ path: String, _ body: String, type: String = "application/json"
+        ) throws
+            -> URLRequest
+        {
+            var request = URLRequest(url: try #require(URL(string: "https://shop.example/v1" + path)))
+            request.httpMethod = method
+            request.setValue(type, forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.utf8)
+            return request
+        }
+        let creates = try (0..<100).map { try request("POST", "/pets", #"{"name": "pet \#($0)"}"#) }
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for create in creates {
+                group.addTask { ((try await session.data(for: create)).1 as? HTTPURLResponse)?.statusCode ?? 0 }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 201, count: 100))
+        guard case .array(let pets)? = registry.resources["/pets"] else {
+            Issue.record("no pets were kept")
+            return
+        }
+        #expect(Set(pets.compactMap { $0["id"]?.intValue }) == Set(1...100))
+        let patches = try (0..<100).map {
+            try request("PATCH", "/pets/1", #"{"k\#($0)": \#($0)}"#, type: "application/merge-patch+json")
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for patch in patches { group.addTask { _ = try await session.data(for: patch) } }
+            try await group.waitForAll()
+        }
+        guard case .object(let first)? = registry.resources["/pets"]?[0] else {
+            Issue.record("the first pet is gone")
+            return
+        }
+        #expect(Set(first.keys) == Set(["id", "name"] + (0..<100).map { "k\($0)" }))
+    }
 }

@@ -62,34 +62,27 @@ package struct ResourceResponder {
                 return refused(error)
             }
         case .merge:
-            guard let current = store.item(id, in: path) else { return notFound(collection, id) }
             guard let patch = parsed(request.body) else { return notAnObject() }
-            // The result as merged (its id kept), checked as it is: a patch that removes a required
-            // member is refused, not filled in again.
-            var merged: DocumentNode
-            if request.header(.contentType).map({ MediaType($0).essence }) == "application/json-patch+json" {
-                do {
-                    merged = try JSONPatch.apply(patch, to: current)
-                } catch {
-                    return ContractReply.problem(
-                        422, operation: operation.description,
-                        detail: "the JSON Patch can't be applied: \(error); nothing changed")
-                }
-            } else {
-                merged = Self.merge(patch, into: current, depth: 0)
-            }
-            if case .object(var object) = merged.value {
-                ResourceShaper.set(
-                    collection.idProperty, to: current[collection.idProperty] ?? idNode(id, collection), in: &object)
-                merged = DocumentNode(.object(object), at: 0)
-            }
-            if let refusal = breaks(merged, collection.itemSchema) { return refusal }
+            let isJSONPatch =
+                request.header(.contentType).map { MediaType($0).essence } == "application/json-patch+json"
+            // Read, patched and written back in one step of the store, so no concurrent change is lost.
+            var refusal: ContractReply?
+            let kept: DocumentNode?
             do {
-                _ = try store.replace(id, with: merged, in: path)
+                kept = try store.update(id, in: path) { current in
+                    switch patched(current, with: patch, isJSONPatch: isJSONPatch, collection, id) {
+                    case .chosen(let merged): return merged
+                    case .refused(let reply):
+                        refusal = reply
+                        return nil
+                    }
+                }
             } catch {
                 return refused(error)
             }
-            return answer(merged, collection, status: success())
+            if let refusal { return refusal }
+            guard let kept else { return notFound(collection, id) }
+            return answer(kept, collection, status: success())
         case .delete:
             guard store.remove(id, from: path) else { return notFound(collection, id) }
             return declared(success())
@@ -189,6 +182,34 @@ package struct ResourceResponder {
     /// Whether the create's request schema declares the id property (so a sent id is kept).
     private func sentIDIsDeclared(_ collection: ResourceMap.Collection) -> Bool {
         plan.body?.content.contains { $0.schema?.lookup.declares(collection.idProperty) == true } == true
+    }
+
+    /// `current` with `patch` applied (a JSON Patch, else a merge patch), its id kept, checked as
+    /// it is: a patch that removes a required member is refused, not filled in again.
+    private func patched(
+        _ current: DocumentNode, with patch: DocumentNode, isJSONPatch: Bool, _ collection: ResourceMap.Collection,
+        _ id: String
+    ) -> Choice<DocumentNode> {
+        var merged: DocumentNode
+        if isJSONPatch {
+            do {
+                merged = try JSONPatch.apply(patch, to: current)
+            } catch {
+                return .refused(
+                    ContractReply.problem(
+                        422, operation: operation.description,
+                        detail: "the JSON Patch can't be applied: \(error); nothing changed"))
+            }
+        } else {
+            merged = Self.merge(patch, into: current, depth: 0)
+        }
+        if case .object(var object) = merged.value {
+            ResourceShaper.set(
+                collection.idProperty, to: current[collection.idProperty] ?? idNode(id, collection), in: &object)
+            merged = DocumentNode(.object(object), at: 0)
+        }
+        if let refusal = breaks(merged, collection.itemSchema) { return .refused(refusal) }
+        return .chosen(merged)
     }
 
     /// The item answered with `status`, in the shape its response schema declares.

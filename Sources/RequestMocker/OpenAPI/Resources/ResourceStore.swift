@@ -84,6 +84,21 @@ package final class ResourceStore: Sendable {
         }
     }
 
+    /// Replaces the item with `id` in the collection at `path` with what `transform` makes of it,
+    /// in one step under the store's lock, so two concurrent changes never lose one; `transform`
+    /// returns `nil` to keep the item as it is. Returns the item kept, or `nil` when there is none.
+    package func update(
+        _ id: String, in path: String, _ transform: (DocumentNode) -> DocumentNode?
+    ) throws(Refusal) -> DocumentNode? {
+        try change { state throws(Refusal) in
+            guard let old = state.collections[path]?.items[id] else { return nil }
+            guard let new = transform(old) else { return old }
+            try Self.account(adding: new, removing: old, to: &state)
+            state.collections[path]?.items[id] = new
+            return new
+        }
+    }
+
     /// Removes the item with `id` from the collection at `path`; `false` when there is none.
     package func remove(_ id: String, from path: String) -> Bool {
         state.withLock { state in
