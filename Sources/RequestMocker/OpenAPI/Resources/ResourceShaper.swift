@@ -16,7 +16,7 @@ package enum ResourceShaper {
     package static func stored(
         _ body: DocumentNode, as schema: Schema, id: (property: String, value: DocumentNode)? = nil
     ) -> DocumentNode {
-        var filled = completed(body, schema, depth: 0)
+        var filled = walk(body, schema, depth: 0, completing: true)
         if let id, case .object(var object) = filled.value {
             set(id.property, to: id.value, in: &object)
             filled = DocumentNode(.object(object), at: 0)
@@ -26,7 +26,7 @@ package enum ResourceShaper {
 
     /// `item` as an answer shows it: without its `writeOnly` members, at every depth.
     package static func shown(_ item: DocumentNode, as schema: Schema) -> DocumentNode {
-        withoutWriteOnly(item, schema, depth: 0)
+        walk(item, schema, depth: 0, completing: false)
     }
 
     /// The answer for one item: the item, or the wrapper `schema` declares with the item as its
@@ -70,22 +70,27 @@ package enum ResourceShaper {
         return DocumentNode(.object(object), at: 0)
     }
 
-    /// `value` with the missing required and `readOnly` members of `schema` generated, and the
-    /// objects it holds completed the same way.
-    private static func completed(_ value: DocumentNode, _ schema: Schema, depth: Int) -> DocumentNode {
+    /// `value` walked with `schema`: completing, with the missing required and `readOnly` members
+    /// generated (the objects it holds completed the same way); else without its `writeOnly`
+    /// members, at every depth.
+    private static func walk(_ value: DocumentNode, _ schema: Schema, depth: Int, completing: Bool) -> DocumentNode {
         guard depth < maximumDepth else { return value }
         let lookup = schema.lookup
         switch value.value {
         case .object(let object):
             var result = DocumentObject()
-            let properties = lookup.properties
+            let declared = lookup.properties
+            let properties = Dictionary(declared.map { ($0.name, $0.schema) }, uniquingKeysWith: { first, _ in first })
             for member in object.members {
-                let property = properties.first { $0.name == member.key }?.schema
-                let kept = property.map { completed(member.value, $0, depth: depth + 1) } ?? member.value
+                let property = properties[member.key]
+                if !completing, property?.writeOnly == true { continue }
+                let kept =
+                    property.map { walk(member.value, $0, depth: depth + 1, completing: completing) } ?? member.value
                 _ = result.append(.init(key: member.key, keyOffset: member.keyOffset, value: kept))
             }
+            guard completing else { return DocumentNode(.object(result), at: value.offset) }
             let required = Set(lookup.required)
-            for (name, property) in properties where result[name] == nil && !property.writeOnly {
+            for (name, property) in declared where result[name] == nil && !property.writeOnly {
                 guard required.contains(name) || property.readOnly,
                     let made = try? SchemaGenerator.value(for: property, direction: .response)
                 else { continue }
@@ -94,30 +99,8 @@ package enum ResourceShaper {
             return DocumentNode(.object(result), at: value.offset)
         case .array(let elements):
             guard let items = lookup.items else { return value }
-            return DocumentNode(.array(elements.map { completed($0, items, depth: depth + 1) }), at: value.offset)
-        default:
-            return value
-        }
-    }
-
-    private static func withoutWriteOnly(_ value: DocumentNode, _ schema: Schema, depth: Int) -> DocumentNode {
-        guard depth < maximumDepth else { return value }
-        let lookup = schema.lookup
-        switch value.value {
-        case .object(let object):
-            var result = DocumentObject()
-            let properties = lookup.properties
-            for member in object.members {
-                let property = properties.first { $0.name == member.key }?.schema
-                if property?.writeOnly == true { continue }
-                let shown = property.map { withoutWriteOnly(member.value, $0, depth: depth + 1) } ?? member.value
-                _ = result.append(.init(key: member.key, keyOffset: member.keyOffset, value: shown))
-            }
-            return DocumentNode(.object(result), at: value.offset)
-        case .array(let elements):
-            guard let items = lookup.items else { return value }
             return DocumentNode(
-                .array(elements.map { withoutWriteOnly($0, items, depth: depth + 1) }), at: value.offset)
+                .array(elements.map { walk($0, items, depth: depth + 1, completing: completing) }), at: value.offset)
         default:
             return value
         }

@@ -39,8 +39,14 @@ package final class ResourceStore: Sendable {
     package static let maximumBytes = 64 * 1024 * 1024
 
     private let state = LockedState(State())
+    /// This store's bounds: ``maximumItems`` and ``maximumBytes`` unless a test asks for smaller.
+    private let itemLimit: Int
+    private let byteLimit: Int
 
-    package init() {}
+    package init(maximumItems: Int = ResourceStore.maximumItems, maximumBytes: Int = ResourceStore.maximumBytes) {
+        itemLimit = maximumItems
+        byteLimit = maximumBytes
+    }
 
     /// The items of the collection at `path`, in creation order.
     package func items(in path: String) -> [DocumentNode] {
@@ -60,10 +66,10 @@ package final class ResourceStore: Sendable {
         try change { state throws(Refusal) in
             // Scalars only: a copy of the collection would make the append below copy its arrays.
             guard state.collections[path]?.items[id] == nil else { throw Refusal.exists(id: id) }
-            guard state.collections[path]?.order.count ?? 0 < Self.maximumItems else {
-                throw Refusal.full("a collection holds at most \(Self.maximumItems) items")
+            guard state.collections[path]?.order.count ?? 0 < itemLimit else {
+                throw Refusal.full("a collection holds at most \(itemLimit) items")
             }
-            try Self.account(adding: item, removing: nil, to: &state)
+            try account(adding: item, removing: nil, to: &state)
             state.collections[path, default: Collection()].order.append(id)
             state.collections[path, default: Collection()].items[id] = item
             if let int = Int(id) {
@@ -78,7 +84,7 @@ package final class ResourceStore: Sendable {
     package func replace(_ id: String, with item: DocumentNode, in path: String) throws(Refusal) -> Bool {
         try change { state throws(Refusal) in
             guard let old = state.collections[path]?.items[id] else { return false }
-            try Self.account(adding: item, removing: old, to: &state)
+            try account(adding: item, removing: old, to: &state)
             state.collections[path]?.items[id] = item
             return true
         }
@@ -93,7 +99,7 @@ package final class ResourceStore: Sendable {
         try change { state throws(Refusal) in
             guard let old = state.collections[path]?.items[id] else { return nil }
             guard let new = transform(old) else { return old }
-            try Self.account(adding: new, removing: old, to: &state)
+            try account(adding: new, removing: old, to: &state)
             state.collections[path]?.items[id] = new
             return new
         }
@@ -117,7 +123,7 @@ package final class ResourceStore: Sendable {
     /// Writes the singleton at `path`.
     package func setSingleton(_ value: DocumentNode, at path: String) throws(Refusal) {
         try change { state throws(Refusal) in
-            try Self.account(adding: value, removing: state.singletons[path], to: &state)
+            try account(adding: value, removing: state.singletons[path], to: &state)
             state.singletons[path] = value
         }
     }
@@ -149,14 +155,14 @@ package final class ResourceStore: Sendable {
             // Taken out while it changes, so its arrays grow in place.
             var collection = state.collections.removeValue(forKey: path) ?? Collection()
             defer { state.collections[path] = collection }
-            guard collection.order.count < Self.maximumItems else {
-                throw Refusal.full("a collection holds at most \(Self.maximumItems) items")
+            guard collection.order.count < itemLimit else {
+                throw Refusal.full("a collection holds at most \(itemLimit) items")
             }
             let counters = (collection.largest, collection.made)
             let id = Self.makeID(in: &collection, at: path, kind: kind, schema: schema)
             let item = build(id)
             do throws(Refusal) {
-                try Self.account(adding: item, removing: nil, to: &state)
+                try account(adding: item, removing: nil, to: &state)
             } catch {
                 // A refused create uses no id.
                 (collection.largest, collection.made) = counters
@@ -207,15 +213,16 @@ package final class ResourceStore: Sendable {
         return try outcome.get()
     }
 
-    /// Counts `added` in and `removed` out of the store's size, refusing past ``maximumBytes``.
-    private static func account(
+    /// Counts `added` in and `removed` out of the store's size, refusing past its byte bound.
+    private func account(
         adding added: DocumentNode, removing removed: DocumentNode?, to state: inout State
     )
         throws(Refusal)
     {
         let size = state.bytes + added.jsonBytes.count - (removed?.jsonBytes.count ?? 0)
-        guard size <= maximumBytes else {
-            throw Refusal.full("the store holds at most \(maximumBytes / (1024 * 1024)) MiB of items")
+        guard size <= byteLimit else {
+            let shown = byteLimit % (1024 * 1024) == 0 ? "\(byteLimit / (1024 * 1024)) MiB" : "\(byteLimit) bytes"
+            throw Refusal.full("the store holds at most \(shown) of items")
         }
         state.bytes = size
     }
