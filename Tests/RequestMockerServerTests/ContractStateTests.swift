@@ -57,7 +57,8 @@ struct ContractStateTests {
         Step(method: "GET", path: "/v1/users/00000000-0000-4000-8000-000000000001/posts"),
         Step(method: "GET", path: "/v1/users/00000000-0000-4000-8000-000000000002/posts"),
         Step(
-            method: "PUT", path: "/v1/users/00000000-0000-4000-8000-000000000001/settings", body: #"{"theme": "dark"}"#),
+            method: "PUT", path: "/v1/users/00000000-0000-4000-8000-000000000001/settings",
+            body: #"{"theme": "dark"}"#),
         Step(method: "GET", path: "/v1/users/00000000-0000-4000-8000-000000000001/settings"),
     ]
 
@@ -128,26 +129,41 @@ struct ContractStateTests {
         "GET /v1/pets -> 200 listPets 200 stored []",
         #"POST /v1/pets -> 201 createPet 201 stored Location: /v1/pets/1 {"name":"Rex","kind":"dog","id":1}"#,
         #"POST /v1/pets -> 201 createPet 201 stored Location: /v1/pets/2 {"name":"Tom","kind":"cat","id":2}"#,
-        #"GET /v1/pets -> 200 listPets 200 stored [{"name":"Rex","kind":"dog","id":1},{"name":"Tom","kind":"cat","id":2}]"#,
+        #"GET /v1/pets -> 200 listPets 200 stored "#
+            + #"[{"name":"Rex","kind":"dog","id":1},{"name":"Tom","kind":"cat","id":2}]"#,
         #"GET /v1/pets?kind=cat -> 200 listPets 200 stored [{"name":"Tom","kind":"cat","id":2}]"#,
         #"GET /v1/pets?limit=1&offset=1 -> 200 listPets 200 stored [{"name":"Tom","kind":"cat","id":2}]"#,
         #"GET /v1/pets/1 -> 200 getPet 200 stored {"name":"Rex","kind":"dog","id":1}"#,
         #"PATCH /v1/pets/1 -> 200 updatePet 200 stored {"name":"Rex","kind":"dog","id":1,"tag":"good"}"#,
         #"PATCH /v1/pets/1 -> 200 updatePet 200 stored {"name":"Rexy","kind":"dog","id":1}"#,
-        #"PATCH /v1/pets/1 -> 422 updatePet 422 problem {"detail":"the JSON Patch can't be applied: operation 0: the test of /name failed; nothing changed","status":422,"title":"Unprocessable Content","type":"about:blank"}"#,
+        #"PATCH /v1/pets/1 -> 422 updatePet 422 problem {"detail":"the JSON Patch can't be applied: operation "#
+            + #"0: the test of /name failed; nothing changed","status":422,"title":"Unprocessable "#
+            + #"Content","type":"about:blank"}"#,
         #"PUT /v1/pets/2 -> 200 replacePet 200 stored {"name":"Tommy","id":2}"#,
-        #"PATCH /v1/pets/2 -> 422 updatePet 422 problem {"detail":"the patched item breaks the contract; nothing changed","errors":[{"in":"body","keyword":"required","message":"missing the required property \"name\"","pointer":""}],"status":422,"title":"Unprocessable Content","type":"about:blank"}"#,
+        #"PATCH /v1/pets/2 -> 422 updatePet 422 problem {"detail":"the patched item breaks the contract; "#
+            + #"nothing changed","errors":[{"in":"body","keyword":"required","message":"missing the required "#
+            + #"property \"name\"","pointer":""}],"status":422,"title":"Unprocessable "#
+            + #"Content","type":"about:blank"}"#,
         "DELETE /v1/pets/1 -> 204 deletePet 204 empty ",
         #"GET /v1/pets/1 -> 404 getPet 404 generated {"message":"string"}"#,
         #"GET /v1/pets/2 -> 404 getPet 404 generated {"message":"string"}"#,
         #"POST /v1/pets -> 201 createPet 201 stored Location: /v1/pets/3 {"name":"Max","id":3}"#,
         #"GET /v1/pets -> 200 listPets 200 stored [{"name":"Tommy","id":2},{"name":"Max","id":3}]"#,
-        #"POST /v1/users -> 201 createUser 201 stored Location: /v1/users/00000000-0000-4000-8000-000000000001 {"name":"Ada","id":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00Z"}"#,
-        #"GET /v1/users/00000000-0000-4000-8000-000000000001 -> 200 getUser 200 stored {"user":{"name":"Ada","id":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00Z"}}"#,
-        #"GET /v1/users -> 200 listUsers 200 stored {"count":1,"next":"string","previous":"string","results":[{"name":"Ada","id":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00Z"}]}"#,
-        #"POST /v1/users/00000000-0000-4000-8000-000000000001/posts -> 201 createPost 201 stored Location: /v1/users/00000000-0000-4000-8000-000000000001/posts/p12 {"title":"Hi","post_id":"p12"}"#,
-        #"GET /v1/users/00000000-0000-4000-8000-000000000001/posts -> 200 listPosts 200 stored {"data":[{"title":"Hi","post_id":"p12"}],"meta":{"total":1}}"#,
-        #"GET /v1/users/00000000-0000-4000-8000-000000000002/posts -> 200 listPosts 200 stored {"data":[],"meta":{"total":0}}"#,
+        #"POST /v1/users -> 201 createUser 201 stored Location: "#
+            + #"/v1/users/00000000-0000-4000-8000-000000000001 "#
+            + #"{"name":"Ada","id":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00Z"}"#,
+        #"GET /v1/users/00000000-0000-4000-8000-000000000001 -> 200 getUser 200 stored "#
+            + #"{"user":{"name":"Ada","id":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00"#
+            + #"Z"}}"#,
+        #"GET /v1/users -> 200 listUsers 200 stored "#
+            + #"{"count":1,"next":"string","previous":"string","results":[{"name":"Ada","id":"00000000-0000-4000-80"#
+            + #"00-000000000001","created_at":"2026-01-01T00:00:00Z"}]}"#,
+        #"POST /v1/users/00000000-0000-4000-8000-000000000001/posts -> 201 createPost 201 stored Location: "#
+            + #"/v1/users/00000000-0000-4000-8000-000000000001/posts/p12 {"title":"Hi","post_id":"p12"}"#,
+        #"GET /v1/users/00000000-0000-4000-8000-000000000001/posts -> 200 listPosts 200 stored "#
+            + #"{"data":[{"title":"Hi","post_id":"p12"}],"meta":{"total":1}}"#,
+        #"GET /v1/users/00000000-0000-4000-8000-000000000002/posts -> 200 listPosts 200 stored "#
+            + #"{"data":[],"meta":{"total":0}}"#,
         #"PUT /v1/users/00000000-0000-4000-8000-000000000001/settings -> 200 putSettings 200 stored {"theme":"dark"}"#,
         #"GET /v1/users/00000000-0000-4000-8000-000000000001/settings -> 200 getSettings 200 stored {"theme":"dark"}"#,
     ]
@@ -162,13 +178,18 @@ struct ContractStateTests {
             {"openapi": "3.1.0", "paths": {
               "/books": {
                 "get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
-                  "schema": {"type": "object", "properties": {"books": {"type": "array", "items": {"$ref": "#/components/schemas/Book"}},
+                  "schema": {"type": "object", "properties": {
+                    "books": {"type": "array", "items": {"$ref": "#/components/schemas/Book"}},
                     "total": {"type": "integer"}}},
                   "example": {"books": [{"id": 1, "title": "Dune"}, {"id": 2, "title": "Emma"}], "total": 2}}}}}},
-                "post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Book"}}}},
-                  "responses": {"201": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Book"}}}}}}},
-              "/books/{bookId}": {"get": {"parameters": [{"name": "bookId", "in": "path", "required": true, "schema": {"type": "integer"}}],
-                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Book"},
+                "post": {
+                  "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Book"}}}},
+                  "responses": {"201": {"description": "ok", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Book"}}}}}}},
+              "/books/{bookId}": {"get": {
+                "parameters": [{"name": "bookId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {
+                  "schema": {"$ref": "#/components/schemas/Book"},
                   "examples": {"second": {"value": {"id": 2, "title": "Emma (the item's example)"}}}}}}}}}},
              "components": {"schemas": {"Book": {"type": "object", "required": ["id", "title"],
                "properties": {"id": {"type": "integer", "readOnly": true}, "title": {"type": "string"}}}}}}

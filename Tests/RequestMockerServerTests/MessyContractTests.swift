@@ -189,7 +189,8 @@ struct MessyContractTests {
         #expect(below.status == 422)
         #expect(
             below.body.contains(
-                #""message":"-9223372036854775809 is not an int64 (between -9223372036854775808 and 9223372036854775807)""#
+                #""message":"-9223372036854775809 is not an int64 (between -9223372036854775808 and "#
+                    + #"9223372036854775807)""#
             ))
         #expect(try await Self.bothTransports(put("-9223372036854775808"), registry).status == 200)
         let past = try await Self.get("/limits?cursor=9223372036854775808", registry)

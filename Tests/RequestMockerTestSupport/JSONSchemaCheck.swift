@@ -45,7 +45,8 @@ extension RealContracts {
                     # A $ref standing where properties belong, read as what it names, as our
                     # reader and the common resolvers read it.
                     properties = item.get("properties")
-                    if isinstance(properties, dict) and list(properties) == ["$ref"] and isinstance(properties["$ref"], str):
+                    if (isinstance(properties, dict) and list(properties) == ["$ref"]
+                            and isinstance(properties["$ref"], str)):
                         target = doc
                         for step in properties["$ref"].lstrip("#").split("/")[1:]:
                             target = target[step.replace("~1", "/").replace("~0", "~")]

@@ -179,8 +179,8 @@ struct PlanReader {
             // of objects): a required one no client could send would refuse every request.
             files.note(
                 declared,
-                "the \(location.rawValue) parameter \"\(name)\" declares \(carried.uncarried) that its style (\(style)) "
-                    + "can't carry as text",
+                "the \(location.rawValue) parameter \"\(name)\" declares \(carried.uncarried) "
+                    + "that its style (\(style)) can't carry as text",
                 assumed: "what a parameter's style can't carry is not checked")
             schema = carried.schema
             required = required && (carried.schema.map { !$0.required.isEmpty } ?? true)
@@ -213,7 +213,8 @@ struct PlanReader {
             kept.propertyIndex[name] = property
         }
         kept.required = lookup.required.filter { kept.propertyIndex[$0] != nil }
-        let shown = uncarried.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (uncarried.count > 5 ? ", …" : "")
+        let shown =
+            uncarried.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (uncarried.count > 5 ? ", …" : "")
         return (kept, "members \(shown) that are objects or lists")
     }
 

@@ -93,4 +93,10 @@ extension OperationPlan {
             ?? responses.first { $0.status.uppercased() == "\(status / 100)XX" }
             ?? responses.first { $0.status == "default" }
     }
+
+    /// The lowest 2xx the operation declares as a code (`201`, not `2XX`): the status answering
+    /// chooses when nothing is asked for, and the one a resource's operations answer with.
+    var lowestSuccess: Int? {
+        responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }.min()
+    }
 }

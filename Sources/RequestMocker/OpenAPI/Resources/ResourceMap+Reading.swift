@@ -150,8 +150,7 @@ struct ResourceMapReader {
     /// The JSON schema of the operation's lowest declared 2xx response.
     private func successSchema(_ index: Int) -> Schema? {
         let plan = contract.plans[index]
-        let statuses = plan.responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }
-        guard let response = statuses.min().flatMap(plan.response(for:)) ?? plan.response(for: 200) else {
+        guard let response = plan.response(for: plan.lowestSuccess ?? 200) else {
             return nil
         }
         return response.content.first { MediaType($0.type).isJSON }?.schema

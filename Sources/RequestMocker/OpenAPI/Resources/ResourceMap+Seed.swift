@@ -42,8 +42,8 @@ extension ResourceMap {
     /// its first named example, else its schema's example.
     private static func example(of index: Int, in contract: OpenAPIContract) -> DocumentNode? {
         let plan = contract.plans[index]
-        let status = plan.responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }.min() ?? 200
-        guard let media = plan.response(for: status)?.content.first(where: { MediaType($0.type).isJSON }) else {
+        let response = plan.response(for: plan.lowestSuccess ?? 200)
+        guard let media = response?.content.first(where: { MediaType($0.type).isJSON }) else {
             return nil
         }
         return media.example ?? media.examples.first?.value ?? media.schema?.exampleNode

@@ -236,7 +236,7 @@ package struct ResourceResponder {
 
     /// The lowest 2xx the operation declares, else 200.
     private func success() -> Int {
-        plan.responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }.min() ?? 200
+        plan.lowestSuccess ?? 200
     }
 
     private func responseSchema(_ status: Int) -> Schema? {

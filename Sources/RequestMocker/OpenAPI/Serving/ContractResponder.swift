@@ -144,10 +144,9 @@ struct ContractResponder {
             }
             return .chosen((forced, response))
         }
-        let successes = plan.responses.compactMap { response in
-            Int(response.status).flatMap { (200..<300).contains($0) ? ($0, response) : nil }
+        if let lowest = plan.lowestSuccess, let response = plan.response(for: lowest) {
+            return .chosen((lowest, response))
         }
-        if let lowest = successes.min(by: { $0.0 < $1.0 }) { return .chosen(lowest) }
         if let range = plan.responses.first(where: { $0.status.uppercased() == "2XX" }) { return .chosen((200, range)) }
         if let fallback = plan.responses.first(where: { $0.status == "default" }) { return .chosen((200, fallback)) }
         return .refused(

@@ -19,9 +19,12 @@ struct ResourceMapTests {
     func description() throws {
         #expect(
             try Self.shop().resourceMap.description.split(separator: "\n") == [
-                "/pets: items /pets/{petId}, id id (integer), list bare, paged by limit/offset (20), filtered by kind, ignores sort",
-                #"/users: items /users/{userId}, id id (uuid), list in "results", item in "user", paged by page/per_page (10), filtered by name"#,
-                #"/users/{userId}/posts: items /users/{userId}/posts/{post_id}, id post_id (string), list in "data", paged by page/pageSize (5)"#,
+                "/pets: items /pets/{petId}, id id (integer), list bare, paged by limit/offset (20), filtered "
+                    + "by kind, ignores sort",
+                #"/users: items /users/{userId}, id id (uuid), list in "results", item in "user", paged by "#
+                    + #"page/per_page (10), filtered by name"#,
+                #"/users/{userId}/posts: items /users/{userId}/posts/{post_id}, id post_id (string), list in "#
+                    + #""data", paged by page/pageSize (5)"#,
                 #"/api/parts/: items /api/parts/{id}/, id pk (integer), list in "entries""#,
                 "/tags: items /tags/{label}, id label (string), list bare",
                 "/users/{userId}/settings: a singleton per parent item",
@@ -72,7 +75,8 @@ struct ResourceMapTests {
             contentsOf: try folder.write(
                 "api.json",
                 ##"{"openapi": "3.1.0", "paths": {"/notes": {"get": {"responses": {"200": {"description": "ok", "##
-                    + ##""content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/$defs/Note"}}}}}}}}, "##
+                    + ##""content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "##
+                    + ##""#/$defs/Note"}}}}}}}}, "##
                     + ##""/notes/{n}": {"get": {"responses": {"200": {"description": "ok", "content": {"##
                     + ##""application/json": {"schema": {"$ref": "#/$defs/Note"}}}}}}}}, "##
                     + ##""$defs": {"Note": {"type": "object", "properties": {"text": {"type": "string"}}}}}"##))

@@ -94,7 +94,8 @@ struct ResourceShaperTests {
         let schema = try SchemaValidatorTests.schema(
             #"{"type": "object", "required": ["a"], "properties": {"a": {"type": "object", "required": ["b", "c"], "#
                 + #""properties": {"b": {"type": "string"}, "c": {"type": "integer"}, "d": {"type": "string"}}}, "#
-                + #""list": {"type": "array", "items": {"type": "object", "required": ["k"], "properties": {"k": {"type": "boolean"}}}}}}"#
+                + #""list": {"type": "array", "items": {"type": "object", "required": ["k"], "properties": {"k": "#
+                + #"{"type": "boolean"}}}}}}"#
         )
         let stored = ResourceShaper.stored(try Self.node(#"{"list": [{}, {"k": false}], "a": {"b": "x"}}"#), as: schema)
         #expect(Self.text(stored) == #"{"list":[{"k":true},{"k":false}],"a":{"b":"x","c":0}}"#)

@@ -50,8 +50,8 @@ struct ExactNumberTests {
     func parsing() throws {
         let (value, exact) = try JSONValue.parsingExactly(
             Data(
-                #"{"a": [1, -9223372036854775809, 0.5], "b/c": 0.10000000000000000001, "d": 1e300, "e": 123456789012345678}"#
-                    .utf8))
+                (#"{"a": [1, -9223372036854775809, 0.5], "b/c": 0.10000000000000000001, "d": 1e300, "e": "#
+                    + #"123456789012345678}"#).utf8))
         #expect(
             exact == ["/a/1": ExactNumber("-9223372036854775809")!, "/b~1c": ExactNumber("0.10000000000000000001")!])
         #expect(value["a"]?[1] == .double(-9_223_372_036_854_775_808))
@@ -63,7 +63,8 @@ struct ExactNumberTests {
         #expect(
             try Self.violations("-9223372036854775809", #"{"type": "integer", "format": "int64"}"#)
                 == [
-                    " format: -9223372036854775809 is not an int64 (between -9223372036854775808 and 9223372036854775807)"
+                    " format: -9223372036854775809 is not an int64 (between -9223372036854775808 and "
+                        + "9223372036854775807)"
                 ])
         #expect(try Self.violations("-9223372036854775808", #"{"type": "integer", "format": "int64"}"#) == [])
         #expect(
@@ -124,7 +125,8 @@ struct ExactNumberTests {
                 "api.json",
                 #"{"openapi": "3.1.0", "paths": {"/accounts": {"post": {"requestBody": {"content": {"#
                     + #""application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {"#
-                    + #""id": {"type": "integer", "format": "int64"}}}}}}, "responses": {"201": {"description": "ok"}}}}}}"#
+                    + #""id": {"type": "integer", "format": "int64"}}}}}}, "responses": {"201": {"description": "#
+                    + #""ok"}}}}}}"#
             ))
         let registry = MockRegistry()
         registry.register(contract)
