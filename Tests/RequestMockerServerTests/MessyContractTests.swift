@@ -29,10 +29,11 @@ struct MessyContractTests {
         var description: String { "\(status) \(how) \(body)" }
     }
 
-    /// Sends `request` through `MockURLProtocol` and through a server on `registry`; expects the
-    /// two to answer alike, and returns the answer.
+    /// Sends `request` through `MockURLProtocol` and through a server on `registry` (the one at
+    /// `server`, else one started for it); expects the two to answer alike, and returns the answer.
     static func bothTransports(
-        _ request: URLRequest, _ registry: MockRegistry, sourceLocation: SourceLocation = #_sourceLocation
+        _ request: URLRequest, _ registry: MockRegistry, server: URL? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Answered {
         func answered(_ request: URLRequest, _ session: URLSession) async throws -> Answered {
             let (data, response) = try await session.data(for: request)
@@ -42,7 +43,7 @@ struct MessyContractTests {
                 body: String(decoding: data, as: UTF8.self))
         }
         let viaProtocol = try await answered(request, registry.makeSession())
-        let viaServer = try await withServer(registry) { _, base in
+        func viaServer(at base: URL) async throws -> Answered {
             var rebased = request
             let url = try #require(request.url)
             var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
@@ -50,6 +51,12 @@ struct MessyContractTests {
             rebased.url = components.url
             return try await answered(rebased, plainSession())
         }
+        let viaServer =
+            if let server {
+                try await viaServer(at: server)
+            } else {
+                try await withServer(registry) { _, base in try await viaServer(at: base) }
+            }
         #expect(viaServer == viaProtocol, sourceLocation: sourceLocation)
         return viaProtocol
     }
@@ -121,15 +128,19 @@ struct MessyContractTests {
             registry.register(contract, generation: .dynamic(seed: seed))
             return registry
         }
+        // One server per registry, for all of its requests.
+        let servers = ([registry] + seeded).map { MockServer(registry: $0, configuration: MockServer.Configuration()) }
+        defer { for server in servers { server.stop() } }
+        let bases = try servers.map { try $0.start() }
         var bodies: [String: JSONValue] = [:]
         for (index, operation) in contract.operations.enumerated() {
             let name = operation.description
             let request = contract.sampleRequest(forOperationAt: index, base: Self.base)
-            let answered = try await Self.bothTransports(request, registry)
+            let answered = try await Self.bothTransports(request, registry, server: bases[0])
             #expect(answered == Self.answers[name], "\(name)")
             bodies["\(name)|\(index)"] = try JSONValue(parsing: Data(answered.body.utf8))
             for (seed, registry) in seeded.enumerated() {
-                let answer = try await Self.bothTransports(request, registry)
+                let answer = try await Self.bothTransports(request, registry, server: bases[seed + 1])
                 #expect(answer.status == 200 && answer.how.hasPrefix("\(name) 200 dynamic"), "\(name): \(answer.how)")
                 bodies["\(name) dynamic \(seed + 1)|\(index)"] = try JSONValue(parsing: Data(answer.body.utf8))
             }
