@@ -1,20 +1,30 @@
 // Everything in MockURLProtocol that differs between FoundationNetworking (Linux) and Apple's
 // Foundation lives here, because it leans on how each one schedules URL protocols.
 
+import Dispatch
+
 extension MockURLProtocol {
     #if canImport(FoundationNetworking)
         /// Linux: the client may only be called on the task's own queue. Resuming a running task
         /// makes FoundationNetworking call `startLoading` again there, and the state machine then
         /// delivers the answer that is ready. `resume()` on a cancelled or finished task does nothing.
+        ///
+        /// The wake is called from a Swift task (the work's, or the timeout's), and `resume()`
+        /// waits on the one serial queue every session of the process shares, however long its
+        /// backlog is: on a thread of the cooperative pool, which has as many threads as cores,
+        /// that wait holds back every task of the process (measured: under load, a test suite's
+        /// servers stopped answering for tens of seconds). So it waits on a thread of Dispatch's.
         func makeWake() -> @Sendable () -> Void {
             let task = task
             let delivery = delivery
             return {
-                // A task the user suspended meanwhile is left alone: its `stopLoading` keeps the
-                // answer, and the user's own `resume()` delivers it. (The state is read just
-                // before: a `suspend()` between the two still meets a `resume()`.)
-                guard let task, task.state == .running, delivery.expectsDelivery else { return }
-                task.resume()
+                DispatchQueue.global().async {
+                    // A task the user suspended meanwhile is left alone: its `stopLoading` keeps
+                    // the answer, and the user's own `resume()` delivers it. (The state is read
+                    // just before: a `suspend()` between the two still meets a `resume()`.)
+                    guard let task, task.state == .running, delivery.expectsDelivery else { return }
+                    task.resume()
+                }
             }
         }
 
