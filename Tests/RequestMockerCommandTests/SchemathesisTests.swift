@@ -8,7 +8,10 @@ import Testing
 /// valid data accepted, invalid data rejected, undeclared methods refused. Not run: its
 /// stateful checks (a mock keeps no state), and `ignored_auth`, which sends a well-formed wrong
 /// credential and expects it refused, where a mock checks a credential's shape, never its truth.
-@Suite(.timeLimit(.minutes(3)), .hangGuard) struct SchemathesisTests {
+/// One run at a time: each is a Python process computing for tens of seconds (Twilio's 196
+/// operations for 36 s on an idle machine), and four at once on a loaded machine took Twilio's
+/// past its time limit.
+@Suite(.serialized, .timeLimit(.minutes(3)), .hangGuard, .ownThread) struct SchemathesisTests {
     static let fixtures = Command.packageRoot.appendingPathComponent("Tests/RequestMockerCommandTests/Fixtures")
     static let stateless =
         "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,"

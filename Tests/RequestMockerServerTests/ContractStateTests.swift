@@ -276,7 +276,9 @@ struct ContractStateTests {
         #expect(stateless.resources == [:])
     }
 
-    @Test("100 concurrent creates get 100 ids, and 100 concurrent patches of one item lose none")
+    /// Its own thread: 200 resumes, each waiting on the process-wide queue every session's
+    /// tasks share on Linux, would otherwise hold both threads of the cooperative pool.
+    @Test("100 concurrent creates get 100 ids, and 100 concurrent patches of one item lose none", .ownThread)
     func concurrency() async throws {
         let registry = MockRegistry()
         registry.register(try OpenAPIContract(contentsOf: Self.shop), state: .resources)

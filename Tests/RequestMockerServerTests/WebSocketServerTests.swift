@@ -200,8 +200,10 @@ struct WebSocketServerTests {
         let server = MockServer(registry: registry)
         let base = try server.start()
         defer { server.stop() }
+        let clientEnded = LockedState(false)
         let client = Task {
-            try await websockets(
+            defer { clientEnded.withLock { $0 = true } }
+            return try await websockets(
                 base, "/echo",
                 """
                 await ws.send("x")
@@ -214,9 +216,23 @@ struct WebSocketServerTests {
         }
         defer { client.cancel() }
         // Once the echo went out, the client is waiting for more, and would for as long as the
-        // test runs: only `stop()` ends the session.
-        try await waitUntil(waitingFor: "the echo to go out") {
-            (registry.journal.last?.webSocket?.frames.count ?? 0) >= 2
+        // test runs: only `stop()` ends the session. A client that ended before (it couldn't
+        // connect) fails the test with what it printed.
+        let echoed: @Sendable () -> Bool = { (registry.journal.last?.webSocket?.frames.count ?? 0) >= 2 }
+        do {
+            try await waitUntil(waitingFor: "the echo to go out") { echoed() || clientEnded.withLock { $0 } }
+        } catch let error as TimedOut {
+            let frames = registry.journal.map { "\($0.request.description): \($0.webSocket?.frames.count ?? -1)" }
+            Issue.record("\(error); the journal: \(frames); connections: \(server.connectionCount)")
+            server.stop()
+            let ended = try await client.valueOrCancel
+            Issue.record("the client printed: \(ended.output)\(ended.error)")
+            return
+        }
+        guard echoed() else {
+            let ended = try await client.valueOrCancel
+            Issue.record("the client ended before the echo: \(ended.output)\(ended.error)")
+            return
         }
         try await returns(within: 60, "stop() to return") { server.stop() }
         let result = try await client.valueOrCancel

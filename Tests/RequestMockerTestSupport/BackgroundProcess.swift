@@ -21,7 +21,7 @@ package final class BackgroundProcess: Sendable {
     ) async throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("rm-background-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let child = try ChildProcess(
+        let child = try await ChildProcess(
             [executable.path] + arguments, output: output.path, errors: output.path, directory: directory?.path)
         self.child = child
         let output = output

@@ -28,7 +28,7 @@ package final class ChildProcess: Sendable {
     package init(
         _ arguments: [String], input: String? = nil, output: String? = nil, errors: String? = nil,
         directory: String? = nil
-    ) throws {
+    ) async throws {
         // In another directory through the shell (`posix_spawn_file_actions_addchdir_np` isn't in
         // Swift's Glibc module): `sh -c 'cd "$0" && exec "$@"' DIRECTORY PROGRAM ARGUMENTS…`.
         // A program that isn't there fails here, not as the exit status of the wrapper.
@@ -39,7 +39,7 @@ package final class ChildProcess: Sendable {
         let command =
             ParentDeath.prefix
             + (directory.map { ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, $0] + resolved } ?? resolved)
-        let spawned = try ParentDeath.onSpawningThread {
+        let spawned = try await ParentDeath.onSpawningThread {
             try Self.spawn(command, program: arguments[0], input: input, output: output, errors: errors)
         }
         pid = spawned

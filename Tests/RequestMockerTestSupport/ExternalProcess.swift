@@ -33,7 +33,7 @@ package enum ExternalProcess {
             try input.write(to: inURL)
             inputPath = inURL.path
         }
-        let child = try ChildProcess(
+        let child = try await ChildProcess(
             [executable] + arguments, input: inputPath, output: outURL.path, errors: errURL.path,
             directory: directory?.path)
         let timedOut = LockedState(false)

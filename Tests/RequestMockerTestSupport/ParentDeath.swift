@@ -23,35 +23,29 @@ enum ParentDeath {
             FileManager.default.isExecutableFile(atPath: setpriv) ? [setpriv, "--pdeathsig", "KILL", "--"] : []
         private static let setpriv = "/usr/bin/setpriv"
 
-        /// Runs `body` (a `posix_spawnp`) on the spawning thread and waits for it.
-        static func onSpawningThread<T>(_ body: @escaping () throws -> T) throws -> T {
+        /// Runs `body` (a `posix_spawnp`) on the spawning thread and returns its result. The
+        /// caller's task waits without holding a thread: on a loaded machine a queue of spawns
+        /// took seconds each, and callers blocked on them held the cooperative pool's threads.
+        static func onSpawningThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
             guard !prefix.isEmpty else { return try body() }
-            let job = Job(body)
-            spawningThread.withLock { $0.append(job) }
-            wake.signal()
-            job.done.wait()
-            return try job.result()
-        }
-
-        /// One call to run, and its result once it has run.
-        private final class Job<T>: Runnable, @unchecked Sendable {
-            // @unchecked Sendable: `outcome` is written on the spawning thread before `done` is
-            // signalled, and read by the caller only after it has waited for `done`.
-            let body: () throws -> T
-            var outcome: Result<T, any Error>?
-            let done = DispatchSemaphore(value: 0)
-            init(_ body: @escaping () throws -> T) { self.body = body }
-            func run() {
-                outcome = Result { try body() }
-                done.signal()
-            }
-            func result() throws -> T {
-                guard let outcome else { preconditionFailure("a spawn job was read before it ran") }
-                return try outcome.get()
+            return try await withCheckedThrowingContinuation { continuation in
+                spawningThread.withLock { $0.append(Job(body, continuation)) }
+                wake.signal()
             }
         }
 
-        private protocol Runnable: AnyObject, Sendable { func run() }
+        /// One call to run, and the continuation its result goes to.
+        private struct Job<T: Sendable>: Runnable {
+            let body: @Sendable () throws -> T
+            let continuation: CheckedContinuation<T, any Error>
+            init(_ body: @escaping @Sendable () throws -> T, _ continuation: CheckedContinuation<T, any Error>) {
+                self.body = body
+                self.continuation = continuation
+            }
+            func run() { continuation.resume(with: Result { try body() }) }
+        }
+
+        private protocol Runnable: Sendable { func run() }
 
         /// The jobs waiting for the spawning thread, which is started the first time this is used.
         private static let spawningThread: LockedState<[any Runnable]> = {
@@ -67,6 +61,8 @@ enum ParentDeath {
         private static let wake = DispatchSemaphore(value: 0)
     #else
         static let prefix: [String] = []
-        static func onSpawningThread<T>(_ body: @escaping () throws -> T) throws -> T { try body() }
+        static func onSpawningThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+            try body()
+        }
     #endif
 }

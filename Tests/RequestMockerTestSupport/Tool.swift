@@ -67,7 +67,7 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
 
     private func look() async -> Bool {
         guard isPythonModule else { return ChildProcess.executable(named: name) != nil }
-        guard let child = try? ChildProcess(["python3", "-c", "import \(name)"]) else { return false }
+        guard let child = try? await ChildProcess(["python3", "-c", "import \(name)"]) else { return false }
         return await child.exitStatus == 0
     }
 

@@ -11,8 +11,11 @@ func withServer<T>(
 ) async throws -> T {
     let server = MockServer(registry: registry, configuration: configuration)
     let base = try server.start()
-    defer { server.stop() }
-    return try await body(server, base)
+    let outcome: Result<T, any Error>
+    do { outcome = .success(try await body(server, base)) } catch { outcome = .failure(error) }
+    // `stop()` waits for the connection threads to end: not on a thread of the pool.
+    await offThePool { server.stop() }
+    return try outcome.get()
 }
 
 /// A session that goes to the network (the loopback server), without caches or cookies. The

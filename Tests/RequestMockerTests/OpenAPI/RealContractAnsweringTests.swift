@@ -8,7 +8,7 @@ import Testing
 /// by our validator and by Python's `jsonschema`.
 @Suite(
     "Real contracts answering every operation", .enabled(if: RealContracts.available, RealContracts.skipped),
-    .timeLimit(.minutes(3)), .hangGuard)
+    .timeLimit(.minutes(3)), .hangGuard, .ownThread)
 struct RealContractAnsweringTests {
     @Test(arguments: ["openai/openapi.json", "twilio/spec/json/twilio_api_v2010.json"])
     func everyOperationAnswersAsDeclared(file: String) async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @Suite(
     "Real contracts' generated values", .enabled(if: RealContracts.available, RealContracts.skipped),
-    .timeLimit(.minutes(3)), .hangGuard)
+    .timeLimit(.minutes(3)), .hangGuard, .ownThread)
 struct RealContractGenerationTests {
     /// Every schema under `components/schemas`, generated statically for responses and
     /// requests and dynamically from two seeds, passes its own schema by our validator, and the

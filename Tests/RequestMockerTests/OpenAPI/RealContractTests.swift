@@ -22,7 +22,7 @@ extension RealContracts {
 
 @Suite(
     "Real contracts", .enabled(if: RealContracts.available, RealContracts.skipped), .timeLimit(.minutes(3)),
-    .hangGuard)
+    .hangGuard, .ownThread)
 struct RealContractTests {
     /// The operations each has, as `../shared/openapi/README.md` counts them, and the paths that
     /// declare at least one (the README's 182 and 121 paths; 5 of Twilio's declare no operation).
@@ -59,7 +59,7 @@ struct RealContractTests {
 
 @Suite(
     "Real contracts' schemas", .enabled(if: RealContracts.available, RealContracts.skipped), .timeLimit(.minutes(3)),
-    .hangGuard)
+    .hangGuard, .ownThread)
 struct RealContractSchemaTests {
     /// Every schema under `components/schemas` compiles, and the schemas whose own `example`
     /// breaks them are the ones Python's `jsonschema` (Draft 2020-12, over the same document)

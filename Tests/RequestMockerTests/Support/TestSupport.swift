@@ -27,7 +27,7 @@ final class PythonEchoServer: Sendable {
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         try await Tool.python3.require()
-        let child = try ChildProcess(["python3", try Self.script(script).path], output: output.path)
+        let child = try await ChildProcess(["python3", try Self.script(script).path], output: output.path)
         let firstLine: @Sendable () -> String = {
             String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
         }

@@ -7,7 +7,7 @@ import Testing
 /// same contract.
 @Suite(
     "Real YAML contracts", .enabled(if: RealContracts.available, RealContracts.skipped), .timeLimit(.minutes(3)),
-    .hangGuard)
+    .hangGuard, .ownThread)
 struct RealYAMLTests {
     static func normalized(_ value: JSONValue) -> JSONValue {
         YAMLTestSuiteTests.normalized(value)

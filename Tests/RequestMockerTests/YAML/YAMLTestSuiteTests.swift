@@ -8,7 +8,7 @@ import Testing
 /// it must fail, or uses a refused feature, refused with a position; never a crash.
 @Suite(
     "The YAML test suite", .enabled(if: RealContracts.available, RealContracts.skipped), .timeLimit(.minutes(3)),
-    .hangGuard)
+    .hangGuard, .ownThread)
 struct YAMLTestSuiteTests {
     /// Tags of the features the reader refuses.
     static let refusedTags: Set<String> = [

@@ -5,7 +5,7 @@ import Testing
 
 /// Which operation a request is for: base paths, literals before templates, document order,
 /// mixed template segments, query conditions in path keys, 405 and HEAD.
-@Suite("Routing requests to a contract's operations", .timeLimit(.minutes(3)), .hangGuard)
+@Suite("Routing requests to a contract's operations", .timeLimit(.minutes(3)), .hangGuard, .ownThread)
 struct OpenAPIRouterTests {
     /// A contract with `paths` (JSON text of the `paths` object) and the top-level `servers`.
     static func contract(paths: String, servers: String = "[]") throws -> OpenAPIContract {

@@ -6,7 +6,7 @@ import Testing
 /// The `pattern` engine: what it reads and refuses, matching compared with Python's `re` (an
 /// engine no one here wrote), examples that match, and linear time on a pattern that makes
 /// backtracking engines take forever.
-@Suite("Regular expressions for schema patterns", .timeLimit(.minutes(3)), .hangGuard)
+@Suite("Regular expressions for schema patterns", .timeLimit(.minutes(3)), .hangGuard, .ownThread)
 struct SchemaPatternTests {
     /// Patterns and values whose verdicts Python's `re.search` gives too.
     static let cases: [(pattern: String, values: [String])] = [
