@@ -26,7 +26,8 @@ package struct OwnThread: SuiteTrait, TestTrait, TestScoping {
     package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        guard testCase != nil else { return try await function() }
+        // Task executors came with macOS 15, iOS 18 and tvOS 18; before them the test runs as any.
+        guard testCase != nil, #available(macOS 15, iOS 18, tvOS 18, *) else { return try await function() }
         let executor = ThreadExecutor(name: test.displayName ?? test.name)
         defer { executor.stop() }
         try await withTaskExecutorPreference(executor) { try await function() }
@@ -40,6 +41,7 @@ extension Trait where Self == OwnThread {
 
 /// A task executor of one thread (8 MiB of stack, as a process's main thread has), which runs
 /// its jobs in the order they come.
+@available(macOS 15, iOS 18, tvOS 18, *)
 private final class ThreadExecutor: TaskExecutor {
     private struct State {
         var jobs: [UnownedJob] = []
