@@ -217,10 +217,15 @@ struct WebSocketServerTests {
         defer { client.cancel() }
         // Once the echo went out, the client is waiting for more, and would for as long as the
         // test runs: only `stop()` ends the session. A client that ended before (it couldn't
-        // connect) fails the test with what it printed.
+        // connect) fails the test with what it printed. The wait ends at whichever comes first;
+        // the client's own life bounds it (its 60 s, then it is stopped 10 s later), counted
+        // from when it started: on a loaded machine Python started a minute late, and a 60 s
+        // bound from here raced that start (the journal was empty, no connection yet).
         let echoed: @Sendable () -> Bool = { (registry.journal.last?.webSocket?.frames.count ?? 0) >= 2 }
         do {
-            try await waitUntil(waitingFor: "the echo to go out") { echoed() || clientEnded.withLock { $0 } }
+            try await waitUntil(150, waitingFor: "the echo to go out, or the client to end") {
+                echoed() || clientEnded.withLock { $0 }
+            }
         } catch let error as TimedOut {
             let frames = registry.journal.map { "\($0.request.description): \($0.webSocket?.frames.count ?? -1)" }
             Issue.record("\(error); the journal: \(frames); connections: \(server.connectionCount)")
