@@ -40,14 +40,7 @@ extension MockServerError: Equatable {
 func returns(
     within seconds: Double = 60, _ what: String, _ work: @escaping @Sendable () -> Void
 ) async throws {
-    try await withDeadline(seconds, waitingFor: what) {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                work()
-                continuation.resume()
-            }
-        }
-    }
+    try await withDeadline(seconds, waitingFor: what) { await offThePool(work) }
 }
 
 extension Task where Failure == any Error {
