@@ -90,7 +90,7 @@ struct CompletionTests {
             // taken for a half-close, which still reads the answer, so it waits.)
             let folder = try TemporaryFolder()
             let go = folder.url.appendingPathComponent("go")
-            let client = Task {
+            let client = BackgroundClient {
                 try await ExternalProcess.python(
                     """
                     import os, socket, struct, sys, time
@@ -105,9 +105,11 @@ struct CompletionTests {
                     """, [String(base.port ?? 0), go.path], timeout: .seconds(150))
             }
             defer { client.cancel() }
-            _ = try await registry.waitForRequests(count: 1, matching: .get("/slow"), timeout: .seconds(60))
+            try await client.waitUntil(waitingFor: "the request for /slow to arrive") {
+                registry.journal.contains { $0.request.url.path == "/slow" }
+            }
             _ = FileManager.default.createFile(atPath: go.path, contents: nil)
-            let reset = try await client.valueOrCancel
+            let reset = try await client.result
             #expect(reset.status == 0, "\(reset.error)")
             let ended = try await registry.waitForCompletedRequests(count: 4, timeout: .seconds(60))
             #expect(ended.map(\.request.url.path) == ["/hello", "/cut", "/missing", "/slow"])

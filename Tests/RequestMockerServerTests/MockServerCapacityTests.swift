@@ -148,17 +148,17 @@ import Testing
             print(extra.recv(200).decode("latin-1").split("\\r\\n")[0])
             """
         try await withServer(registry) { _, base in
-            let client = Task {
+            let client = BackgroundClient {
                 try await ExternalProcess.python(
                     script, [String(base.port ?? 0), String(MockServer.maximumRunningBlocks), go.path],
                     timeout: .seconds(150))
             }
             defer { client.cancel() }
-            try await waitUntil(waitingFor: "every held request's block to run") {
+            try await client.waitUntil(waitingFor: "every held request's block to run") {
                 started.withLock { $0 } == MockServer.maximumRunningBlocks
             }
             _ = FileManager.default.createFile(atPath: go.path, contents: nil)
-            let result = try await client.valueOrCancel
+            let result = try await client.result
             #expect(result.output == "HTTP/1.1 503 Service Unavailable\n", "\(result.error)")
             #expect(started.withLock { $0 } == MockServer.maximumRunningBlocks, "the extra block never ran")
         }

@@ -43,17 +43,17 @@ import Testing
         let script = try Self.client()
         let folder = try TemporaryFolder()
         let marker = folder.url.appendingPathComponent("acted")
-        let client = Task {
+        let client = BackgroundClient {
             try await ExternalProcess.python(
                 file: script, [String(port), head, then.rawValue, marker.path], timeout: .seconds(170))
         }
         defer { client.cancel() }
-        try await waitUntil(waitingFor: "the request to reach the server") { arrived() }
-        try await waitUntil(waitingFor: "the client to do what it does next (\(then))") {
+        try await client.waitUntil(waitingFor: "the request to reach the server") { arrived() }
+        try await client.waitUntil(waitingFor: "the client to do what it does next (\(then))") {
             FileManager.default.fileExists(atPath: marker.path)
         }
         try await returns(within: 60, "stop() to return") { stop() }
-        let result = try await client.valueOrCancel
+        let result = try await client.result
         #expect(result.status == 0, "\(result.error)")
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -146,20 +146,17 @@ struct StreamingServerTests {
         let folder = try TemporaryFolder()
         let body = folder.url.appendingPathComponent("body")
         // `-N` writes each piece to the file as it comes.
-        let curl = Task {
-            try await ExternalProcess.run(
-                "curl",
-                [
-                    "--silent", "--show-error", "-N", "--max-time", "120", "--output", body.path,
-                    base.appendingPathComponent("slow").absoluteString,
-                ], timeout: .seconds(150))
+        let curl = BackgroundClient {
+            try await ExternalProcess.curl(
+                ["-N", "--output", body.path, base.appendingPathComponent("slow").absoluteString],
+                timeout: .seconds(120))
         }
         defer { curl.cancel() }
-        try await waitUntil(waitingFor: "curl to receive the first piece") {
+        try await curl.waitUntil(waitingFor: "curl to receive the first piece") {
             (try? Data(contentsOf: body)) == Data("first\n".utf8)
         }
         try await returns(within: 60, "stop() to return") { server.stop() }
-        let result = try await curl.valueOrCancel
+        let result = try await curl.result
         // curl: 18 is "transfer closed with outstanding read data remaining".
         #expect(result.status == 18, "\(result.error)")
         #expect(try Data(contentsOf: body) == Data("first\n".utf8))

@@ -200,10 +200,8 @@ struct WebSocketServerTests {
         let server = MockServer(registry: registry)
         let base = try server.start()
         defer { server.stop() }
-        let clientEnded = LockedState(false)
-        let client = Task {
-            defer { clientEnded.withLock { $0 = true } }
-            return try await websockets(
+        let client = BackgroundClient {
+            try await websockets(
                 base, "/echo",
                 """
                 await ws.send("x")
@@ -216,31 +214,13 @@ struct WebSocketServerTests {
         }
         defer { client.cancel() }
         // Once the echo went out, the client is waiting for more, and would for as long as the
-        // test runs: only `stop()` ends the session. A client that ended before (it couldn't
-        // connect) fails the test with what it printed. The wait ends at whichever comes first;
-        // the client's own life bounds it (its 60 s, then it is stopped 10 s later), counted
-        // from when it started: on a loaded machine Python started a minute late, and a 60 s
-        // bound from here raced that start (the journal was empty, no connection yet).
-        let echoed: @Sendable () -> Bool = { (registry.journal.last?.webSocket?.frames.count ?? 0) >= 2 }
-        do {
-            try await waitUntil(150, waitingFor: "the echo to go out, or the client to end") {
-                echoed() || clientEnded.withLock { $0 }
-            }
-        } catch let error as TimedOut {
-            let frames = registry.journal.map { "\($0.request.description): \($0.webSocket?.frames.count ?? -1)" }
-            Issue.record("\(error); the journal: \(frames); connections: \(server.connectionCount)")
-            server.stop()
-            let ended = try await client.valueOrCancel
-            Issue.record("the client printed: \(ended.output)\(ended.error)")
-            return
-        }
-        guard echoed() else {
-            let ended = try await client.valueOrCancel
-            Issue.record("the client ended before the echo: \(ended.output)\(ended.error)")
-            return
+        // test runs: only `stop()` ends the session. A client that ends before (it couldn't
+        // connect) fails the wait with what it printed.
+        try await client.waitUntil(waitingFor: "the echo to go out") {
+            (registry.journal.last?.webSocket?.frames.count ?? 0) >= 2
         }
         try await returns(within: 60, "stop() to return") { server.stop() }
-        let result = try await client.valueOrCancel
+        let result = try await client.result
         #expect(result.output == "x\nclosed True\n", "\(result.error)")
     }
 

@@ -15,6 +15,10 @@ package struct ProcessResult: Sendable {
 /// after `timeout` is stopped and the call throws ``TimedOut`` with what it had printed; a
 /// cancelled test kills it.
 package enum ExternalProcess {
+    /// Called once the process of a ``run(_:_:input:in:timeout:)`` has been spawned (set by
+    /// ``BackgroundClient``, so that its waits count from the client's start).
+    @TaskLocal package static var onStart: (@Sendable () -> Void)?
+
     package static func run(
         _ executable: String, _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
         timeout: Duration = .seconds(30)
@@ -36,6 +40,7 @@ package enum ExternalProcess {
         let child = try await ChildProcess(
             [executable] + arguments, input: inputPath, output: outURL.path, errors: errURL.path,
             directory: directory?.path)
+        Self.onStart?()
         let timedOut = LockedState(false)
         let timer = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
