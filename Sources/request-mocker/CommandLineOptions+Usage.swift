@@ -2,7 +2,7 @@ extension CommandLineOptions {
     static let usage = """
         USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
                                    [--openapi FILE [--base-path PATH] [--validate strict|warn|off]
-                                   [--dynamic [--seed N]] [--stateful]]
+                                   [--dynamic [--seed N]] [--stateful [--data FILE] [--state FILE]]]
                                    [--upstream URL [--record]] [--admin [--admin-token TOKEN]]
                                    [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
@@ -44,6 +44,13 @@ extension CommandLineOptions {
           --stateful           The contract's collections remember, in memory: a create is listed
                                and read back, an edit seen, a delete gone; they start from the
                                contract's examples. The resources found are printed at start.
+          --data FILE          Start the resources (and go back to them on POST /__admin/reset)
+                               from FILE, JSON or YAML, instead of the examples: {"/pets": [{...}],
+                               "/users/1/settings": {...}}, keyed by the contract's paths with
+                               parent ids filled in. Each item is checked against the contract.
+          --state FILE         Save the resources to FILE after each change, before answering it
+                               (atomically), and start from FILE when it exists: the state
+                               survives a restart.
           --admin              The admin API under /__admin/: add and remove stubs, read the
                                requests (GET /__admin/requests). Off by default.
           --admin-token TOKEN  The bearer token admin calls must carry (also read from

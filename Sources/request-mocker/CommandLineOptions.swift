@@ -53,6 +53,11 @@ struct CommandLineOptions: Equatable {
         var dynamic = false
         /// `--stateful`: the contract's collections remember what requests do.
         var stateful = false
+        /// `--data FILE`: what the resources hold at start and after a reset, instead of the
+        /// contract's examples.
+        var data: String?
+        /// `--state FILE`: where the resources are saved after each change, and loaded from at start.
+        var state: String?
         var seed: UInt64?
 
         /// Whether any source was named; without one, the example folder is served.
@@ -166,6 +171,9 @@ struct CommandLineOptions: Equatable {
         {
             throw UsageError(description: "\(alone.0) goes with --openapi FILE, which serves a contract")
         }
+        if !options.stateful, let alone = [("--data", options.data), ("--state", options.state)].first(where: { $0.1 != nil }) {
+            throw UsageError(description: "\(alone.0) goes with --stateful, whose resources it fills")
+        }
         if options.seed != nil, !options.dynamic {
             throw UsageError(description: "--seed goes with --dynamic, which draws generated bodies from it")
         }
@@ -187,13 +195,13 @@ struct CommandLineOptions: Equatable {
 
     private static let serveOptions =
         "the options are --cassette, --stubs, --openapi, --base-path, --validate, --dynamic, --seed, --stateful, "
-        + "--upstream, "
+        + "--data, --state, --upstream, "
         + "--record, --admin, --admin-token, --host and --port"
 
     /// The options of `serve` that take a value.
     private static let valueOptions: Set<String> = [
         "--cassette", "--host", "--port", "--upstream", "--stubs", "--admin-token", "--openapi", "--base-path",
-        "--validate", "--seed",
+        "--validate", "--seed", "--data", "--state",
     ]
 
     private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {
@@ -204,6 +212,10 @@ struct CommandLineOptions: Equatable {
             options.stubs = value
         case "--openapi":
             options.openapi = value
+        case "--data":
+            options.data = value
+        case "--state":
+            options.state = value
         case "--base-path":
             guard value.hasPrefix("/") else {
                 throw UsageError(description: "--base-path \(value.debugDescription) must start with /, such as /v2")
@@ -259,6 +271,8 @@ struct CommandLineOptions: Equatable {
         case "--base-path": "--base-path /v2"
         case "--validate": "--validate warn"
         case "--seed": "--seed 7"
+        case "--data": "--data pets.json"
+        case "--state": "--state state.json"
         case "--admin-token": "--admin-token s3cret"
         case "--host": "--host 127.0.0.1"
         default: "--port 8080"

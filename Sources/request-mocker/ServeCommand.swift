@@ -73,6 +73,7 @@ enum ServeCommand {
             if let resources = source.resourceMap {
                 printLine("Resources that remember (--stateful):")
                 for line in resources.description.split(separator: "\n") { printLine("    " + line) }
+                Self.fill(source, data: options.data, state: options.state)
             }
         }
         if options.record, recordingCassette == nil, let first = folderPaths.first {
@@ -136,6 +137,34 @@ enum ServeCommand {
         printLine(line + " (Ctrl-C to stop)")
         let contractWatcher = contractSource.map { ContractWatcher($0, basePath: options.basePath) }
         withExtendedLifetime((watcher, contractWatcher, stopSources)) { dispatchMain() }
+    }
+
+    /// Fills a remembering contract's resources from `--data` (the seed a reset puts back), then
+    /// from `--state` when that file exists, and from then on saves them to `--state` after each
+    /// change. A mistake in either file ends the command (exit 65) with the file, line and column.
+    private static func fill(_ source: ContractSource, data: String?, state: String?) {
+        func contents(of path: String) throws -> ResourceContents {
+            let file = try ResourceMap.dataSource(at: URL(fileURLWithPath: path))
+            return try source.resourceContents(of: file.root, from: .file(file))
+        }
+        do {
+            if let data {
+                let seed = try contents(of: data)
+                try source.seedResources(seed)
+                printLine("    from \(data): \(seed.summary)")
+            }
+            if let state {
+                if FileManager.default.fileExists(atPath: state) {
+                    let saved = try contents(of: state)
+                    try source.store.load(saved)
+                    printLine("    from \(state) (--state): \(saved.summary)")
+                }
+                try source.store.save(to: URL(fileURLWithPath: state))
+                printLine("    saved to \(state) after each change")
+            }
+        } catch {
+            fail("\(error)", status: ExitCode.dataError)
+        }
     }
 
     /// Ctrl-C and `kill` stop the server cleanly: connections close, then the process exits.

@@ -56,7 +56,7 @@ import Testing
         let lines = serving.log.split(separator: "\n").prefix(10).map(String.init)
         #expect(
             lines == [
-                #"shop.json: OpenAPI 3.1.0 "Shop", 25 operations under /v1"#,
+                #"shop.json: OpenAPI 3.1.0 "Shop", 26 operations under /v1"#,
                 "Resources that remember (--stateful):",
                 "    /pets: items /pets/{petId}, id id (integer), list bare, paged by limit/offset (20), filtered by "
                     + "kind, ignores sort",

@@ -224,14 +224,14 @@ struct ContractStateTests {
         viaProtocol.register(first)
         viaServer.register(second)
         let session = viaProtocol.makeSession()
-        let protocolLines = try await run({ text(try await session.data(for: $0)) }, reset: first.resetResources)
+        let protocolLines = try await run({ text(try await session.data(for: $0)) }, reset: { viaProtocol.resetResources() })
         let serverLines = try await withServer(viaServer) { _, base in
             try await run(
                 { request in
                     var rebased = request
                     rebased.url = URL(string: base.absoluteString + (request.url?.path ?? ""))
                     return text(try await plainSession().data(for: rebased))
-                }, reset: second.resetResources)
+                }, reset: { viaServer.resetResources() })
         }
         #expect(protocolLines == serverLines)
         let seeded = #"200 {"books":[{"id":1,"title":"Dune"},{"id":2,"title":"Emma (the item's example)"}],"total":2}"#

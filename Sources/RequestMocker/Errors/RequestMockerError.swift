@@ -71,6 +71,10 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
     /// A stubs file isn't valid: the file, where (line and column when known, and the JSON
     /// path), and why.
     case invalidStubs(path: String, line: Int?, column: Int?, jsonPath: String, reason: String)
+    /// Resources given to a contract that remembers (a `--data` or `--state` file, a seed, `PUT
+    /// /__admin/resources`) don't fit it: where (the file and, for a file, its line and column), the
+    /// JSON pointer of the value, and why. Nothing was changed.
+    case invalidResources(source: String, line: Int?, column: Int?, pointer: String, reason: String)
     /// A response's body broke off before its end: the real server of a forwarded response
     /// failed, the client read far slower than it sent, or a computed stream's source threw.
     case bodyBrokeOff(reason: String)
@@ -125,6 +129,9 @@ public enum RequestMockerError: Error, Sendable, CustomStringConvertible {
             return
                 "stubs file \(path)\(position): at \(jsonPath): \(reason); "
                 + "fix the file (its schema is stubs.schema.json)"
+        case .invalidResources(let source, let line, let column, let pointer, let reason):
+            let position = line.map { ":\($0)" + (column.map { ":\($0)" } ?? "") } ?? ""
+            return "resources \(source)\(position): at \(pointer): \(reason)"
         case .bodyBrokeOff(let reason):
             return "the response's body broke off before its end: \(reason)"
         case .invalidRegularExpression(let pattern, let reason):

@@ -10,7 +10,9 @@ import RequestMocker
 /// | `GET /__admin/stubs` | `{"stubs": [...]}`: the added stubs (newest first, with `id`), then a stubs file's |
 /// | `POST /__admin/stubs` | adds one stub (``Stub``'s schema), tried before all others; `201 {"id": …}` |
 /// | `DELETE /__admin/stubs/{id}` | removes an added stub |
-/// | `POST /__admin/reset` | removes the added stubs and clears the journal |
+/// | `POST /__admin/reset` | removes the added stubs, clears the journal, and puts a remembering contract's resources back to their seed |
+/// | `GET /__admin/resources` | what a remembering contract's resources hold: `{"/pets": [...], "/users/7/settings": {...}}` |
+/// | `PUT /__admin/resources` | replaces them with the body, in that format, checked against the contract |
 /// | `GET /__admin/requests` | `{"requests": [...]}`: the journal, oldest first |
 /// | `GET /__admin/requests/unmatched` | the unmatched requests, each with its near-miss report |
 ///
@@ -62,7 +64,16 @@ enum AdminAPI {
         case (.post, ["reset"]):
             store.removeAdded()
             server.registry.clearJournal()
+            do {
+                try server.registry.resetResourcesReporting()
+            } catch {
+                return Self.error(.internalServerError, "the stubs and the journal were reset, but \(error)")
+            }
             return json(.ok, [:])
+        case (.get, ["resources"]):
+            return document(.ok, server.registry.resourcesDocument)
+        case (.put, ["resources"]):
+            return replaceResources(request, in: server.registry)
         case (.get, ["requests"]):
             return json(.ok, ["requests": .array(server.registry.journal.map { AdminJSON.json($0) })])
         case (.get, ["requests", "unmatched"]):
@@ -71,7 +82,7 @@ enum AdminAPI {
         default:
             let known: [(HTTPMethod, [String])] = [
                 (.get, ["stubs"]), (.post, ["stubs"]), (.delete, ["stubs", "<id>"]), (.post, ["reset"]),
-                (.get, ["requests"]), (.get, ["requests", "unmatched"]),
+                (.get, ["resources"]), (.put, ["resources"]), (.get, ["requests"]), (.get, ["requests", "unmatched"]),
             ]
             let sameRoute = known.filter {
                 $0.1.count == route.count && zip($0.1, route).allSatisfy { $0 == "<id>" || $0 == $1 }
@@ -119,6 +130,26 @@ enum AdminAPI {
         }
     }
 
+    /// `PUT /__admin/resources`: the body, JSON, replaces what the remembering contracts hold.
+    private static func replaceResources(_ request: MockRequest, in registry: MockRegistry) -> ResolvedResponse {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            return error(.unsupportedMediaType, "send the resources as JSON, with Content-Type: application/json")
+        }
+        let call = "PUT \(prefix)/resources"
+        let root: DocumentNode
+        do {
+            root = try DocumentNode.parseJSON([UInt8](request.body ?? Data()))
+        } catch {
+            return Self.error(.badRequest, "the body is not JSON: \(error.reason) (at byte \(error.offset))")
+        }
+        do {
+            try registry.replaceResources(with: root, from: .value(call))
+        } catch {
+            return Self.error(.badRequest, "\(error)")
+        }
+        return document(.ok, registry.resourcesDocument)
+    }
+
     /// Whether the request carries the token, compared in time that doesn't depend on where
     /// they differ.
     private static func authorized(_ request: MockRequest, token: String) -> Bool {
@@ -144,6 +175,15 @@ enum AdminAPI {
         headers.add(.contentType, "application/json")
         headers.add(.contentLength, String(body.count))
         for (name, value) in extra { headers.add(name, value) }
+        return ResolvedResponse(status: status, httpVersion: "HTTP/1.1", headers: headers, body: body)
+    }
+
+    /// `node` as the JSON answer, its members in their order.
+    private static func document(_ status: HTTPStatus, _ node: DocumentNode) -> ResolvedResponse {
+        let body = Data(node.jsonBytes)
+        var headers = HTTPHeaders()
+        headers.add(.contentType, "application/json")
+        headers.add(.contentLength, String(body.count))
         return ResolvedResponse(status: status, httpVersion: "HTTP/1.1", headers: headers, body: body)
     }
 

@@ -93,9 +93,39 @@ public struct MockServerClient: Sendable {
         _ = try await call("DELETE", "stubs/\(escaped)")
     }
 
-    /// Removes every stub added through the admin API and clears the server's journal.
+    /// Removes every stub added through the admin API and clears the server's journal; a
+    /// contract's resources that remember go back to their seed (`--data`, else the examples).
     public func reset() async throws(Failure) {
         _ = try await call("POST", "reset")
+    }
+
+    /// What the server's remembering contract holds now (`serve --stateful`): an object keyed by
+    /// the concrete paths of its collections (each an array of items) and singletons.
+    ///
+    /// ```swift
+    /// let state = try await server.resources()
+    /// #expect(state["/pets"]?[0]?["name"] == "Rex")
+    /// ```
+    public func resources() async throws(Failure) -> JSONValue {
+        try await call("GET", "resources")
+    }
+
+    /// Replaces what the server's remembering contract holds with `value`, in the format
+    /// ``resources()`` gives; checked against the contract first (a mistake is
+    /// ``Failure/refused(call:status:message:)`` and changes nothing). A reset still puts back
+    /// the seed.
+    ///
+    /// ```swift
+    /// try await server.replaceResources(with: ["/pets": [["id": 1, "name": "Rex"]]])
+    /// ```
+    public func replaceResources(with value: JSONValue) async throws(Failure) {
+        let body: Data
+        do {
+            body = try value.serialized()
+        } catch {
+            throw .notDescribable(filter: "the resources", reason: "\(error)")
+        }
+        _ = try await call("PUT", "resources", body: body)
     }
 
     /// The requests the server received, oldest first (as far back as its journal keeps),

@@ -40,7 +40,7 @@ extension ResourceMap {
 
     /// The example the operation's lowest 2xx JSON answer gives: the media type's `example`, else
     /// its first named example, else its schema's example.
-    private static func example(of index: Int, in contract: OpenAPIContract) -> DocumentNode? {
+    static func example(of index: Int, in contract: OpenAPIContract) -> DocumentNode? {
         let plan = contract.plans[index]
         let response = plan.response(for: plan.lowestSuccess ?? 200)
         guard let media = response?.content.first(where: { MediaType($0.type).isJSON }) else {

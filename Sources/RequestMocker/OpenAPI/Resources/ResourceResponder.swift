@@ -16,6 +16,7 @@ import Foundation
 package struct ResourceResponder {
     let map: ResourceMap
     let store: ResourceStore
+    let contract: OpenAPIContract
     let operation: OpenAPIContract.Operation
     let index: Int
     let plan: OperationPlan
@@ -84,7 +85,11 @@ package struct ResourceResponder {
             guard let kept else { return notFound(collection, id) }
             return answer(kept, collection, status: success())
         case .delete:
-            guard store.remove(id, from: path) else { return notFound(collection, id) }
+            do {
+                guard try store.remove(id, from: path) else { return notFound(collection, id) }
+            } catch {
+                return refused(error)
+            }
             return declared(success())
         }
     }
@@ -99,10 +104,11 @@ package struct ResourceResponder {
             return stored(ResourceShaper.shown(value, as: schema), status: success())
         case .replace, .merge:
             guard let body = parsed(request.body), case .object = body.value else { return notAnObject() }
+            // Before its first write, a patch merges into what a read answers: the read's example,
+            // else the value generated for its schema.
             let value =
                 role == .merge
-                ? Self.merge(
-                    body, into: store.singleton(at: path) ?? DocumentNode(.object(DocumentObject()), at: 0), depth: 0)
+                ? Self.merge(body, into: store.singleton(at: path) ?? unwritten(singleton, schema), depth: 0)
                 : ResourceShaper.stored(body, as: schema)
             if let refusal = breaks(value, schema) { return refusal }
             do {
@@ -113,6 +119,16 @@ package struct ResourceResponder {
             return stored(ResourceShaper.shown(value, as: schema), status: success())
         default: return nil
         }
+    }
+
+    /// What the singleton's read answers before it is written: its example, else the value
+    /// generated for `schema` (the patch's own answer schema when there is no read).
+    private func unwritten(_ singleton: ResourceMap.Singleton, _ schema: Schema) -> DocumentNode {
+        let read = singleton.operations[.read]
+        if let read, let example = ResourceMap.example(of: read, in: contract) { return example }
+        let readSchema = read.flatMap { ResourceMap.readSchema(of: $0, in: contract) } ?? schema
+        return (try? SchemaGenerator.value(for: readSchema, direction: .response))
+            ?? DocumentNode(.object(DocumentObject()), at: 0)
     }
 
     private func list(_ collection: ResourceMap.Collection, _ path: String) -> ContractReply? {
@@ -254,6 +270,7 @@ package struct ResourceResponder {
             if plan.responses.contains(where: { $0.status == "409" }) { return declared(409) }
             return problem(409, "an item with id \"\(id)\" is there already; send another id, or none")
         case .full(let bound)?: return problem(507, "the resources are full: \(bound)")
+        case .notSaved(let reason)?: return problem(500, reason + "; nothing changed")
         case nil: return problem(500, "\(error)")
         }
     }

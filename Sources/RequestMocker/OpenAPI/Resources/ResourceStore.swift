@@ -9,11 +9,21 @@
 /// up, other strings made from the id's schema (its pattern, format and length) and unique.
 package final class ResourceStore: Sendable {
     /// Why a change was refused; nothing changed.
-    package enum Refusal: Error, Equatable, Sendable {
+    package enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
         /// The collection already holds an item with this id.
         case exists(id: String)
         /// A bound would be passed: what it is.
         case full(String)
+        /// The `--state` file couldn't be written: why.
+        case notSaved(String)
+
+        package var description: String {
+            switch self {
+            case .exists(let id): "an item with the id \(id) is there already"
+            case .full(let bound): "the resources are full: \(bound)"
+            case .notSaved(let why): why
+            }
+        }
     }
 
     /// One collection: its items by id, in creation order.
@@ -31,6 +41,8 @@ package final class ResourceStore: Sendable {
         var singletons: [String: DocumentNode] = [:]
         /// The JSON size of every item and singleton held.
         var bytes = 0
+        /// The file written after each change (`serve --state FILE`), when there is one.
+        var file: URL?
     }
 
     /// How many items one collection holds at most.
@@ -106,8 +118,8 @@ package final class ResourceStore: Sendable {
     }
 
     /// Removes the item with `id` from the collection at `path`; `false` when there is none.
-    package func remove(_ id: String, from path: String) -> Bool {
-        state.withLock { state in
+    package func remove(_ id: String, from path: String) throws(Refusal) -> Bool {
+        try change { state throws(Refusal) in
             guard let old = state.collections[path]?.items.removeValue(forKey: id) else { return false }
             state.collections[path]?.order.removeAll { $0 == id }
             state.bytes -= old.jsonBytes.count
@@ -140,9 +152,69 @@ package final class ResourceStore: Sendable {
         }
     }
 
-    /// Forgets every item and singleton.
-    package func reset() {
-        state.withLock { $0 = State() }
+    /// Every collection and singleton, by path in order, each collection's items in creation
+    /// order, members as stored: the resources' contents as `GET /__admin/resources` and the
+    /// `--state` file give them.
+    package func document() -> DocumentNode {
+        state.withLock { Self.document(of: $0) }
+    }
+
+    private static func document(of state: State) -> DocumentNode {
+        var members: [(String, DocumentNode)] = []
+        for (path, collection) in state.collections where !collection.order.isEmpty {
+            members.append((path, DocumentNode(.array(collection.order.compactMap { collection.items[$0] }), at: 0)))
+        }
+        for (path, value) in state.singletons { members.append((path, value)) }
+        var object = DocumentObject()
+        for (path, value) in members.sorted(by: { $0.0 < $1.0 }) {
+            _ = object.append(DocumentObject.Member(key: path, keyOffset: 0, value: value))
+        }
+        return DocumentNode(.object(object), at: 0)
+    }
+
+    /// Writes the resources to `file` now, and after every change from now on, before the
+    /// change is answered: atomically (a process killed at any moment leaves the old file or the
+    /// new one). A change that can't be written is undone and refused.
+    package func save(to file: URL) throws(Refusal) {
+        let outcome: Result<Void, Refusal> = state.withLock { state in
+            do {
+                try AtomicFile.write(Data(Self.document(of: state).jsonBytes), to: file)
+            } catch {
+                return .failure(.notSaved("the resources can't be written to \(file.path): \(error)"))
+            }
+            state.file = file
+            return .success(())
+        }
+        try outcome.get()
+    }
+
+    /// Forgets every item and singleton (and writes that, when saving).
+    package func reset() throws(Refusal) {
+        try change { state in state = State(file: state.file) }
+    }
+
+    /// Replaces everything held with `contents` (checked by ``ResourceMap/contents(of:in:from:maximumItems:maximumBytes:)``).
+    /// A collection's next integer id is one past the largest it now holds.
+    package func load(_ contents: ResourceContents) throws(Refusal) {
+        var loaded = State()
+        for (path, items) in contents.collections {
+            var collection = Collection()
+            for (id, item) in items where collection.items[id] == nil {
+                collection.order.append(id)
+                collection.items[id] = item
+                loaded.bytes += item.jsonBytes.count
+                if let int = Int(id) { collection.largest = max(collection.largest, int) }
+            }
+            loaded.collections[path] = collection
+        }
+        for (path, value) in contents.singletons {
+            loaded.singletons[path] = value
+            loaded.bytes += value.jsonBytes.count
+        }
+        try change { state in
+            loaded.file = state.file
+            state = loaded
+        }
     }
 
     /// Adds the item `build` makes from a new id at the end of the collection at `path`, and
@@ -206,9 +278,22 @@ package final class ResourceStore: Sendable {
         }
     }
 
+    /// Runs `body` on the state under the lock; when saving, writes the result before the lock
+    /// is let go (so the file follows the changes in their order) and undoes the change when the
+    /// file can't be written.
     private func change<Value>(_ body: (inout State) throws(Refusal) -> Value) throws(Refusal) -> Value {
         let outcome: Result<Value, Refusal> = state.withLock { state in
-            Result { () throws(Refusal) in try body(&state) }
+            // Copied only when it may be put back: a copy makes the change copy what it touches.
+            let before = state.file == nil ? nil : state
+            let result = Result { () throws(Refusal) in try body(&state) }
+            guard case .success = result, let file = state.file else { return result }
+            do {
+                try AtomicFile.write(Data(Self.document(of: state).jsonBytes), to: file)
+            } catch {
+                if let before { state = before }
+                return .failure(.notSaved("the resources can't be written to \(file.path): \(error)"))
+            }
+            return result
         }
         return try outcome.get()
     }

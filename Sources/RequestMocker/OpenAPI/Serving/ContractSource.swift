@@ -14,10 +14,13 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     /// Static generated bodies by operation, status and media type.
     private let generated = LockedState<[String: Result<SchemaGenerator.Generated, SchemaGenerator.Failure>]>([:])
 
-    /// The resources the contract declares, when it answers with state (issue 37, not yet public),
-    /// and what they hold: one store per source, so per registry.
+    /// The resources the contract declares, when it answers with state, and what they hold: one
+    /// store per source, so per registry.
     private let resources: LockedState<ResourceMap>?
     package let store = ResourceStore()
+    /// What a reset puts back: the contents given (`--data`, a seed in Swift), else `nil` for
+    /// the contract's examples.
+    private let seed = LockedState<ResourceContents?>(nil)
 
     /// - Parameter remembering: whether the contract's resources answer with state: a create is
     ///   listed and read back, an edit seen, a delete gone.
@@ -33,10 +36,32 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         resourceMap?.seed(store, from: contract)
     }
 
-    /// Puts the resources back as they were at start: the contract's examples.
-    package func resetResources() {
-        store.reset()
-        resourceMap?.seed(store, from: contract)
+    /// Puts the resources back as they were at start: the seed given, else the contract's examples.
+    package func resetResources() throws(ResourceStore.Refusal) {
+        if let seed = seed.withLock({ $0 }) {
+            try store.load(seed)
+        } else {
+            try store.reset()
+            resourceMap?.seed(store, from: contract)
+        }
+    }
+
+    /// Checks `root` against the contract's resources (see ``ResourceMap/contents(of:in:from:maximumItems:maximumBytes:)``).
+    package func resourceContents(
+        of root: DocumentNode, from origin: ResourceMap.DataOrigin
+    ) throws(RequestMockerError) -> ResourceContents {
+        guard let map = resourceMap else {
+            throw .invalidResources(
+                source: origin.name, line: nil, column: nil, pointer: "#",
+                reason: "\(self) doesn't remember; register it with state: .resources (serve: --stateful)")
+        }
+        return try map.contents(of: root, in: contract, from: origin)
+    }
+
+    /// Makes `contents` the seed a reset puts back, and the resources from now.
+    package func seedResources(_ contents: ResourceContents) throws(ResourceStore.Refusal) {
+        seed.withLock { $0 = contents }
+        try store.load(contents)
     }
 
     /// Whether the contract's resources answer with state.

@@ -119,9 +119,127 @@ extension MockRegistry {
         return .object(members)
     }
 
-    /// Puts every remembering contract's resources back as they started: the contract's examples.
+    /// Adds a contract whose resources remember, starting from `seed` rather than the contract's
+    /// examples (and going back to it on ``resetResources()``).
+    ///
+    /// The seed is an object keyed by the concrete paths of the contract's collections (each an
+    /// array of items) and singletons (each an object), with parent ids filled in and without the
+    /// base path: the format of ``resources``, of `serve --data FILE` and of `GET
+    /// /__admin/resources`. Each item needs its id property and must be valid under the
+    /// contract's item schema.
+    ///
+    /// ```swift
+    /// try registry.register(contract, resources: [
+    ///     "/pets": [["id": 1, "name": "Rex"], ["id": 2, "name": "Tom"]],
+    ///     "/users/7/settings": ["theme": "dark"],
+    /// ])
+    /// ```
+    ///
+    /// - Throws: ``RequestMockerError/invalidResources(source:line:column:pointer:reason:)`` naming
+    ///   the first value that doesn't fit (its JSON pointer) and why; nothing is registered then.
+    @discardableResult
+    public func register(
+        _ contract: OpenAPIContract, validation: OpenAPIContract.Validation = .strict,
+        generation: OpenAPIContract.Generation = .static, basePath: String? = nil, resources seed: JSONValue,
+        at placement: Placement = .last
+    ) throws(RequestMockerError) -> FilterHandle {
+        let source = ContractSource(
+            contract: contract, validation: validation, generation: generation, basePath: basePath, remembering: true)
+        let contents = try source.resourceContents(of: Self.document(seed, "the seed"), from: .value("the seed"))
+        try Self.carry { () throws(ResourceStore.Refusal) in try source.seedResources(contents) }
+        return insert(source, at: placement.position)
+    }
+
+    /// Replaces what the remembering contracts hold with `value`, in the format of ``resources``
+    /// (as `PUT /__admin/resources` does); a reset still puts back the seed.
+    ///
+    /// ```swift
+    /// try registry.replaceResources(with: ["/pets": [["id": 9, "name": "Kim"]]])
+    /// ```
+    ///
+    /// - Throws: ``RequestMockerError/invalidResources(source:line:column:pointer:reason:)`` when a
+    ///   value doesn't fit the contract, or no contract remembers; nothing changes then.
+    public func replaceResources(with value: JSONValue) throws(RequestMockerError) {
+        try replaceResources(with: Self.document(value, "the resources"), from: .value("the resources"))
+    }
+
+    /// Replaces what the remembering contracts hold with `root`: each key goes to the first
+    /// contract that has that resource; every value is checked before anything changes.
+    package func replaceResources(
+        with root: DocumentNode, from origin: ResourceMap.DataOrigin
+    ) throws(RequestMockerError) {
+        let sources = contractSources.filter(\.remembers)
+        guard let first = sources.first else {
+            throw .invalidResources(
+                source: origin.name, line: nil, column: nil, pointer: "#",
+                reason: "no contract remembers; register one with state: .resources (serve: --stateful)")
+        }
+        guard case .object(let members) = root.value else {
+            _ = try first.resourceContents(of: root, from: origin)
+            return
+        }
+        // Each source's share of the members; a member no source has goes to the first, whose
+        // check then names it.
+        var shares = Array(repeating: DocumentObject(), count: sources.count)
+        for member in members.members {
+            let owner =
+                sources.firstIndex { source in
+                    source.resourceMap.map { $0.collection(at: member.key) != nil || $0.singleton(at: member.key) != nil }
+                        ?? false
+                } ?? 0
+            _ = shares[owner].append(member)
+        }
+        var checked: [ResourceContents] = []
+        for (source, share) in zip(sources, shares) {
+            checked.append(try source.resourceContents(of: DocumentNode(.object(share), at: root.offset), from: origin))
+        }
+        for (source, contents) in zip(sources, checked) {
+            try Self.carry { () throws(ResourceStore.Refusal) in try source.store.load(contents) }
+        }
+    }
+
+    /// Puts every remembering contract's resources back as they started: the seed they were
+    /// given, else the contract's examples.
     public func resetResources() {
-        for source in contractSources { source.resetResources() }
+        // Only a store that saves to a file (`serve --state`) can refuse, and serve resets
+        // through ``resetResourcesReporting()``.
+        for source in contractSources { try? source.resetResources() }
+    }
+
+    /// ``resetResources()``, throwing when a store can't save what it was reset to.
+    package func resetResourcesReporting() throws(RequestMockerError) {
+        for source in contractSources {
+            try Self.carry { () throws(ResourceStore.Refusal) in try source.resetResources() }
+        }
+    }
+
+    /// What the remembering contracts hold, in the format of ``resources`` with the items'
+    /// members in the order they were written: `GET /__admin/resources`.
+    package var resourcesDocument: DocumentNode {
+        var object = DocumentObject()
+        for source in contractSources where source.remembers {
+            for member in source.store.document().object?.members ?? [] { _ = object.append(member) }
+        }
+        return DocumentNode(.object(object), at: 0)
+    }
+
+    /// A value given in Swift as a document to check; a value JSON can't hold (an infinite
+    /// number) is refused.
+    private static func document(_ value: JSONValue, _ name: String) throws(RequestMockerError) -> DocumentNode {
+        do {
+            return try DocumentNode.parseJSON([UInt8](try value.serialized()))
+        } catch {
+            throw .invalidResources(source: name, line: nil, column: nil, pointer: "#", reason: "\(error)")
+        }
+    }
+
+    /// A store's refusal as the error the registry's callers get.
+    private static func carry(_ body: () throws(ResourceStore.Refusal) -> Void) throws(RequestMockerError) {
+        do {
+            try body()
+        } catch {
+            throw .invalidResources(source: "the store", line: nil, column: nil, pointer: "#", reason: "\(error)")
+        }
     }
 
     private var contractSources: [ContractSource] {
