@@ -171,7 +171,9 @@ struct CommandLineOptions: Equatable {
         {
             throw UsageError(description: "\(alone.0) goes with --openapi FILE, which serves a contract")
         }
-        if !options.stateful, let alone = [("--data", options.data), ("--state", options.state)].first(where: { $0.1 != nil }) {
+        if !options.stateful,
+            let alone = [("--data", options.data), ("--state", options.state)].first(where: { $0.1 != nil })
+        {
             throw UsageError(description: "\(alone.0) goes with --stateful, whose resources it fills")
         }
         if options.seed != nil, !options.dynamic {

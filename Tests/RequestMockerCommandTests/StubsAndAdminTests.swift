@@ -158,8 +158,8 @@ import Testing
         (
             ["/nothing"], "404 Not Found",
             #""error": "no admin call GET /__admin/nothing; the calls are GET /__admin/stubs, POST /__admin/stubs, "#
-                + "DELETE /__admin/stubs/<id>, POST /__admin/reset, GET /__admin/requests, "
-                + #"GET /__admin/requests/unmatched""#
+                + "DELETE /__admin/stubs/<id>, POST /__admin/reset, GET /__admin/resources, PUT /__admin/resources, "
+                + #"GET /__admin/requests, GET /__admin/requests/unmatched""#
         ),
     ])
     func adminMistakesAreJSONErrors(arguments: [String], status: String, error: String) async throws {

@@ -224,7 +224,8 @@ struct ContractStateTests {
         viaProtocol.register(first)
         viaServer.register(second)
         let session = viaProtocol.makeSession()
-        let protocolLines = try await run({ text(try await session.data(for: $0)) }, reset: { viaProtocol.resetResources() })
+        let protocolLines = try await run(
+            { text(try await session.data(for: $0)) }, reset: { viaProtocol.resetResources() })
         let serverLines = try await withServer(viaServer) { _, base in
             try await run(
                 { request in

@@ -72,6 +72,13 @@ package final class BackgroundProcess: Sendable {
         return await child.exitStatus
     }
 
+    /// Kills the process with SIGKILL, which it can't catch (as a crash or `kill -9` would end
+    /// it), and waits for its end.
+    package func kill() async -> Int32 {
+        child.send(SIGKILL)
+        return await child.exitStatus
+    }
+
     /// Sends SIGTERM and waits until the process has ended (killing it if it hasn't after 5 s).
     package func stop() async {
         await child.stop()

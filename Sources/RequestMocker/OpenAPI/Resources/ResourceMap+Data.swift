@@ -78,14 +78,17 @@ extension ResourceMap {
     ) throws(RequestMockerError) -> ResourceContents {
         func failure(_ node: DocumentNode, _ pointer: [String], _ reason: String) -> RequestMockerError {
             let position = origin.source?.location(of: node.offset)
-            let escaped = pointer.map { $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+            let escaped = pointer.map {
+                $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            }
             return .invalidResources(
                 source: origin.name, line: position?.line, column: position?.column,
                 pointer: "#" + escaped.map { "/" + $0 }.joined(), reason: reason)
         }
         guard case .object(let members) = root.value else {
             throw failure(
-                root, [], "the resources are an object keyed by paths: {\"/pets\": [{...}], \"/users/1/settings\": {...}}")
+                root, [],
+                "the resources are an object keyed by paths: {\"/pets\": [{...}], \"/users/1/settings\": {...}}")
         }
         var contents = ResourceContents()
         var bytes = 0
@@ -101,7 +104,8 @@ extension ResourceMap {
                     throw failure(value, [key], "\(collection.path) is a collection: give its items as an array")
                 }
                 guard elements.count <= maximumItems else {
-                    throw failure(value, [key], "a collection holds at most \(maximumItems) items; this has \(elements.count)")
+                    throw failure(
+                        value, [key], "a collection holds at most \(maximumItems) items; this has \(elements.count)")
                 }
                 var items: [(id: String, item: DocumentNode)] = []
                 var seen: Set<String> = []
@@ -142,7 +146,8 @@ extension ResourceMap {
                     let (steps, problem) = Self.firstViolation(of: value, against: schema)
                 {
                     throw failure(
-                        Self.node(at: steps, in: value), [key] + steps, "the value breaks the contract's schema: \(problem); make it fit")
+                        Self.node(at: steps, in: value), [key] + steps,
+                        "the value breaks the contract's schema: \(problem); make it fit")
                 }
                 bytes += value.jsonBytes.count
                 contents.singletons.append((Self.storeKey(key), value))
@@ -156,7 +161,8 @@ extension ResourceMap {
         }
         guard bytes <= maximumBytes else {
             throw failure(
-                root, [], "the resources hold at most \(maximumBytes / (1024 * 1024)) MiB of items; these are \(bytes) bytes")
+                root, [],
+                "the resources hold at most \(maximumBytes / (1024 * 1024)) MiB of items; these are \(bytes) bytes")
         }
         return contents
     }
@@ -184,7 +190,9 @@ extension ResourceMap {
         let (concrete, pattern) = (trimmed(given), trimmed(wanted))
         guard concrete.count == pattern.count else { return false }
         return zip(concrete, pattern).allSatisfy { value, part in
-            if part.hasPrefix("{"), part.hasSuffix("}"), part.dropFirst().dropLast().allSatisfy({ $0 != "{" && $0 != "}" }) {
+            if part.hasPrefix("{"), part.hasSuffix("}"),
+                part.dropFirst().dropLast().allSatisfy({ $0 != "{" && $0 != "}" })
+            {
                 return !value.isEmpty
             }
             return value == part

@@ -72,7 +72,8 @@ struct ContractResponder {
             let index
         else { return nil }
         let responder = ResourceResponder(
-            map: map, store: source.store, contract: contract, operation: operation, index: index, plan: plan, request: request,
+            map: map, store: source.store, contract: contract, operation: operation, index: index, plan: plan,
+            request: request,
             pathValues: pathValues, declared: declaredReply)
         return responder.reply()
     }

@@ -184,7 +184,9 @@ extension MockRegistry {
         for member in members.members {
             let owner =
                 sources.firstIndex { source in
-                    source.resourceMap.map { $0.collection(at: member.key) != nil || $0.singleton(at: member.key) != nil }
+                    source.resourceMap.map {
+                        $0.collection(at: member.key) != nil || $0.singleton(at: member.key) != nil
+                    }
                         ?? false
                 } ?? 0
             _ = shares[owner].append(member)
