@@ -335,5 +335,6 @@ func printServerRows(rounds: Int) throws {
         print("  1 GiB .http file through request-mocker serve: skipped (needs curl, /proc and the command)")
     }
     try printDevServerRows(rounds: rounds)
+    try printStatefulServeRow(rounds: rounds)
     try printStreamingRows()
 }

@@ -72,6 +72,7 @@ if CommandLine.arguments.contains("--yaml-only") {
 if CommandLine.arguments.contains("--openapi-only") {
     try printOpenAPIRows()
     try await printRoutingRow()
+    try printResourceRows()
     try printValidationRow()
     try printGenerationRows()
     exit(0)
