@@ -20,23 +20,36 @@ private let shopContract =
     + #""components": {"schemas": {"Pet": {"type": "object", "required": ["id", "name"], "properties": {"#
     + #""id": {"type": "integer", "readOnly": true}, "name": {"type": "string"}, "tag": {"type": "string"}}}}}}"#
 
-/// The median, over 7 interleaved rounds, of a create (500 a round, from 9,500 items up) and of a
-/// read by id (2,000 a round, spread over the items), stateful against stateless. Budget ≤ 1.2×.
-func printResourceRows() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-resources-\(UUID().uuidString)")
+/// The median time of a create (500 a round, from 9,500 items up) and of a read by id (2,000 a
+/// round, spread over the items), over 7 rounds, stateful against stateless: sent with
+/// URLSession through `MockURLProtocol`, as a test sends them (the budget, ≤ 1.2×), and beside
+/// it the contract source alone, without a transport, where the stateful work is a larger share.
+///
+/// `--stateful-only`: the stateful requests to the source alone, 50 rounds, for a profiler.
+func printResourceRows(profiling: Bool = false) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "rm-bench-resources-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("shop.json")
     try Data(shopContract.utf8).write(to: file)
     let contract = try OpenAPIContract(contentsOf: file)
-    let stateless = ContractSource(contract: contract, validation: .strict, generation: .static, basePath: nil)
-    let stateful = ContractSource(
-        contract: contract, validation: .strict, generation: .static, basePath: nil, remembering: true)
+    /// A source, and a session answered by a registry holding it.
+    func setup(remembering: Bool) -> (ContractSource, URLSession, MockRegistry) {
+        let source = ContractSource(
+            contract: contract, validation: .strict, generation: .static, basePath: nil, remembering: remembering)
+        let registry = MockRegistry()
+        registry.journalCapacity = 100
+        registry.register(source)
+        return (source, registry.makeSession(), registry)
+    }
+    let (stateless, statelessSession, statelessRegistry) = setup(remembering: false)
+    let (stateful, statefulSession, statefulRegistry) = setup(remembering: true)
     let start = 9_500
     let pets: [JSONValue] = (1...start).map { ["id": .int($0), "name": .string("pet \($0)"), "tag": "bench"] }
     let seed = try DocumentNode.parseJSON([UInt8](try JSONValue.object(["/pets": .array(pets)]).serialized()))
     let contents = try stateful.resourceContents(of: seed, from: .value("the benchmark's seed"))
-    func request(_ method: String, _ path: String, _ body: String? = nil) -> MockRequest {
+    func request(_ method: String, _ path: String, _ body: String? = nil) -> URLRequest {
         guard let url = URL(string: "https://shop.example" + path) else { preconditionFailure("a benchmark URL") }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -44,36 +57,79 @@ func printResourceRows() throws {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        return MockRequest(request)
+        return request
     }
     let creates = (0..<500).map { request("POST", "/pets", #"{"name": "new \#($0)", "tag": "bench"}"#) }
     let reads = (0..<2_000).map { request("GET", "/pets/\($0 * 7919 % start + 1)") }
     let clock = ContinuousClock()
-    func timed(_ source: ContractSource, _ requests: [MockRequest], expecting status: Int) -> Duration {
-        let began = clock.now
-        for request in requests {
-            precondition(source.reply(to: request)?.status == status, "a benchmark request was not answered \(status)")
+    /// Each request's time, answered by the source alone.
+    func alone(_ source: ContractSource, _ requests: ArraySlice<URLRequest>, expecting status: Int) -> [Duration] {
+        requests.map { request in
+            let began = clock.now
+            let reply = source.reply(to: MockRequest(request))
+            let time = clock.now - began
+            precondition(reply?.status == status, "a benchmark request was not answered \(status)")
+            return time
         }
-        return (clock.now - began) / requests.count
     }
-    var times: [[Duration]] = [[], [], [], []]
-    for _ in 0..<7 {
+    /// Each request's time, sent through the session.
+    func sent(
+        _ session: URLSession, _ requests: ArraySlice<URLRequest>, expecting status: Int
+    ) async throws -> [Duration] {
+        var times: [Duration] = []
+        for request in requests {
+            let began = clock.now
+            let (_, response) = try await session.data(for: request)
+            times.append(clock.now - began)
+            precondition(
+                (response as? HTTPURLResponse)?.statusCode == status, "a benchmark request was not answered \(status)")
+        }
+        return times
+    }
+    // Stateless and stateful, creates and reads, alone and through URLSession, in blocks of 50
+    // taken in turn, so a slower moment of the machine falls on both sides alike.
+    var times: [[Duration]] = Array(repeating: [], count: 8)
+    for _ in 0..<(profiling ? 50 : 7) {
         try stateful.store.load(contents)
-        times[0].append(timed(stateless, creates, expecting: 201))
-        times[1].append(timed(stateful, creates, expecting: 201))
-        times[2].append(timed(stateless, reads, expecting: 200))
-        times[3].append(timed(stateful, reads, expecting: 200))
+        for block in stride(from: 0, to: creates.count, by: 50) {
+            let part = creates[block..<block + 50]
+            if !profiling { times[0] += alone(stateless, part, expecting: 201) }
+            times[1] += alone(stateful, part, expecting: 201)
+        }
+        for block in stride(from: 0, to: reads.count, by: 50) {
+            let part = reads[block..<block + 50]
+            if !profiling { times[2] += alone(stateless, part, expecting: 200) }
+            times[3] += alone(stateful, part, expecting: 200)
+        }
+        guard !profiling else { continue }
+        try stateful.store.load(contents)
+        for block in stride(from: 0, to: creates.count, by: 50) {
+            let part = creates[block..<block + 50]
+            times[4] += try await sent(statelessSession, part, expecting: 201)
+            times[5] += try await sent(statefulSession, part, expecting: 201)
+        }
+        for block in stride(from: 0, to: reads.count, by: 50) {
+            let part = reads[block..<block + 50]
+            times[6] += try await sent(statelessSession, part, expecting: 200)
+            times[7] += try await sent(statefulSession, part, expecting: 200)
+        }
+        statelessRegistry.clearJournal()
+        statefulRegistry.clearJournal()
     }
+    statelessSession.invalidateAndCancel()
+    statefulSession.invalidateAndCancel()
+    guard !profiling else { return }
     func median(_ values: [Duration]) -> Duration { values.sorted()[values.count / 2] }
-    for (name, without, with) in [
-        ("a create", median(times[0]), median(times[1])), ("a read by id", median(times[2]), median(times[3])),
-    ] {
+    for (name, offset) in [("a create", 0), ("a read by id", 2)] {
+        let (without, with) = (median(times[4 + offset]), median(times[5 + offset]))
+        let (withoutAlone, withAlone) = (median(times[offset]), median(times[offset + 1]))
         let ratio = seconds(with) / seconds(without)
         print(
             String(
-                format: "%@ among 10,000 items, stateful vs stateless (the contract source alone): %.2f× "
-                    + "(%.1f µs vs %.1f µs) %@", name, ratio, seconds(with) * 1e6, seconds(without) * 1e6,
-                ratio <= 1.2 ? "ok (budget ≤ 1.2)" : "OVER BUDGET (≤ 1.2)"))
+                format: "%@ among 10,000 items, stateful vs stateless, with URLSession: %.2f× (%.1f µs vs %.1f µs) "
+                    + "%@; the contract source alone: %.2f× (%.1f µs vs %.1f µs)", name, ratio, seconds(with) * 1e6,
+                seconds(without) * 1e6, ratio <= 1.2 ? "ok (budget ≤ 1.2)" : "OVER BUDGET (≤ 1.2)",
+                seconds(withAlone) / seconds(withoutAlone), seconds(withAlone) * 1e6, seconds(withoutAlone) * 1e6))
     }
 }
 
@@ -88,7 +144,8 @@ func printResourceRows() throws {
             print("  serve --stateful: skipped (needs wrk)")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-bench-state-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rm-bench-state-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

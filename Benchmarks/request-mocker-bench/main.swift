@@ -5,6 +5,8 @@
 //     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N] [--server-only]
 //     swift run -c release request-mocker-bench --streaming-only
 //     swift run -c release request-mocker-bench --openapi-only
+//     swift run -c release request-mocker-bench --resources-only [--stateful-only]
+//     swift run -c release request-mocker-bench --stateful-serve-only [--server-rounds N]
 //     swift run -c release request-mocker-bench --yaml-only
 //     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair|validation [--requests N]
 //
@@ -69,10 +71,20 @@ if CommandLine.arguments.contains("--yaml-only") {
     exit(0)
 }
 
+if CommandLine.arguments.contains("--stateful-serve-only") {
+    try printStatefulServeRow(rounds: option("--server-rounds", default: 3))
+    exit(0)
+}
+
+if CommandLine.arguments.contains("--resources-only") {
+    try await printResourceRows(profiling: CommandLine.arguments.contains("--stateful-only"))
+    exit(0)
+}
+
 if CommandLine.arguments.contains("--openapi-only") {
     try printOpenAPIRows()
     try await printRoutingRow()
-    try printResourceRows()
+    try await printResourceRows()
     try printValidationRow()
     try printGenerationRows()
     exit(0)

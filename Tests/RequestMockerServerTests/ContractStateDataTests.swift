@@ -153,6 +153,47 @@ struct ContractStateDataTests {
             ])
     }
 
+    @Test("a create without a declared body, a read answered as an array of one, a delete without a 2xx")
+    func classicPetstoreShapes() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(
+            "pets.json",
+            ##"""
+            {"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"}, "paths": {
+              "/pets": {"post": {"operationId": "createPets", "responses": {"201": {"description": "Null response"}}}},
+              "/pets/{petId}": {
+                "get": {"operationId": "showPetById",
+                  "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": "string"}}],
+                  "responses": {"200": {"description": "ok", "content": {"application/json": {
+                    "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}}}}}},
+                "delete": {"operationId": "deletePet",
+                  "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": "string"}}],
+                  "responses": {"404": {"description": "Pet not found"}}}}},
+             "components": {"schemas": {"Pet": {"type": "object", "required": ["id", "name"],
+               "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}}}
+            """##)
+        let registry = MockRegistry()
+        registry.register(try OpenAPIContract(contentsOf: file), state: .resources)
+        let session = registry.makeSession()
+        let base = "https://pets.example"
+        var answers: [String] = []
+        for (method, path) in [("POST", "/pets"), ("GET", "/pets/1"), ("DELETE", "/pets/1"), ("GET", "/pets/1")] {
+            let (data, response) = try await session.data(for: try Self.request(method, path, base: base))
+            let http = try #require(response as? HTTPURLResponse)
+            answers.append(
+                "\(method) \(path) -> \(http.statusCode) \(http.value(forHTTPHeaderField: "Location") ?? "-") "
+                    + String(decoding: data, as: UTF8.self))
+        }
+        #expect(
+            answers == [
+                "POST /pets -> 201 /pets/1 ", #"GET /pets/1 -> 200 - [{"id":1,"name":"string"}]"#,
+                "DELETE /pets/1 -> 204 - ",
+                // The read declares no 404: a problem says so.
+                #"GET /pets/1 -> 404 - {"detail":"/pets holds no item with id \"1\"","status":404,"#
+                    + #""title":"Not Found","type":"about:blank"}"#,
+            ])
+    }
+
     @Test("the admin API and MockServerClient read, replace and reset the resources")
     func adminAPI() async throws {
         let registry = MockRegistry()

@@ -73,7 +73,7 @@ package struct ContractCheck {
             return findings + [finding("\(label): there is a body, but the contract declares none")]
         }
         let contentType = response.headers[.contentType]
-        guard let media = declared.content.first(where: { MediaType($0.type).accepts(contentType) }) else {
+        guard let media = declared.content.first(where: { $0.mediaType.accepts(contentType) }) else {
             return findings + [
                 finding(
                     "\(label): Content-Type \(contentType ?? "(none)") is not declared; it declares "

@@ -140,7 +140,8 @@ struct PlanReader {
             }
             media.append(
                 OperationPlan.Media(
-                    type: type, example: declared.node["example"], examples: examples, schema: schema))
+                    type: type, mediaType: MediaType(type), example: declared.node["example"], examples: examples,
+                    schema: schema))
         }
         return media
     }

@@ -6,6 +6,8 @@ final class OperationPlan: Sendable {
     struct Media: Sendable {
         /// As the contract writes it (`application/json`, `image/*`).
         let type: String
+        /// `type`, read once: every answer asks whether it is JSON or takes a `Content-Type`.
+        let mediaType: MediaType
         /// `example`, when the media type has one.
         let example: DocumentNode?
         /// `examples`, in document order, by name.

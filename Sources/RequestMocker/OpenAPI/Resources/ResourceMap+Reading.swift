@@ -21,9 +21,12 @@ struct ResourceMapReader {
     /// A path template without its trailing slash (the root stays `/`), or `nil` for a path key
     /// that carries a query or a fragment, which names no resource.
     static func normalized(_ template: String) -> String? {
-        guard !template.contains("?"), !template.contains("#") else { return nil }
+        // In bytes: every stateful answer asks, and `String.contains(String)` goes through Foundation.
+        let bytes = template.utf8
+        guard !bytes.contains(UInt8(ascii: "?")), !bytes.contains(UInt8(ascii: "#")) else { return nil }
+        guard bytes.count > 1, bytes.last == UInt8(ascii: "/") else { return template }
         var path = template
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
         return path
     }
 
@@ -43,7 +46,21 @@ struct ResourceMapReader {
 
     /// The names of the template's parameters, in order.
     static func parameters(in path: String) -> [String] {
-        path.matches(of: /\{([^{}]+)\}/).map { String($0.output.1) }
+        // `{`, one or more characters that are no brace, `}`: scanned, as a request's every
+        // answer asks (a regular expression literal is compiled again at each call).
+        var names: [String] = []
+        var rest = Substring(path)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(where: { $0 == "{" || $0 == "}" }) else { break }
+            if after[close] == "{" {
+                rest = after[close...]
+                continue
+            }
+            if close > after.startIndex { names.append(String(after[..<close])) }
+            rest = after[after.index(after: close)...]
+        }
+        return names
     }
 
     mutating func read() {
@@ -139,12 +156,23 @@ struct ResourceMapReader {
                 }
             }
         }
+        // Where each item operation's 2xx answers hold the item, found once rather than per answer.
+        var answerShapes: [ResourceMap.AnswerKey: ResourceMap.Shape] = [:]
+        for index in operations.values where index != operations[.list] {
+            for response in contract.plans[index].responses {
+                guard let status = Int(response.status), (200..<300).contains(status),
+                    let schema = response.content.first(where: { $0.mediaType.isJSON })?.schema
+                else { continue }
+                answerShapes[ResourceMap.AnswerKey(operation: index, status: status)] =
+                    Self.itemShape(of: schema, names: names)?.shape ?? .bare
+            }
+        }
         collections.append(
             ResourceMap.Collection(
                 path: path, itemPath: itemPath, parentParameters: Self.parameters(in: path),
                 itemParameter: parameter, idProperty: idName, idKind: Self.idKind(idSchema), idSchema: idSchema,
                 itemSchema: itemSchema, item: itemShape, list: list, totals: totals, paging: paging,
-                filters: filters, ignoredParameters: ignored, operations: operations))
+                filters: filters, ignoredParameters: ignored, operations: operations, answerShapes: answerShapes))
     }
 
     /// The JSON schema of the operation's lowest declared 2xx response.
@@ -153,15 +181,22 @@ struct ResourceMapReader {
         guard let response = plan.response(for: plan.lowestSuccess ?? 200) else {
             return nil
         }
-        return response.content.first { MediaType($0.type).isJSON }?.schema
+        return response.content.first { $0.mediaType.isJSON }?.schema
     }
 
     /// The item a response's schema holds, and where: the schema itself when it has one of the
-    /// id's `names`, else its one member when that is an object (`{"pet": {...}}`); `nil` when
-    /// it is neither.
+    /// id's `names`, else its one member when that is an object (`{"pet": {...}}`), else its items
+    /// when it is an array of such objects (an item answered alone in an array); `nil` when it is
+    /// none of these.
     static func itemShape(of schema: Schema, names: [String]) -> (schema: Schema, shape: ResourceMap.Shape)? {
-        let properties = schema.lookup.properties
+        let lookup = schema.lookup
+        let properties = lookup.properties
         if properties.contains(where: { names.contains($0.name) }) { return (schema, .bare) }
+        if lookup.types == ["array"], let items = lookup.items,
+            items.lookup.properties.contains(where: { names.contains($0.name) })
+        {
+            return (items, .alone)
+        }
         guard properties.count == 1, let (member, inner) = properties.first,
             inner.lookup.types?.contains("object") == true
         else { return nil }

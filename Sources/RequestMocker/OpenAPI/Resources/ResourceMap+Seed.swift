@@ -19,7 +19,7 @@ extension ResourceMap {
             {
                 let list: DocumentNode? =
                     switch shape {
-                    case .bare: example
+                    case .bare, .alone: example
                     case .wrapped(let member): example[member]
                     }
                 if case .array(let elements)? = list?.value { elements.forEach(take) }
@@ -28,6 +28,7 @@ extension ResourceMap {
                 switch collection.item {
                 case .bare: take(example)
                 case .wrapped(let member): example[member].map(take)
+                case .alone: if case .array(let elements) = example.value { elements.forEach(take) }
                 }
             }
             let path = ResourceMapReader.normalized(collection.path) ?? collection.path
@@ -43,7 +44,7 @@ extension ResourceMap {
     static func example(of index: Int, in contract: OpenAPIContract) -> DocumentNode? {
         let plan = contract.plans[index]
         let response = plan.response(for: plan.lowestSuccess ?? 200)
-        guard let media = response?.content.first(where: { MediaType($0.type).isJSON }) else {
+        guard let media = response?.content.first(where: { $0.mediaType.isJSON }) else {
             return nil
         }
         return media.example ?? media.examples.first?.value ?? media.schema?.exampleNode

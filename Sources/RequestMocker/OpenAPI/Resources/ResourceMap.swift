@@ -43,6 +43,9 @@ package struct ResourceMap: Sendable, CustomStringConvertible {
         /// The member that holds the item (`{"pet": {...}}`) or the array of items
         /// (`{"results": [...], "count": 2}`).
         case wrapped(member: String)
+        /// An item answered as an array of one (the classic petstore's `GET /pets/{petId}`
+        /// answers `Pets`, an array of `Pet`).
+        case alone
     }
 
     /// The paging a list operation's declared query parameters ask for.
@@ -84,6 +87,14 @@ package struct ResourceMap: Sendable, CustomStringConvertible {
         package let ignoredParameters: [String]
         /// The operations, by their index in ``OpenAPIContract/operations``, by role.
         package let operations: [Role: Int]
+        /// Where the item operations' declared 2xx answers hold the item.
+        package let answerShapes: [AnswerKey: Shape]
+    }
+
+    /// An operation's answer with one status.
+    package struct AnswerKey: Hashable, Sendable {
+        let operation: Int
+        let status: Int
     }
 
     package struct Singleton: Sendable {
@@ -121,10 +132,11 @@ package struct ResourceMap: Sendable, CustomStringConvertible {
                 + "(\(collection.idKind.rawValue))"
             switch collection.list {
             case nil: line += ", no list"
-            case .bare?: line += ", list bare"
+            case .bare?, .alone?: line += ", list bare"
             case .wrapped(let member)?: line += ", list in \"\(member)\""
             }
             if case .wrapped(let member) = collection.item { line += ", item in \"\(member)\"" }
+            if collection.item == .alone { line += ", item alone in an array" }
             switch collection.paging {
             case .offset(let limit, let offset, let defaultLimit)?:
                 line += ", paged by \(limit)/\(offset)" + (defaultLimit.map { " (\($0))" } ?? "")

@@ -90,7 +90,12 @@ package struct ResourceResponder {
             } catch {
                 return refused(error)
             }
-            return declared(success())
+            // Its declared success (`204`, `200`, `202`); a contract that declares none (the
+            // Swagger petstore's `deletePet` declares only 400 and 404) gets a `204`: the item is gone.
+            let declaresSuccess =
+                plan.lowestSuccess != nil
+                || plan.responses.contains { $0.status.uppercased() == "2XX" || $0.status == "default" }
+            return declaresSuccess ? declared(success()) : stored(nil, status: 204)
         }
     }
 
@@ -162,7 +167,11 @@ package struct ResourceResponder {
     }
 
     private func create(_ collection: ResourceMap.Collection, _ path: String) -> ContractReply? {
-        guard let body = object(from: request.body) else { return notAnObject() }
+        // A create that declares no body and gets none (the classic petstore's `POST /pets`)
+        // makes an item of generated members alone.
+        let sentNothing = plan.body == nil && (request.body ?? Data()).isEmpty
+        guard let body = sentNothing ? DocumentNode(.object(DocumentObject()), at: 0) : object(from: request.body)
+        else { return notAnObject() }
         let status = plan.responses.contains { $0.status == "201" } ? 201 : success()
         let item: DocumentNode
         do {
@@ -184,9 +193,10 @@ package struct ResourceResponder {
         if status == 201, headers.isEmpty || headers.contains(where: { $0.name.lowercased() == "location" }),
             let id = item[collection.idProperty]
         {
+            let text = Self.text(id)
             let escaped =
-                Self.text(id).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
-                ?? Self.text(id)
+                text.utf8.allSatisfy(Self.isUnreserved)
+                ? text : text.addingPercentEncoding(withAllowedCharacters: Self.segmentAllowed) ?? text
             let trailing = collection.itemPath.hasSuffix("/") ? "/" : ""
             var collectionPath = request.path
             while collectionPath.count > 1, collectionPath.hasSuffix("/") { collectionPath.removeLast() }
@@ -232,7 +242,8 @@ package struct ResourceResponder {
     private func answer(_ item: DocumentNode, _ collection: ResourceMap.Collection, status: Int) -> ContractReply {
         guard let schema = responseSchema(status) else { return stored(nil, status: status) }
         let shape =
-            ResourceMapReader.itemShape(of: schema, names: [collection.itemParameter] + ResourceMapReader.idNames)?
+            collection.answerShapes[ResourceMap.AnswerKey(operation: index, status: status)]
+            ?? ResourceMapReader.itemShape(of: schema, names: [collection.itemParameter] + ResourceMapReader.idNames)?
             .shape ?? .bare
         return stored(
             ResourceShaper.answer(item: item, itemSchema: collection.itemSchema, response: schema, shape: shape),
@@ -241,7 +252,7 @@ package struct ResourceResponder {
 
     /// A reply of `body` as JSON with `status`, named as answered from the store.
     private func stored(_ body: DocumentNode?, status: Int) -> ContractReply {
-        let media = plan.response(for: status)?.content.first { MediaType($0.type).isJSON }?.type ?? "application/json"
+        let media = plan.response(for: status)?.content.first { $0.mediaType.isJSON }?.type ?? "application/json"
         let answer = OpenAPIContract.Answer(
             operation: operation.description, status: status, how: "stored", violations: [])
         var headers: HTTPHeaders = ["RequestMocker-OpenAPI": answer.description]
@@ -256,7 +267,7 @@ package struct ResourceResponder {
     }
 
     private func responseSchema(_ status: Int) -> Schema? {
-        plan.response(for: status)?.content.first { MediaType($0.type).isJSON }?.schema
+        plan.response(for: status)?.content.first { $0.mediaType.isJSON }?.schema
     }
 
     private func notFound(_ collection: ResourceMap.Collection, _ id: String) -> ContractReply {
@@ -301,11 +312,29 @@ package struct ResourceResponder {
     /// `template` with the request's path values in place of its parameters, without a trailing
     /// slash: the store's key for a collection or a singleton.
     private func concrete(_ template: String) -> String {
+        guard template.utf8.contains(UInt8(ascii: "{")) else {
+            return ResourceMapReader.normalized(template) ?? template
+        }
         var path = template
         for name in ResourceMapReader.parameters(in: template) {
-            path = path.replacingOccurrences(of: "{\(name)}", with: pathValues[name] ?? "")
+            guard let range = path.firstRange(of: "{\(name)}") else { continue }
+            path.replaceSubrange(range, with: pathValues[name] ?? "")
         }
         return ResourceMapReader.normalized(path) ?? path
+    }
+
+    /// What a path segment may hold unescaped (RFC 3986's `pchar` without `/`).
+    private static let segmentAllowed = CharacterSet.urlPathAllowed.subtracting(["/"])
+
+    /// RFC 3986's unreserved characters, which an id needs no escaping for (the usual case).
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
     }
 
     /// The id as the item holds it: a number for integer ids, else the text.

@@ -16,17 +16,63 @@ package enum ResourceShaper {
     package static func stored(
         _ body: DocumentNode, as schema: Schema, id: (property: String, value: DocumentNode)? = nil
     ) -> DocumentNode {
-        var filled = walk(body, schema, depth: 0, completing: true)
-        if let id, case .object(var object) = filled.value {
+        // The id first, so the walk doesn't generate one only to have it replaced.
+        var sent = body
+        if let id, case .object(var object) = body.value {
             set(id.property, to: id.value, in: &object)
-            filled = DocumentNode(.object(object), at: 0)
+            sent = DocumentNode(.object(object), at: body.offset)
         }
-        return filled
+        return walk(sent, schema, depth: 0)
     }
 
     /// `item` as an answer shows it: without its `writeOnly` members, at every depth.
     package static func shown(_ item: DocumentNode, as schema: Schema) -> DocumentNode {
-        walk(item, schema, depth: 0, completing: false)
+        withoutWriteOnly(item, schema, depth: 0) ?? item
+    }
+
+    /// `value` without its `writeOnly` members at every depth, or `nil` when it has none (the
+    /// usual case, which then costs no copy).
+    private static func withoutWriteOnly(_ value: DocumentNode, _ schema: Schema, depth: Int) -> DocumentNode? {
+        guard depth < maximumDepth else { return nil }
+        switch value.value {
+        case .object(let object):
+            let lookup = schema.lookup
+            // Each changed member's replacement, or `nil` for one left out.
+            var changes: [(index: Int, value: DocumentNode?)] = []
+            for (index, member) in object.members.enumerated() {
+                guard let property = lookup.declaredProperty(member.key) else { continue }
+                if property.writeOnly {
+                    changes.append((index, nil))
+                } else if let inner = withoutWriteOnly(member.value, property, depth: depth + 1) {
+                    changes.append((index, inner))
+                }
+            }
+            guard !changes.isEmpty else { return nil }
+            var result = DocumentObject()
+            var next = 0
+            for (index, member) in object.members.enumerated() {
+                guard next < changes.count, changes[next].index == index else {
+                    _ = result.append(member)
+                    continue
+                }
+                if let replaced = changes[next].value {
+                    _ = result.append(.init(key: member.key, keyOffset: member.keyOffset, value: replaced))
+                }
+                next += 1
+            }
+            return DocumentNode(.object(result), at: value.offset)
+        case .array(let elements):
+            guard let items = schema.lookup.items else { return nil }
+            var changed = false
+            let shown = elements.map { element in
+                guard let inner = withoutWriteOnly(element, items, depth: depth + 1) else { return element }
+                changed = true
+                return inner
+            }
+            return changed ? DocumentNode(.array(shown), at: value.offset) : nil
+        default:
+            return nil
+        }
     }
 
     /// The answer for one item: the item, or the wrapper `schema` declares with the item as its
@@ -37,6 +83,7 @@ package enum ResourceShaper {
         -> DocumentNode
     {
         let shownItem = shown(item, as: itemSchema)
+        if shape == .alone { return DocumentNode(.array([shownItem]), at: 0) }
         guard case .wrapped(let member) = shape else { return shownItem }
         return wrapper(schema, member: member, value: shownItem, totals: [], count: 0)
     }
@@ -70,27 +117,21 @@ package enum ResourceShaper {
         return DocumentNode(.object(object), at: 0)
     }
 
-    /// `value` walked with `schema`: completing, with the missing required and `readOnly` members
-    /// generated (the objects it holds completed the same way); else without its `writeOnly`
-    /// members, at every depth.
-    private static func walk(_ value: DocumentNode, _ schema: Schema, depth: Int, completing: Bool) -> DocumentNode {
+    /// `value` walked with `schema`, the missing required and `readOnly` members generated (the
+    /// objects it holds completed the same way).
+    private static func walk(_ value: DocumentNode, _ schema: Schema, depth: Int) -> DocumentNode {
         guard depth < maximumDepth else { return value }
         let lookup = schema.lookup
         switch value.value {
         case .object(let object):
             var result = DocumentObject()
-            let declared = lookup.properties
-            let properties = Dictionary(declared.map { ($0.name, $0.schema) }, uniquingKeysWith: { first, _ in first })
             for member in object.members {
-                let property = properties[member.key]
-                if !completing, property?.writeOnly == true { continue }
                 let kept =
-                    property.map { walk(member.value, $0, depth: depth + 1, completing: completing) } ?? member.value
+                    lookup.declaredProperty(member.key).map { walk(member.value, $0, depth: depth + 1) } ?? member.value
                 _ = result.append(.init(key: member.key, keyOffset: member.keyOffset, value: kept))
             }
-            guard completing else { return DocumentNode(.object(result), at: value.offset) }
             let required = Set(lookup.required)
-            for (name, property) in declared where result[name] == nil && !property.writeOnly {
+            for (name, property) in lookup.properties where result[name] == nil && !property.writeOnly {
                 guard required.contains(name) || property.readOnly,
                     let made = try? SchemaGenerator.value(for: property, direction: .response)
                 else { continue }
@@ -99,8 +140,7 @@ package enum ResourceShaper {
             return DocumentNode(.object(result), at: value.offset)
         case .array(let elements):
             guard let items = lookup.items else { return value }
-            return DocumentNode(
-                .array(elements.map { walk($0, items, depth: depth + 1, completing: completing) }), at: value.offset)
+            return DocumentNode(.array(elements.map { walk($0, items, depth: depth + 1) }), at: value.offset)
         default:
             return value
         }

@@ -44,6 +44,11 @@ struct SchemaLookup {
         return parts.flatMap(\.properties).filter { seen.insert($0.name).inserted }
     }
 
+    /// The schema of the declared property `name` (the first part's that declares it).
+    func declaredProperty(_ name: String) -> Schema? {
+        parts.lazy.compactMap { $0.propertyIndex[name] }.first
+    }
+
     /// Whether a part declares the property `name`.
     func declares(_ name: String) -> Bool {
         parts.contains { $0.propertyIndex[name] != nil }

@@ -68,7 +68,7 @@ extension OpenAPIContract {
     /// The schema of the response the operation at `index` declares for `status` (exactly, by
     /// its range, or as `default`) and `mediaType`.
     package func responseSchema(of index: Int, status: Int, mediaType: String) -> Schema? {
-        plans[index].response(for: status)?.content.first { MediaType($0.type).accepts(mediaType) }?.schema
+        plans[index].response(for: status)?.content.first { $0.mediaType.accepts(mediaType) }?.schema
     }
 
     private static let segmentCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;"))

@@ -189,7 +189,7 @@ struct RequestValidator {
         let offered = declared.content.map(\.type)
         // An empty optional form is a form with no fields, checked as one; any other empty body is none.
         let isForm = request.header(.contentType).map { MediaType($0).essence } == "application/x-www-form-urlencoded"
-        let formDeclared = declared.content.contains { MediaType($0.type).accepts("application/x-www-form-urlencoded") }
+        let formDeclared = declared.content.contains { $0.mediaType.accepts("application/x-www-form-urlencoded") }
         guard !body.isEmpty || isForm && formDeclared && !declared.required else {
             if declared.required {
                 verdict.violations.append(
@@ -201,7 +201,7 @@ struct RequestValidator {
         }
         guard !declared.content.isEmpty else { return }
         let contentType = request.header(.contentType)
-        guard let media = declared.content.first(where: { MediaType($0.type).accepts(contentType) }) else {
+        guard let media = declared.content.first(where: { $0.mediaType.accepts(contentType) }) else {
             verdict.unsupportedMediaType =
                 "Content-Type \(contentType ?? "(none)") is not one the operation takes: "
                 + offered.joined(separator: ", ")
@@ -216,7 +216,7 @@ struct RequestValidator {
         } else if essence == "multipart/form-data" {
             verdict.violations += missingParts(body, contentType ?? "", schema)
             return
-        } else if MediaType(essence).isJSON || MediaType(media.type).isJSON {
+        } else if MediaType(essence).isJSON || media.mediaType.isJSON {
             do {
                 (value, exactNumbers) = try JSONValue.parsingExactly(body)
             } catch {
