@@ -5,9 +5,11 @@ import Testing
 
 /// `request-mocker serve --openapi` tested by schemathesis, a contract tester no one here wrote,
 /// with its stateless checks: status codes, content types, headers and bodies that conform,
-/// valid data accepted, invalid data rejected, undeclared methods refused. Not run: its
-/// stateful checks (a mock keeps no state), and `ignored_auth`, which sends a well-formed wrong
-/// credential and expects it refused, where a mock checks a credential's shape, never its truth.
+/// valid data accepted, invalid data rejected, undeclared methods refused; and its stateful
+/// phase, which follows a contract's links (a create, then a read, a change or a delete of what
+/// it made), against `serve --stateful`. Not run: `ignored_auth`, which sends a well-formed
+/// wrong credential and expects it refused, where a mock checks a credential's shape, never its
+/// truth.
 /// One run at a time: each is a Python process computing for tens of seconds (Twilio's 196
 /// operations for 36 s on an idle machine), and four at once on a loaded machine took Twilio's
 /// past its time limit.
@@ -26,10 +28,14 @@ import Testing
         var errored = 0
     }
 
-    /// Runs schemathesis on `contract` against `serve --openapi contract`.
-    func run(_ contract: URL, basePath: String = "", _ arguments: [String]) async throws -> Report {
+    /// Runs schemathesis' `phases` on `contract` against `serve --openapi contract` with `serve`
+    /// after it.
+    func run(
+        _ contract: URL, basePath: String = "", serve: [String] = [], phases: String = "examples,coverage,fuzzing",
+        _ arguments: [String]
+    ) async throws -> Report {
         try await Tool.schemathesis.require()
-        let (serving, base) = try await serving(["--openapi", contract.path])
+        let (serving, base) = try await serving(["--openapi", contract.path] + serve)
         // Run in a folder of its own: schemathesis keeps a cache of the cases that failed in
         // `.schemathesis/` under its working directory and replays them on the next run, which
         // would make one run's outcome depend on the last (and write into the checkout).
@@ -39,7 +45,7 @@ import Testing
             "python3",
             [
                 "-m", "schemathesis.cli", "run", contract.path, "--url", base.absoluteString + basePath,
-                "--phases", "examples,coverage,fuzzing", "--seed", "1", "--no-color", "--report", "json",
+                "--phases", phases, "--seed", "1", "--no-color", "--report", "json",
                 "--report-dir", reports.path,
             ] + arguments, in: folder.url, timeout: .seconds(150))
         #expect(await serving.interrupt() == 0)
@@ -68,6 +74,22 @@ import Testing
         #expect(report.failures == [:])
         #expect(report.tested == 4)
         #expect(report.errored == 0)
+    }
+
+    /// The stateful phase follows the links from a create to the read, the change and the delete
+    /// of the pet it made: with `--stateful` every check passes, `use_after_free` among them (a
+    /// deleted pet is gone); without it a deleted pet is still answered, which that check reports
+    /// (the same seed, so the same scenarios).
+    @Test func theStatefulPhasePassesWithStateAndFailsWithout() async throws {
+        let contract = Self.fixtures.appendingPathComponent("linked-pets.json")
+        let checks = ["--checks", "all", "--exclude-checks", "ignored_auth", "-n", "30"]
+        let remembering = try await run(contract, serve: ["--stateful"], phases: "stateful", checks)
+        #expect(remembering.failures == [:])
+        #expect(remembering.tested == 5)
+        #expect(remembering.errored == 0)
+        let forgetting = try await run(contract, phases: "stateful", checks)
+        // ST301: "Deleted resource still available".
+        #expect(forgetting.failures == ["ST301": ["Stateful tests"]])
     }
 
     /// The pet shop declares no 401 or 422, so valid data (which must get its documented
