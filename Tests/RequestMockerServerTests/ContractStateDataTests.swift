@@ -15,6 +15,7 @@ struct ContractStateDataTests {
     static let seed: JSONValue = [
         "/pets": [["id": 1, "name": "Rex", "kind": "dog"], ["id": 7, "name": "Tom", "kind": "cat"]],
         "/users/00000000-0000-4000-8000-000000000001/settings": ["theme": "dark"],
+        "/users/00000000-0000-4000-8000-000000000001/posts": [["post_id": "p1", "title": "Hi"]],
     ]
 
     static func request(_ method: String, _ path: String, _ body: String? = nil, base: String) throws -> URLRequest {
@@ -52,6 +53,10 @@ struct ContractStateDataTests {
         let settings = try await Self.send(
             try Self.request("GET", "/users/00000000-0000-4000-8000-000000000001/settings", base: base), session)
         #expect(settings.1 == ["theme": "dark"])
+        // A collection below an item, seeded for one parent: the list's wrapper counts its items.
+        let posts = try await Self.send(
+            try Self.request("GET", "/users/00000000-0000-4000-8000-000000000001/posts", base: base), session)
+        #expect(posts.1 == ["data": [["post_id": "p1", "title": "Hi"]], "meta": ["total": 1]])
         // A replacement holds until the reset, which brings the seed back.
         try registry.replaceResources(with: ["/pets": [["id": 3, "name": "Max"]]])
         #expect(registry.resources == ["/pets": [["id": 3, "name": "Max"]]])
