@@ -45,6 +45,27 @@ package struct DocumentNode: Sendable {
         if case .bool(let bool) = value { bool } else { nil }
     }
 
+    /// The value a JSON pointer's `steps` lead to from here, or the deepest one on the way that is
+    /// there, with how many steps were taken (an array index as RFC 6901 writes it: digits
+    /// without a leading zero).
+    package func deepest(at steps: [String]) -> (node: DocumentNode, reached: Int) {
+        var node = self
+        for (taken, step) in steps.enumerated() {
+            switch node.value {
+            case .object(let object):
+                guard let member = object[step] else { return (node, taken) }
+                node = member
+            case .array(let elements):
+                guard let index = Int(step), step == String(index), elements.indices.contains(index) else {
+                    return (node, taken)
+                }
+                node = elements[index]
+            default: return (node, taken)
+            }
+        }
+        return (node, steps.count)
+    }
+
     /// What kind of value this is, for messages: "an object", "a string".
     package var kind: String {
         switch value {

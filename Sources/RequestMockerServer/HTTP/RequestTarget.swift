@@ -94,15 +94,7 @@ enum RequestTarget {
         return true
     }
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            true
-        default: false
-        }
-    }
+    private static func isUnreserved(_ byte: UInt8) -> Bool { URICharacters.isUnreserved(byte) }
 
     /// The target with every byte a URL can't hold as written percent-encoded, and its
     /// `%HH` escapes kept as they are, so Foundation never encodes it again (it would encode the

@@ -98,19 +98,8 @@ package enum JSONPatch {
     }
 
     private static func value(at steps: [String], in document: DocumentNode) -> DocumentNode? {
-        var node = document
-        for step in steps {
-            switch node.value {
-            case .object(let object):
-                guard let member = object[step] else { return nil }
-                node = member
-            case .array(let elements):
-                guard let index = Int(step), step == String(index), elements.indices.contains(index) else { return nil }
-                node = elements[index]
-            default: return nil
-            }
-        }
-        return node
+        let (node, reached) = document.deepest(at: steps)
+        return reached == steps.count ? node : nil
     }
 
     private static func add(

@@ -227,18 +227,6 @@ extension ResourceMap {
     /// The value at `steps` below `node`, or the deepest one on the way that is there (a missing
     /// member is reported at its object).
     private static func node(at steps: [String], in node: DocumentNode) -> DocumentNode {
-        var current = node
-        for step in steps {
-            switch current.value {
-            case .object(let object):
-                guard let next = object[step] else { return current }
-                current = next
-            case .array(let elements):
-                guard let index = Int(step), elements.indices.contains(index) else { return current }
-                current = elements[index]
-            default: return current
-            }
-        }
-        return current
+        node.deepest(at: steps).node
     }
 }

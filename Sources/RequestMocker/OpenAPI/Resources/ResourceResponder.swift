@@ -195,7 +195,7 @@ package struct ResourceResponder {
         {
             let text = Self.text(id)
             let escaped =
-                text.utf8.allSatisfy(Self.isUnreserved)
+                text.utf8.allSatisfy(URICharacters.isUnreserved)
                 ? text : text.addingPercentEncoding(withAllowedCharacters: Self.segmentAllowed) ?? text
             let trailing = collection.itemPath.hasSuffix("/") ? "/" : ""
             var collectionPath = request.path
@@ -326,16 +326,6 @@ package struct ResourceResponder {
     /// What a path segment may hold unescaped (RFC 3986's `pchar` without `/`).
     private static let segmentAllowed = CharacterSet.urlPathAllowed.subtracting(["/"])
 
-    /// RFC 3986's unreserved characters, which an id needs no escaping for (the usual case).
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            true
-        default: false
-        }
-    }
 
     /// The id as the item holds it: a number for integer ids, else the text.
     private func idNode(_ id: String, _ collection: ResourceMap.Collection) -> DocumentNode {

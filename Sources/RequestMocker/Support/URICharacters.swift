@@ -1,0 +1,13 @@
+/// Character classes of RFC 3986, by byte.
+package enum URICharacters {
+    /// `unreserved`: letters, digits, `-`, `.`, `_` and `~`, which never need escaping.
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+}
