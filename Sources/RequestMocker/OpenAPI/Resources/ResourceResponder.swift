@@ -326,7 +326,6 @@ package struct ResourceResponder {
     /// What a path segment may hold unescaped (RFC 3986's `pchar` without `/`).
     private static let segmentAllowed = CharacterSet.urlPathAllowed.subtracting(["/"])
 
-
     /// The id as the item holds it: a number for integer ids, else the text.
     private func idNode(_ id: String, _ collection: ResourceMap.Collection) -> DocumentNode {
         if collection.idKind == .integer, let int = Int(id) { return DocumentNode(.int(int), at: 0) }
