@@ -84,7 +84,7 @@ import Testing
         let folder = try TemporaryFolder()
         let state = folder.url.appendingPathComponent("state.json")
         let script = """
-            import http.client, sys
+            import http.client, sys, time
             created = 0
             while True:
                 try:
@@ -100,6 +100,9 @@ import Testing
                     print("status", response.status)
                     sys.exit(1)
                 created += 1
+                # A breath between creates: each is written and flushed to disk, and a client at
+                # full speed loads the machine the other tests share.
+                time.sleep(0.005)
             print(created)
             """
         @Sendable func saved() -> [JSONValue]? {

@@ -117,13 +117,16 @@ struct StreamingServerTests {
         try await withServer(registry) { server, base in
             let script = """
                 import http.client, sys
-                connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=25)
+                connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=60)
                 connection.request("GET", "/endless")
                 response = connection.getresponse()
                 print(response.readline().decode().strip(), response.readline().decode().strip())
                 connection.sock.close()
                 """
-            let result = try await ExternalProcess.python(script, [String(base.port ?? 0)])
+            // Bounds for a loaded machine, where the producer's task waited for a thread of the
+            // cooperative pool longer than a first 25 s bound (CI's loaded run): each read waits
+            // at most 60 s, the client at most 150 s.
+            let result = try await ExternalProcess.python(script, [String(base.port ?? 0)], timeout: .seconds(150))
             #expect(result.output == "tick 1 tick 2\n", "\(result.error)")
             // Both while the server still runs: the client's leaving, not `stop()`, ends them.
             try await waitUntil(waitingFor: "the connection of the client that left to close") {
