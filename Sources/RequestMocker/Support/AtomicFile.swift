@@ -15,13 +15,9 @@ enum AtomicFile {
         let temporary = folder.appendingPathComponent(
             prefix + "\(FileSystem.currentProcess)-\(UUID().uuidString.prefix(8)).tmp")
         do {
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-            }
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
+            // Created, written and flushed with the system's calls: FileManager's `createFile`
+            // goes through a temporary file of its own, which a kill in the middle leaves behind.
+            try FileSystem.writeNew(data, to: temporary.path)
             try FileSystem.rename(temporary.path, to: url.path)
         } catch {
             try? FileManager.default.removeItem(at: temporary)

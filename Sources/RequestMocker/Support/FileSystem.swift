@@ -123,6 +123,26 @@ enum FileSystem {
         guard systemRename(source, destination) == 0 else { throw Failure(code: errno) }
     }
 
+    /// Creates the file at `path`, which must not exist (`O_EXCL`), writes `data` into it and
+    /// flushes it to disk (`fsync`). Not `FileManager.createFile`: on Linux it writes through a
+    /// temporary file of its own (`.dat.nosync<pid>.<random>`, renamed into place), which a
+    /// process killed meanwhile leaves behind under a name nobody removes.
+    static func writeNew(_ data: Data, to path: String) throws(Failure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(code: errno) }
+        defer { close(descriptor) }
+        var written = 0
+        while written < data.count {
+            let result = data.withUnsafeBytes { buffer in
+                systemWrite(descriptor, buffer.baseAddress.map { $0 + written }, data.count - written)
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw Failure(code: result < 0 ? errno : EIO) }
+            written += result
+        }
+        guard fsync(descriptor) == 0 else { throw Failure(code: errno) }
+    }
+
     /// Whether a process with this identifier exists (`kill(pid, 0)`; a process of another user
     /// counts as existing).
     static func processExists(_ pid: Int32) -> Bool {
@@ -136,6 +156,14 @@ enum FileSystem {
             Glibc.rename(source, destination)
         #else
             Darwin.rename(source, destination)
+        #endif
+    }
+
+    private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(descriptor, buffer, count)
+        #else
+            Darwin.write(descriptor, buffer, count)
         #endif
     }
 
