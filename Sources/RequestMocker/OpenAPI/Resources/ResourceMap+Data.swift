@@ -10,8 +10,10 @@ import Foundation
 /// ```
 package struct ResourceContents: Sendable {
     /// Each collection's items, in order, with their ids as paths carry them.
-    var collections: [(path: String, items: [(id: String, item: DocumentNode)])] = []
-    var singletons: [(path: String, value: DocumentNode)] = []
+    package var collections: [(path: String, items: [(id: String, item: DocumentNode)])] = []
+    package var singletons: [(path: String, value: DocumentNode)] = []
+
+    package init() {}
     /// The paths, with what each holds (`"/pets": 2 items`), for messages.
     package var summary: String {
         let parts =

@@ -257,11 +257,14 @@ package final class ResourceStore: Sendable {
             collection.largest += 1
             return DocumentNode(.int(collection.largest), at: 0)
         case .uuid:
-            collection.made += 1
-            let hex = String(collection.made, radix: 16)
-            return DocumentNode(
-                .string("00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex),
-                at: 0)
+            // Counted up past the ones the collection holds: a client's, a seed's, or a state
+            // file's from an earlier run (whose count started again at its start).
+            while true {
+                collection.made += 1
+                let hex = String(collection.made, radix: 16)
+                let text = "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+                if collection.items[text] == nil { return DocumentNode(.string(text), at: 0) }
+            }
         case .string:
             // The schema's own values, seeded by the collection and a count, until one is free.
             for _ in 0..<64 {
@@ -274,6 +277,8 @@ package final class ResourceStore: Sendable {
                 else { break }
                 if collection.items[text] == nil { return DocumentNode(.string(text), at: 0) }
             }
+            // The schema has no free value left to give: a plain one the collection doesn't hold.
+            while collection.items["id\(collection.made)"] != nil { collection.made += 1 }
             return DocumentNode(.string("id\(collection.made)"), at: 0)
         }
     }

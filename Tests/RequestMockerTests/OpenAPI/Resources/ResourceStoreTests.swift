@@ -45,6 +45,29 @@ struct ResourceStoreTests {
         #expect(store.items(in: "/pets").isEmpty)
     }
 
+    @Test("a counted UUID that is held already (sent by a client, or loaded from a state file) is skipped")
+    func uuidsSkipTheOnesHeld() throws {
+        let store = ResourceStore()
+        let second = "00000000-0000-4000-8000-000000000002"
+        try store.insert(Self.item(DocumentNode(.string(second), at: 0), "sent"), id: second, in: "/users")
+        for name in ["a", "b"] {
+            _ = try store.create(in: "/users", kind: .uuid, schema: nil) { Self.item($0, name) }
+        }
+        #expect(
+            Self.ids(store, "/users") == [
+                #""00000000-0000-4000-8000-000000000002""#, #""00000000-0000-4000-8000-000000000001""#,
+                #""00000000-0000-4000-8000-000000000003""#,
+            ])
+        // What a restart with --state does: the same items, loaded into a store whose count starts again.
+        let restarted = ResourceStore()
+        var contents = ResourceContents()
+        contents.collections = [("/users", store.items(in: "/users").map { (($0["id"]?.string ?? ""), $0) })]
+        try restarted.load(contents)
+        _ = try restarted.create(in: "/users", kind: .uuid, schema: nil) { Self.item($0, "c") }
+        #expect(Self.ids(restarted, "/users").last == #""00000000-0000-4000-8000-000000000004""#)
+        #expect(Set(Self.ids(restarted, "/users")).count == 4)
+    }
+
     @Test("UUIDs and strings of the id's schema are the same in every run, unique, and valid")
     func strings() throws {
         let map = try ResourceMapTests.shop().resourceMap
