@@ -141,11 +141,15 @@ enum ServeCommand {
 
     /// Fills a remembering contract's resources from `--data` (the seed a reset puts back), then
     /// from `--state` when that file exists, and from then on saves them to `--state` after each
-    /// change. A mistake in either file ends the command (exit 65) with the file, line and column.
+    /// change. A mistake in either file ends the command (exit 65) with the file, line and column;
+    /// a `--data` file that isn't there, with exit 66.
     private static func fill(_ source: ContractSource, data: String?, state: String?) {
         func contents(of path: String) throws -> ResourceContents {
             let file = try ResourceMap.dataSource(at: URL(fileURLWithPath: path))
             return try source.resourceContents(of: file.root, from: .file(file))
+        }
+        if let data, !FileManager.default.fileExists(atPath: data) {
+            fail("no data file at \(data)", status: ExitCode.noInput)
         }
         do {
             if let data {

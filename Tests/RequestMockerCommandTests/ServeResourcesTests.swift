@@ -56,6 +56,10 @@ import Testing
             refused.error
                 == "request-mocker: resources \(data.path):5:11: at #/~1pets/1/name: the item breaks the contract's "
                 + "item schema: expected string, got 5; make it fit\n")
+        let missing = try await Command.run(
+            ["serve", "--openapi", Self.shop.path, "--stateful", "--data", "/no/such/pets.json"])
+        #expect(missing.status == 66)
+        #expect(missing.error == "request-mocker: no data file at /no/such/pets.json\n")
         let alone = try await Command.run(["serve", "--openapi", Self.shop.path, "--data", data.path])
         #expect(alone.status == 64)
         #expect(alone.error == "request-mocker: --data goes with --stateful, whose resources it fills\n")
