@@ -240,7 +240,8 @@ extension FuzzTarget {
 }
 
 extension FuzzTarget {
-    /// YAML documents, read into a tree (anchors and aliases expanded, under the reader's cap).
+    /// YAML documents, read into a tree (anchors and aliases expanded, under the reader's cap);
+    /// a tree that reads is written with `YAMLWriter` and must read back the same.
     static let yaml = FuzzTarget(
         name: "yaml",
         seeds: [
@@ -253,5 +254,11 @@ extension FuzzTarget {
             ":", " ", "\n", "- ", "? ", "&a ", "*a", "<<: ", "|", ">", "|-", ">+2", "[", "]", "{", "}", ",", "\"", "'",
             "#", "\t", "---\n", "...\n", "!!str ", "%YAML 1.2\n", "\\u", "  ",
         ].map { Data($0.utf8) },
-        run: { input in _ = try? YAMLReader.parse([UInt8](input)) })
+        run: { input in
+            guard let tree = try? YAMLReader.parse([UInt8](input)) else { return }
+            guard let again = try? YAMLReader.parse(YAMLWriter.bytes(of: tree)), again.jsonBytes == tree.jsonBytes
+            else {
+                preconditionFailure("a tree written as YAML did not read back the same")
+            }
+        })
 }

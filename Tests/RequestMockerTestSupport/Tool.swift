@@ -26,6 +26,10 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
         name: "jsonschema", isPythonModule: true,
         installation: "apt-get install python3-jsonschema (or: python3 -m pip install jsonschema)")
 
+    package static let pyyaml = Tool(
+        name: "yaml", isPythonModule: true,
+        installation: "apt-get install python3-yaml (or: python3 -m pip install pyyaml)")
+
     package static let schemathesis = Tool(
         name: "schemathesis", isPythonModule: true, installation: "python3 -m pip install schemathesis")
 

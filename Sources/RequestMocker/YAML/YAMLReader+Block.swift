@@ -263,7 +263,9 @@ extension YAMLReader {
             } else {
                 (key, value) = try parseExplicitEntry(column: column, depth: depth)
             }
-            if key.0 == "<<" {
+            // Only a plain `<<` merges: a quoted one is a key like any other (YAML 1.1's merge
+            // type, as PyYAML reads it, resolves plain scalars alone).
+            if key.0 == "<<", byte(at: key.1) == UInt8(ascii: "<") {
                 merges.append(value)
             } else if let earlier = object.append(.init(key: key.0, keyOffset: key.1, value: value)) {
                 var failure = error("the key \"\(key.0)\" appears twice in this mapping; remove one", at: key.1)

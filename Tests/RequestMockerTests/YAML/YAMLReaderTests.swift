@@ -94,6 +94,11 @@ struct YAMLReaderTests {
             """)
         #expect(value["merged"] == ["a": 1, "b": 20, "c": 3])
         #expect(value["copy"] == ["a": 1, "b": 2])
+        // Only a plain << merges; quoted, it is a key like any other (as PyYAML reads it).
+        #expect(
+            try Self.read(#"quoted: {"<<": "="}"# + "\nsingle:\n  '<<': x\n") == [
+                "quoted": ["<<": "="], "single": ["<<": "x"],
+            ])
         var laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
         for (index, name) in "bcdefghij".enumerated() {
             let previous = index == 0 ? "a" : String(Array("bcdefghij")[index - 1])
