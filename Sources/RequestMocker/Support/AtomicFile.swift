@@ -8,7 +8,10 @@ import Foundation
 /// left behind by a process that was killed mid-write is recognisable; each write removes such
 /// leftovers of the same file whose process no longer exists.
 enum AtomicFile {
-    static func write(_ data: Data, to url: URL) throws {
+    /// - Parameter flushing: whether the new content is flushed to disk before it replaces the old
+    ///   (so a power cut, too, leaves one or the other); without it, a killed process still does,
+    ///   at a fraction of the cost of writes that come often (`serve --state`, after each change).
+    static func write(_ data: Data, to url: URL, flushing: Bool = true) throws {
         let folder = url.deletingLastPathComponent()
         let prefix = ".request-mocker-" + shortHash(url.lastPathComponent) + "-"
         removeLeftovers(startingWith: prefix, in: folder)
@@ -17,7 +20,7 @@ enum AtomicFile {
         do {
             // Created, written and flushed with the system's calls: FileManager's `createFile`
             // goes through a temporary file of its own, which a kill in the middle leaves behind.
-            try FileSystem.writeNew(data, to: temporary.path)
+            try FileSystem.writeNew(data, to: temporary.path, flushing: flushing)
             try FileSystem.rename(temporary.path, to: url.path)
         } catch {
             try? FileManager.default.removeItem(at: temporary)

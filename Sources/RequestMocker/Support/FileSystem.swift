@@ -123,11 +123,11 @@ enum FileSystem {
         guard systemRename(source, destination) == 0 else { throw Failure(code: errno) }
     }
 
-    /// Creates the file at `path`, which must not exist (`O_EXCL`), writes `data` into it and
-    /// flushes it to disk (`fsync`). Not `FileManager.createFile`: on Linux it writes through a
+    /// Creates the file at `path`, which must not exist (`O_EXCL`), writes `data` into it and,
+    /// when `flushing`, flushes it to disk (`fsync`). Not `FileManager.createFile`: on Linux it writes through a
     /// temporary file of its own (`.dat.nosync<pid>.<random>`, renamed into place), which a
     /// process killed meanwhile leaves behind under a name nobody removes.
-    static func writeNew(_ data: Data, to path: String) throws(Failure) {
+    static func writeNew(_ data: Data, to path: String, flushing: Bool = true) throws(Failure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(code: errno) }
         defer { close(descriptor) }
@@ -140,7 +140,7 @@ enum FileSystem {
             guard result > 0 else { throw Failure(code: result < 0 ? errno : EIO) }
             written += result
         }
-        guard fsync(descriptor) == 0 else { throw Failure(code: errno) }
+        guard !flushing || fsync(descriptor) == 0 else { throw Failure(code: errno) }
     }
 
     /// Whether a process with this identifier exists (`kill(pid, 0)`; a process of another user
