@@ -10,8 +10,8 @@ import RequestMocker
 /// | `GET /__admin/stubs` | `{"stubs": [...]}`: the added stubs (newest first, with `id`), then a stubs file's |
 /// | `POST /__admin/stubs` | adds one stub (``Stub``'s schema), tried before all others; `201 {"id": …}` |
 /// | `DELETE /__admin/stubs/{id}` | removes an added stub |
-/// | `POST /__admin/reset` | removes the added stubs, clears the journal, and puts a remembering contract's resources back to their seed |
-/// | `GET /__admin/resources` | what a remembering contract's resources hold: `{"/pets": [...], "/users/7/settings": {...}}` |
+/// | `POST /__admin/reset` | removes the added stubs, clears the journal, puts the resources back to their seed |
+/// | `GET /__admin/resources` | a remembering contract's resources: `{"/pets": [...], "/users/7/settings": {...}}` |
 /// | `PUT /__admin/resources` | replaces them with the body, in that format, checked against the contract |
 /// | `GET /__admin/requests` | `{"requests": [...]}`: the journal, oldest first |
 /// | `GET /__admin/requests/unmatched` | the unmatched requests, each with its near-miss report |
@@ -170,7 +170,13 @@ enum AdminAPI {
     static func json(
         _ status: HTTPStatus, _ value: JSONValue, headers extra: [(HTTPHeaders.Name, String)] = []
     ) -> ResolvedResponse {
-        let body = (try? value.serialized(pretty: true)) ?? Data("{}".utf8)
+        respond(status, (try? value.serialized(pretty: true)) ?? Data("{}".utf8), headers: extra)
+    }
+
+    /// `body`, JSON, as the answer.
+    private static func respond(
+        _ status: HTTPStatus, _ body: Data, headers extra: [(HTTPHeaders.Name, String)] = []
+    ) -> ResolvedResponse {
         var headers = HTTPHeaders()
         headers.add(.contentType, "application/json")
         headers.add(.contentLength, String(body.count))
@@ -180,11 +186,7 @@ enum AdminAPI {
 
     /// `node` as the JSON answer, its members in their order.
     private static func document(_ status: HTTPStatus, _ node: DocumentNode) -> ResolvedResponse {
-        let body = Data(node.jsonBytes)
-        var headers = HTTPHeaders()
-        headers.add(.contentType, "application/json")
-        headers.add(.contentLength, String(body.count))
-        return ResolvedResponse(status: status, httpVersion: "HTTP/1.1", headers: headers, body: body)
+        respond(status, Data(node.jsonBytes))
     }
 
     static func error(

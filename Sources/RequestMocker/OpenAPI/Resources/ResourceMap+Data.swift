@@ -208,8 +208,7 @@ extension ResourceMap {
 
     /// The JSON schema of the read operation's lowest 2xx answer.
     static func readSchema(of index: Int, in contract: OpenAPIContract) -> Schema? {
-        let plan = contract.plans[index]
-        return plan.response(for: plan.lowestSuccess ?? 200)?.content.first { $0.mediaType.isJSON }?.schema
+        successMedia(of: index, in: contract)?.schema
     }
 
     /// The first thing `value` breaks in `schema`: where (the steps of its JSON pointer) and

@@ -177,11 +177,7 @@ struct ResourceMapReader {
 
     /// The JSON schema of the operation's lowest declared 2xx response.
     private func successSchema(_ index: Int) -> Schema? {
-        let plan = contract.plans[index]
-        guard let response = plan.response(for: plan.lowestSuccess ?? 200) else {
-            return nil
-        }
-        return response.content.first { $0.mediaType.isJSON }?.schema
+        ResourceMap.readSchema(of: index, in: contract)
     }
 
     /// The item a response's schema holds, and where: the schema itself when it has one of the

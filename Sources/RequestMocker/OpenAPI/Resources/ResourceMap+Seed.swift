@@ -42,11 +42,14 @@ extension ResourceMap {
     /// The example the operation's lowest 2xx JSON answer gives: the media type's `example`, else
     /// its first named example, else its schema's example.
     static func example(of index: Int, in contract: OpenAPIContract) -> DocumentNode? {
-        let plan = contract.plans[index]
-        let response = plan.response(for: plan.lowestSuccess ?? 200)
-        guard let media = response?.content.first(where: { $0.mediaType.isJSON }) else {
-            return nil
-        }
+        guard let media = successMedia(of: index, in: contract) else { return nil }
         return media.example ?? media.examples.first?.value ?? media.schema?.exampleNode
+    }
+
+    /// The JSON media type of the operation's lowest 2xx answer (else its `200`'s, its `2XX`'s or
+    /// its `default`'s): where reads find their schema and examples.
+    static func successMedia(of index: Int, in contract: OpenAPIContract) -> OperationPlan.Media? {
+        let plan = contract.plans[index]
+        return plan.response(for: plan.lowestSuccess ?? 200)?.content.first { $0.mediaType.isJSON }
     }
 }

@@ -140,18 +140,6 @@ package final class ResourceStore: Sendable {
         }
     }
 
-    /// Every collection's items in creation order and every singleton, by path, as JSON values.
-    package func snapshot() -> [String: JSONValue] {
-        state.withLock { state in
-            var members: [String: JSONValue] = [:]
-            for (path, collection) in state.collections where !collection.order.isEmpty {
-                members[path] = .array(collection.order.compactMap { collection.items[$0]?.jsonValue })
-            }
-            for (path, value) in state.singletons { members[path] = value.jsonValue }
-            return members
-        }
-    }
-
     /// Every collection and singleton, by path in order, each collection's items in creation
     /// order, members as stored: the resources' contents as `GET /__admin/resources` and the
     /// `--state` file give them.
@@ -178,16 +166,12 @@ package final class ResourceStore: Sendable {
     /// stall every process's writes on a busy machine; a mock's test data doesn't need to outlive
     /// a power cut). A change that can't be written is undone and refused.
     package func save(to file: URL) throws(Refusal) {
-        let outcome: Result<Void, Refusal> = state.withLock { state in
-            do {
-                try AtomicFile.write(Data(Self.document(of: state).jsonBytes), to: file, flushing: false)
-            } catch {
-                return .failure(.notSaved("the resources can't be written to \(file.path): \(error)"))
-            }
+        let refusal: Refusal? = state.withLock { state in
+            if let refusal = Self.write(state, to: file) { return refusal }
             state.file = file
-            return .success(())
+            return nil
         }
-        try outcome.get()
+        if let refusal { throw refusal }
     }
 
     /// Forgets every item and singleton (and writes that, when saving).
@@ -195,8 +179,9 @@ package final class ResourceStore: Sendable {
         try change { state in state = State(file: state.file) }
     }
 
-    /// Replaces everything held with `contents` (checked by ``ResourceMap/contents(of:in:from:maximumItems:maximumBytes:)``).
-    /// A collection's next integer id is one past the largest it now holds.
+    /// Replaces everything held with `contents` (checked by
+    /// ``ResourceMap/contents(of:in:from:maximumItems:maximumBytes:)``). A collection's next
+    /// integer id is one past the largest it now holds.
     package func load(_ contents: ResourceContents) throws(Refusal) {
         var loaded = State()
         for (path, items) in contents.collections {
@@ -285,6 +270,17 @@ package final class ResourceStore: Sendable {
         }
     }
 
+    /// Writes `state` to `file`, atomically and without flushing it to disk (see
+    /// ``save(to:)``); the refusal when it can't be written.
+    private static func write(_ state: State, to file: URL) -> Refusal? {
+        do {
+            try AtomicFile.write(Data(document(of: state).jsonBytes), to: file, flushing: false)
+            return nil
+        } catch {
+            return .notSaved("the resources can't be written to \(file.path): \(error)")
+        }
+    }
+
     /// Runs `body` on the state under the lock; when saving, writes the result before the lock
     /// is let go (so the file follows the changes in their order) and undoes the change when the
     /// file can't be written.
@@ -293,14 +289,11 @@ package final class ResourceStore: Sendable {
             // Copied only when it may be put back: a copy makes the change copy what it touches.
             let before = state.file == nil ? nil : state
             let result = Result { () throws(Refusal) in try body(&state) }
-            guard case .success = result, let file = state.file else { return result }
-            do {
-                try AtomicFile.write(Data(Self.document(of: state).jsonBytes), to: file, flushing: false)
-            } catch {
-                if let before { state = before }
-                return .failure(.notSaved("the resources can't be written to \(file.path): \(error)"))
+            guard case .success = result, let file = state.file, let refusal = Self.write(state, to: file) else {
+                return result
             }
-            return result
+            if let before { state = before }
+            return .failure(refusal)
         }
         return try outcome.get()
     }

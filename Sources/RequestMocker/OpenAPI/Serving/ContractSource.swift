@@ -46,7 +46,8 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         }
     }
 
-    /// Checks `root` against the contract's resources (see ``ResourceMap/contents(of:in:from:maximumItems:maximumBytes:)``).
+    /// Checks `root` against the contract's resources (see
+    /// ``ResourceMap/contents(of:in:from:maximumItems:maximumBytes:)``).
     package func resourceContents(
         of root: DocumentNode, from origin: ResourceMap.DataOrigin
     ) throws(RequestMockerError) -> ResourceContents {

@@ -112,11 +112,7 @@ extension MockRegistry {
     /// #expect(registry.resources["/pets"]?[0]?["name"] == "Rex")
     /// ```
     public var resources: JSONValue {
-        var members: [String: JSONValue] = [:]
-        for source in contractSources where source.remembers {
-            members.merge(source.store.snapshot()) { _, latest in latest }
-        }
-        return .object(members)
+        resourcesDocument.jsonValue
     }
 
     /// Adds a contract whose resources remember, starting from `seed` rather than the contract's
