@@ -76,6 +76,60 @@ extension CommandLineOptions {
         return options
     }
 
+    static func parseDraft(_ arguments: ArraySlice<String>) throws(UsageError) -> DraftOptions {
+        var options = DraftOptions()
+        var output: String?
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--cassette", "--base-path", "-o", "--output":
+                guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+                    throw UsageError(
+                        description: "\(argument) needs a value, for example "
+                            + (argument == "-o" || argument == "--output" ? "-o openapi.yaml" : example(for: argument)))
+                }
+                switch argument {
+                case "--cassette": options.cassettes.append(value)
+                case "--base-path":
+                    guard value.hasPrefix("/") else {
+                        throw UsageError(
+                            description: "--base-path \(value.debugDescription) must start with /, such as /v2")
+                    }
+                    options.basePath = value
+                default:
+                    let type = URL(fileURLWithPath: value).pathExtension.lowercased()
+                    guard ["yaml", "yml", "json"].contains(type) else {
+                        throw UsageError(
+                            description: "-o \(value.debugDescription): the draft is written as YAML or JSON by the "
+                                + "extension; name it something.yaml or something.json")
+                    }
+                    output = value
+                }
+            case "--":
+                options.folders += rest
+                rest = []
+            default:
+                guard !argument.hasPrefix("-") else {
+                    throw UsageError(
+                        description: "unknown option \(argument); draft takes FOLDERs, --cassette, --base-path and -o")
+                }
+                options.folders.append(argument)
+            }
+        }
+        guard let output else {
+            throw UsageError(
+                description: "draft needs where to write: `request-mocker draft --cassette traffic.har -o openapi.yaml`"
+            )
+        }
+        guard !options.folders.isEmpty || !options.cassettes.isEmpty else {
+            throw UsageError(
+                description: "draft needs recordings: mock-data FOLDERs or --cassette FILE (HAR or YAHTTPVCR), "
+                    + "for example `request-mocker draft --cassette traffic.har -o openapi.yaml`")
+        }
+        options.output = output
+        return options
+    }
+
     static func parseName(_ arguments: ArraySlice<String>) throws(UsageError) -> NameOptions {
         var options = NameOptions()
         var positional: [String] = []

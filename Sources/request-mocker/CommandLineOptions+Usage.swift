@@ -10,6 +10,7 @@ extension CommandLineOptions {
                request-mocker convert IN OUT [--host URL]
                request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]
                                     [--base-path PATH]
+               request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH] -o FILE
 
         Serves mock responses over HTTP/1.1, printing one line per request: what answered it,
         or, when nothing did, the file names it looked for.
@@ -94,11 +95,19 @@ extension CommandLineOptions {
           print them; a mock of a path the contract lacks is a warning. Exit status 1 when
           there is an error, else 0.
 
+        DRAFT writes an OpenAPI 3.1 contract (FILE.yaml or FILE.json) from recorded traffic: the
+          FOLDERs and each --cassette (HAR or YAHTTPVCR, repeatable), under --base-path PATH
+          when given (traffic outside it is left out). Ids in paths become parameters, query
+          parameters and headers are typed, credentials become security schemes (never their
+          values), bodies become schemas with a redacted example. The same recordings give the
+          same bytes; serve and check read the draft as they read any contract.
+
         Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
-        Exit status: 0 after Ctrl-C (and after name and convert), 64 for bad arguments, 65 for
-        an invalid cassette, stubs file, contract or mock-data folder, 66 for a FOLDER, cassette,
-        stubs file, contract, -d @FILE or convert's IN that isn't there or can't be read, 69 when the address
-        can't be bound, 73 when --create, --record or convert can't write.
+        Exit status: 0 after Ctrl-C (and after name, convert and draft), 64 for bad arguments, 65
+        for an invalid cassette, stubs file, contract or mock-data folder (or nothing to draft),
+        66 for a FOLDER, cassette, stubs file, contract, -d @FILE or convert's IN that isn't
+        there or can't be read, 69 when the address can't be bound, 73 when --create, --record,
+        convert or draft can't write.
         `--` ends the options: what follows are FOLDERs, even when they start with a dash.
         """
 }

@@ -11,6 +11,15 @@ struct CommandLineOptions: Equatable {
         case name(NameOptions)
         case convert(ConvertOptions)
         case check(CheckOptions)
+        case draft(DraftOptions)
+    }
+
+    /// `request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH] -o FILE`.
+    struct DraftOptions: Equatable {
+        var folders: [String] = []
+        var cassettes: [String] = []
+        var basePath: String?
+        var output = ""
     }
 
     /// `request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]`.
@@ -102,6 +111,10 @@ struct CommandLineOptions: Equatable {
             let rest = arguments.dropFirst()
             if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return CommandLineOptions(command: .help) }
             return CommandLineOptions(command: .check(try parseCheck(rest)))
+        case "draft":
+            let rest = arguments.dropFirst()
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return CommandLineOptions(command: .help) }
+            return CommandLineOptions(command: .draft(try parseDraft(rest)))
         case "convert":
             let rest = arguments.dropFirst()
             if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return CommandLineOptions(command: .help) }

@@ -67,4 +67,6 @@ case .serve(let serve):
     ServeCommand.run(serve)
 case .check(let check):
     CheckCommand.run(check)
+case .draft(let draft):
+    DraftCommand.run(draft)
 }

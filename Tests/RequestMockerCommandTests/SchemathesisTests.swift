@@ -67,6 +67,28 @@ import Testing
         return report
     }
 
+    /// A contract drafted from recordings (`request-mocker draft`) is served as any other, and
+    /// schemathesis finds nothing wrong with what it answers to valid requests. Not invalid ones:
+    /// a draft declares only the statuses the traffic showed, so the 422 that refuses an invalid
+    /// request is undeclared (status_code_conformance, ST103), as it would be for the backend.
+    @Test func aDraftFromRecordingsPassesEveryCheckWithValidRequests() async throws {
+        let folder = try TemporaryFolder()
+        try TrafficConversion.writeHAR(
+            DraftCorpus.interactions, to: folder.url.appendingPathComponent("traffic.har"), redaction: .default)
+        let drafted = try await Command.run(
+            ["draft", "--cassette", "traffic.har", "-o", "openapi.yaml"], in: folder.url)
+        #expect(drafted.status == 0, "\(drafted.error)")
+        let report = try await run(
+            folder.url.appendingPathComponent("openapi.yaml"),
+            [
+                "--checks", Self.stateless, "--mode", "positive", "-n", "30", "-H", "X-Api-Key: k", "-H",
+                "Authorization: Bearer t",
+            ])
+        #expect(report.failures == [:])
+        #expect(report.tested == 10)
+        #expect(report.errored == 0)
+    }
+
     @Test func aHandWrittenContractWithItsErrorsDeclaredPassesEveryCheck() async throws {
         let report = try await run(
             Self.fixtures.appendingPathComponent("bookshop.json"), basePath: "/api",

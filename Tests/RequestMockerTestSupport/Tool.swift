@@ -30,6 +30,10 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
         name: "yaml", isPythonModule: true,
         installation: "apt-get install python3-yaml (or: python3 -m pip install pyyaml)")
 
+    package static let openapiSpecValidator = Tool(
+        name: "openapi_spec_validator", isPythonModule: true,
+        installation: "python3 -m pip install openapi-spec-validator")
+
     package static let schemathesis = Tool(
         name: "schemathesis", isPythonModule: true, installation: "python3 -m pip install schemathesis")
 

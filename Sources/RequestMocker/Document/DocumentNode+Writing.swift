@@ -46,4 +46,44 @@ extension DocumentNode {
         }
         return output
     }
+
+    /// The value as JSON text indented two spaces a level, one member or element a line, for
+    /// files people read (a drafted contract); built without recursion.
+    package var prettyJSONBytes: [UInt8] {
+        enum Work {
+            case node(DocumentNode, indent: Int)
+            case text([UInt8])
+        }
+        var output: [UInt8] = []
+        var pending: [Work] = [.node(self, indent: 0)]
+        func newline(_ indent: Int) -> [UInt8] {
+            [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: indent)
+        }
+        while let work = pending.popLast() {
+            switch work {
+            case .text(let bytes): output += bytes
+            case .node(let node, let indent):
+                switch node.value {
+                case .array(let elements) where !elements.isEmpty:
+                    output.append(UInt8(ascii: "["))
+                    pending.append(.text(newline(indent) + [UInt8(ascii: "]")]))
+                    for (index, element) in elements.enumerated().reversed() {
+                        pending.append(.node(element, indent: indent + 2))
+                        pending.append(.text((index > 0 ? [UInt8(ascii: ",")] : []) + newline(indent + 2)))
+                    }
+                case .object(let object) where !object.isEmpty:
+                    output.append(UInt8(ascii: "{"))
+                    pending.append(.text(newline(indent) + [UInt8(ascii: "}")]))
+                    for (index, member) in object.members.enumerated().reversed() {
+                        pending.append(.node(member.value, indent: indent + 2))
+                        var key: [UInt8] = (index > 0 ? [UInt8(ascii: ",")] : []) + newline(indent + 2)
+                        JSONValue.writeString(member.key, to: &key)
+                        pending.append(.text(key + Array(": ".utf8)))
+                    }
+                default: output += node.jsonBytes
+                }
+            }
+        }
+        return output + [UInt8(ascii: "\n")]
+    }
 }

@@ -43,7 +43,8 @@ extension HAR {
                         let replacement = redaction.replacement(forHeader: name)
                     else { return header }
                     guard case .replace(let value) = replacement else { return nil }
-                    field["value"] = .string(value)
+                    field["value"] = .string(
+                        redaction.replaced(field["value"]?.stringValue ?? "", ofHeader: name, with: value))
                     return .object(field)
                 })
         }

@@ -16,7 +16,8 @@ public struct Interaction: Sendable {
     /// How long it took, until the whole response had arrived.
     public var duration: Duration
 
-    init(request: MockRequest, result: Result<RecordedResponse, URLError>, startedAt: Date, duration: Duration) {
+    package init(request: MockRequest, result: Result<RecordedResponse, URLError>, startedAt: Date, duration: Duration)
+    {
         self.request = request
         self.result = result
         self.startedAt = startedAt

@@ -4,7 +4,9 @@
 /// as `Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key` and any `*-Token` or `*-Secret`;
 /// query parameters, form fields and JSON keys (at any depth, in requests and responses) named
 /// or ending like `password`, `secret`, `token`, `api_key`, `session` or `signature`; and the
-/// user and password of a URL (`https://REDACTED:REDACTED@host/`). Each rule can be switched
+/// user and password of a URL (`https://REDACTED:REDACTED@host/`). An `Authorization` value
+/// keeps its scheme word, which is no secret (`Bearer REDACTED`, `Basic REDACTED`), so a
+/// recording still says how a request was signed in. Each rule can be switched
 /// off (``keepingHeader(_:)``, ``keepingField(_:)``, ``keepingSecretNames()``,
 /// ``keepingUserInfo()``). Add header fields, query parameters and body keys, rewrite the
 /// path, or change a whole request or response with a hook:
@@ -233,11 +235,45 @@ public struct Redaction: Sendable {
             switch replacement(forHeader: field.name.rawValue) {
             case nil: fields.append(field)
             case .remove: continue
-            case .replace(let value): fields.append(HTTPHeaders.Field(name: field.name, value: value))
+            case .replace(let value):
+                fields.append(
+                    HTTPHeaders.Field(
+                        name: field.name, value: replaced(field.value, ofHeader: field.name.rawValue, with: value)))
             }
         }
         return HTTPHeaders(fields)
     }
+
+    /// What the value of the header `name` becomes when it is replaced with `text`. The
+    /// placeholder keeps an `Authorization` (or `Proxy-Authorization`) value's scheme word:
+    /// `Bearer abc` becomes `Bearer REDACTED`. Only a word that reads as a scheme is kept (a
+    /// registered one, or letters and `-` alone, up to 20); a value of one token, or whose first
+    /// word holds digits, is replaced whole, since that word could be the secret.
+    func replaced(_ value: String, ofHeader name: String, with text: String) -> String {
+        guard text == Replacement.placeholder, ["authorization", "proxy-authorization"].contains(name.lowercased()),
+            let scheme = Self.schemeWord(of: value)
+        else { return text }
+        return scheme + " " + text
+    }
+
+    /// The auth-scheme word an `Authorization` value starts with (RFC 9110, 11.6.2), when it
+    /// reads as one and not as a credential.
+    package static func schemeWord(of value: String) -> String? {
+        let trimmed = value.drop { $0 == " " || $0 == "\t" }
+        guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return nil }
+        let word = trimmed[..<space]
+        if knownSchemes.contains(word.lowercased()) { return String(word) }
+        guard (2...20).contains(word.count), word.first?.isLetter == true,
+            word.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") })
+        else { return nil }
+        return String(word)
+    }
+
+    /// Schemes of IANA's HTTP Authentication Scheme Registry, and common unregistered ones.
+    private static let knownSchemes: Set<String> = [
+        "basic", "bearer", "digest", "dpop", "gnap", "hoba", "mutual", "negotiate", "ntlm", "oauth", "privatetoken",
+        "scram-sha-1", "scram-sha-256", "vapid", "concealed", "token", "aws4-hmac-sha256", "apikey", "jwt", "mac",
+    ]
 
     /// The URL with the path hook, query rules and password redaction applied. A path hook
     /// that returns something unusable is ignored rather than letting the query rules go too.

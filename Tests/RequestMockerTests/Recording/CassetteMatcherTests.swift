@@ -130,8 +130,33 @@ struct RedactionTests {
     func headers() {
         let redaction = Redaction.default.header("x-api-key", .remove).keepingHeader("Cookie")
         let headers: HTTPHeaders = ["authorization": "Bearer t", "Cookie": "a=1", "X-API-Key": "k", "Accept": "json"]
-        #expect(redaction.redact(headers) == ["authorization": "REDACTED", "Cookie": "a=1", "Accept": "json"])
+        #expect(redaction.redact(headers) == ["authorization": "Bearer REDACTED", "Cookie": "a=1", "Accept": "json"])
         #expect(Redaction.none.redact(headers) == headers)
+    }
+
+    @Test("an Authorization value keeps its scheme word, never a word that could be the credential")
+    func authorizationSchemeWord() {
+        let cases: [(sent: String, written: String)] = [
+            ("Bearer eyJhbGciOi.x.y", "Bearer REDACTED"),
+            ("Basic YWRhOmh1bnRlcjI=", "Basic REDACTED"),
+            ("AWS4-HMAC-SHA256 Credential=AKIA/2026", "AWS4-HMAC-SHA256 REDACTED"),
+            ("Token  abc", "Token REDACTED"),
+            ("SSWS 00abc", "SSWS REDACTED"),
+            ("sk-live-12345", "REDACTED"),
+            ("k3y9 second-part", "REDACTED"),
+            ("averyveryverylongwordthatmaybeasecret rest", "REDACTED"),
+        ]
+        for (sent, written) in cases {
+            let headers: HTTPHeaders = ["Authorization": sent]
+            #expect(Redaction.default.redact(headers) == ["Authorization": written], "\(sent)")
+        }
+        let proxy: HTTPHeaders = ["Proxy-Authorization": "Basic x"]
+        #expect(Redaction.default.redact(proxy) == ["Proxy-Authorization": "Basic REDACTED"])
+        let token: HTTPHeaders = ["X-Auth-Token": "Bearer x"]
+        #expect(Redaction.default.redact(token) == ["X-Auth-Token": "REDACTED"])
+        let bearer: HTTPHeaders = ["Authorization": "Bearer x"]
+        #expect(
+            Redaction.default.header("Authorization", .replace("hidden")).redact(bearer) == ["Authorization": "hidden"])
     }
 
     @Test("query parameters and form fields keep the spelling of fields they don't touch")

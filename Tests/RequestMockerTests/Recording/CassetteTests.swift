@@ -173,7 +173,8 @@ struct CassetteTests {
         let har = try JSONValue(parsing: Data(written.utf8))
         let entry = try #require(har["log"]?["entries"]?[0])
         #expect(entry["request"]?["url"] == .string(server.baseURL + "/login?api_key=REDACTED&user=ada"))
-        #expect(entry["request"]?["headers"]?.arrayContains(["name": "Authorization", "value": "REDACTED"]) == true)
+        #expect(
+            entry["request"]?["headers"]?.arrayContains(["name": "Authorization", "value": "Bearer REDACTED"]) == true)
         #expect(entry["request"]?["cookies"] == [])
         #expect(entry["response"]?["headers"]?.arrayContains(["name": "Set-Cookie", "value": "REDACTED"]) == true)
         #expect(entry["response"]?["content"]?["text"] == #"{"token":"REDACTED","user":{"name":"ada"}}"#)
