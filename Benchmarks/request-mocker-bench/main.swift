@@ -61,6 +61,17 @@ if let index = CommandLine.arguments.firstIndex(of: "--serve-file"), index + 1 <
     serveFileAndWait(CommandLine.arguments[index + 1])
 }
 
+if let index = CommandLine.arguments.firstIndex(of: "--draft-exchanges"), index + 1 < CommandLine.arguments.count,
+    let count = Int(CommandLine.arguments[index + 1])
+{
+    draftGeneratedExchanges(count)
+}
+
+if CommandLine.arguments.contains("--draft-only") {
+    printDraftRow()
+    exit(0)
+}
+
 if CommandLine.arguments.contains("--streaming-only") {
     try printStreamingRows()
     exit(0)
@@ -386,6 +397,8 @@ print(openAPIRows.status == 0 ? openAPIRows.output : "  skipped (the measuring p
 let yamlRows = runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--yaml-only"])
 print("\nYAML:")
 print(yamlRows.status == 0 ? yamlRows.output : "  skipped (the measuring process could not run)", terminator: "")
+print("\nDrafting a contract from recordings:")
+printDraftRow()
 
 extension String {
     func leftPadded(_ width: Int) -> String {
