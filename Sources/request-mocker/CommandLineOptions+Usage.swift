@@ -3,7 +3,8 @@ extension CommandLineOptions {
         USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
                                    [--openapi FILE [--base-path PATH] [--validate strict|warn|off]
                                    [--dynamic [--seed N]] [--stateful [--data FILE] [--state FILE]]]
-                                   [--upstream URL [--record]] [--admin [--admin-token TOKEN]]
+                                   [--upstream URL [--record [--record-mode once|new|all]]]
+                                   [--admin [--admin-token TOKEN]]
                                    [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
                                   [--header-in-name NAME]... [--create FOLDER]
@@ -65,6 +66,11 @@ extension CommandLineOptions {
                                FOLDER as a .http file under its mock-data name (created if
                                missing), or into --cassette when given (saved after each one).
                                A later run without --upstream answers the same requests.
+          --record-mode MODE   new (default): what was recorded answers, the rest is forwarded
+                               and recorded; all: nothing answers from the recording, every
+                               request is forwarded and every exchange recorded, repeats
+                               included (a cassette starts over), as a capture for draft;
+                               once: record only into a cassette or folder that is new.
           --host ADDRESS       The address to listen on (default: 127.0.0.1). Use 0.0.0.0 or ::
                                only to be reachable from other machines.
           --port PORT          The port (default: 8080); 0 picks any free port.

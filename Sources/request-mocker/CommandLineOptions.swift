@@ -47,6 +47,9 @@ struct CommandLineOptions: Equatable {
         var upstream: URL?
         /// `--record`: write what comes back from the upstream.
         var record = false
+        /// `--record-mode once|new|all`: when `--record` records, and whether what it recorded
+        /// answers (`new`, the default: what nothing answers is forwarded and recorded).
+        var recordMode: RecordingMode?
         /// `--stubs FILE.json`: stubs tried before the folders, reloaded when the file changes.
         var stubs: String?
         /// `--admin`: the admin API under `/__admin/`.
@@ -73,6 +76,17 @@ struct CommandLineOptions: Equatable {
         var namesASource: Bool {
             !folders.isEmpty || cassette != nil || upstream != nil || stubs != nil || admin || openapi != nil
         }
+    }
+
+    /// `--record-mode`: the library's record modes, on the command line.
+    enum RecordingMode: String, Equatable {
+        /// Record only into a cassette or folder that is new (missing or empty); else only play back.
+        case once
+        /// Play back what was recorded, forward and record what wasn't (the default).
+        case new
+        /// Play nothing back: forward every request and record every exchange, repeats included
+        /// (a cassette starts over; a folder's files are rewritten).
+        case all
     }
 
     /// `request-mocker name METHOD URL …`: the request whose mock-data file names are printed.
@@ -122,8 +136,8 @@ struct CommandLineOptions: Equatable {
         default:
             throw UsageError(
                 description:
-                    "unknown command \(first.debugDescription); the commands are `serve`, `check`, `name` and "
-                    + "`convert` (see `request-mocker --help`)")
+                    "unknown command \(first.debugDescription); the commands are `serve`, `check`, `draft`, `name` "
+                    + "and `convert` (see `request-mocker --help`)")
         }
         var options = ServeOptions()
         var rest = arguments.dropFirst()
@@ -175,6 +189,8 @@ struct CommandLineOptions: Equatable {
                     description:
                         "--record needs somewhere to record into: a FOLDER (the first one) or --cassette FILE.har")
             }
+        } else if options.recordMode != nil {
+            throw UsageError(description: "--record-mode goes with --record, whose recording it decides")
         }
         if options.openapi == nil,
             let alone = [
@@ -211,12 +227,12 @@ struct CommandLineOptions: Equatable {
     private static let serveOptions =
         "the options are --cassette, --stubs, --openapi, --base-path, --validate, --dynamic, --seed, --stateful, "
         + "--data, --state, --upstream, "
-        + "--record, --admin, --admin-token, --host and --port"
+        + "--record, --record-mode, --admin, --admin-token, --host and --port"
 
     /// The options of `serve` that take a value.
     private static let valueOptions: Set<String> = [
         "--cassette", "--host", "--port", "--upstream", "--stubs", "--admin-token", "--openapi", "--base-path",
-        "--validate", "--seed", "--data", "--state",
+        "--validate", "--seed", "--data", "--state", "--record-mode",
     ]
 
     private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {
@@ -236,6 +252,12 @@ struct CommandLineOptions: Equatable {
                 throw UsageError(description: "--base-path \(value.debugDescription) must start with /, such as /v2")
             }
             options.basePath = value
+        case "--record-mode":
+            guard let mode = RecordingMode(rawValue: value) else {
+                throw UsageError(
+                    description: "--record-mode \(value.debugDescription) is not a mode; use once, new or all")
+            }
+            options.recordMode = mode
         case "--validate":
             guard let mode = OpenAPIContract.Validation(rawValue: value) else {
                 throw UsageError(
@@ -288,6 +310,7 @@ struct CommandLineOptions: Equatable {
         case "--seed": "--seed 7"
         case "--data": "--data pets.json"
         case "--state": "--state state.json"
+        case "--record-mode": "--record-mode all"
         case "--admin-token": "--admin-token s3cret"
         case "--host": "--host 127.0.0.1"
         default: "--port 8080"

@@ -14,6 +14,16 @@ enum ServeCommand {
         var sources: [String] = []
         // Without a source of its own, the example folder (a contract alone needs no folder).
         let folderPaths = options.namesASource ? options.folders : ["Examples/MockData"]
+        let mode = options.recordMode ?? .new
+        // The folder recorded into, when there is no cassette: with `once`, only a new (missing
+        // or empty) one records; with `all`, it doesn't answer, so every request is forwarded.
+        var recordsIntoFolder = options.record && options.cassette == nil
+        if recordsIntoFolder, mode == .once, let first = folderPaths.first,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: first),
+            names.contains(where: { $0.hasSuffix(".http") || $0.hasSuffix(".json") })
+        {
+            recordsIntoFolder = false
+        }
         // Layered in order: the first folder that has a file for a request answers it.
         for folderPath in folderPaths {
             var isFolder: ObjCBool = false
@@ -32,7 +42,9 @@ enum ServeCommand {
                 fail("no folder at \(folderPath)\(hint)", status: ExitCode.noInput)
             }
             do {
-                registry.register(try MockDataFolder(URL(fileURLWithPath: folderPath), allowsWildcards: true))
+                if !(recordsIntoFolder && mode == .all && sources.isEmpty) {
+                    registry.register(try MockDataFolder(URL(fileURLWithPath: folderPath), allowsWildcards: true))
+                }
             } catch {
                 fail("\(error)", status: ExitCode.dataError)
             }
@@ -47,7 +59,8 @@ enum ServeCommand {
             do {
                 // Recordings answer once each, and the last one keeps answering after that.
                 let cassette = try Cassette(
-                    contentsOf: URL(fileURLWithPath: cassettePath), record: recordsHere ? .newEpisodes : .none,
+                    contentsOf: URL(fileURLWithPath: cassettePath),
+                    record: !recordsHere ? .none : mode == .all ? .all : mode == .once ? .once : .newEpisodes,
                     playback: .momentary, matchers: CassetteMatcher.ignoringHost, redaction: .default, hosts: .all,
                     repeatsLastResponse: true, environment: [:]
                 )
@@ -76,7 +89,7 @@ enum ServeCommand {
                 Self.fill(source, data: options.data, state: options.state)
             }
         }
-        if options.record, recordingCassette == nil, let first = folderPaths.first {
+        if recordsIntoFolder, let first = folderPaths.first {
             // Last: it records only what nothing above answered (mode `all` plays nothing back;
             // the folder's files already answered through its first registration).
             do {
@@ -132,7 +145,14 @@ enum ServeCommand {
             sources.append("upstream \(Redaction.hidingSecrets(upstream))")
         }
         var line = "Serving \(sources.joined(separator: " and ")) at \(url)"
-        if options.record { line += ", recording into \(options.cassette ?? folderPaths[0])" }
+        if options.record {
+            let recording = recordingCassette.map { mode != .once || $0.isNew } ?? recordsIntoFolder
+            line +=
+                recording
+                ? ", recording into \(options.cassette ?? folderPaths[0])"
+                    + (mode == .all ? " (every exchange: nothing is played back)" : "")
+                : ", not recording (--record-mode once, and \(options.cassette ?? folderPaths[0]) is not new)"
+        }
         if options.admin { line += ", admin API at \(url)/__admin/" }
         printLine(line + " (Ctrl-C to stop)")
         let contractWatcher = contractSource.map { ContractWatcher($0, basePath: options.basePath) }

@@ -42,13 +42,13 @@ import Testing
         (
             ["serve", "--verbose"],
             "request-mocker: unknown option --verbose; the options are --cassette, --stubs, --openapi, --base-path, "
-                + "--validate, --dynamic, --seed, --stateful, --data, --state, --upstream, --record, --admin, "
-                + "--admin-token, --host and --port\n"
+                + "--validate, --dynamic, --seed, --stateful, --data, --state, --upstream, --record, --record-mode, "
+                + "--admin, --admin-token, --host and --port\n"
         ),
         (
             ["start"],
-            "request-mocker: unknown command \"start\"; the commands are `serve`, `check`, `name` and `convert` "
-                + "(see `request-mocker --help`)\n"
+            "request-mocker: unknown command \"start\"; the commands are `serve`, `check`, `draft`, `name` and "
+                + "`convert` (see `request-mocker --help`)\n"
         ),
         (
             [],

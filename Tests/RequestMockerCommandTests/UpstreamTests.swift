@@ -230,7 +230,81 @@ import Testing
         #expect(replayed.output == live.output)
     }
 
+    /// `--record-mode all` forwards every request, repeats included, and records each exchange;
+    /// `new` (the default) answers a repeat from what it recorded; `once` records only into a
+    /// cassette that isn't there yet.
+    @Test func recordModesDecideWhatIsForwardedAndRecorded() async throws {
+        let upstream = try await Upstream()
+        let folder = try TemporaryFolder()
+        func record(_ mode: [String], into name: String) async throws -> (log: String, entries: Int) {
+            let cassette = folder.url.appendingPathComponent(name).path
+            let (recording, base) = try await serving(
+                ["--cassette", cassette, "--upstream", upstream.url.absoluteString, "--record"] + mode)
+            for _ in 0..<3 { _ = try await ExternalProcess.curl([base.absoluteString + "/users/3"]) }
+            #expect(await recording.interrupt() == 0)
+            guard FileManager.default.fileExists(atPath: cassette) else { return (recording.log, 0) }
+            let har = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: cassette)))
+            guard case .array(let entries)? = har["log"]?["entries"] else { return (recording.log, -1) }
+            return (recording.log, entries.count)
+        }
+        let all = try await record(["--record-mode", "all"], into: "all.har")
+        #expect(all.entries == 3)
+        #expect(
+            all.log.split(separator: "\n").first?.hasSuffix("(every exchange: nothing is played back) (Ctrl-C to stop)")
+                == true)
+        #expect(all.log.components(separatedBy: "-> 200 from upstream, recorded into").count == 4)
+        // Again: the cassette starts over, and every exchange is recorded again.
+        #expect(try await record(["--record-mode", "all"], into: "all.har").entries == 3)
+
+        let new = try await record([], into: "new.har")
+        #expect(new.entries == 1)
+        #expect(new.log.components(separatedBy: "-> 200 from cassette new.har").count == 3)
+
+        let once = try await record(["--record-mode", "once"], into: "new.har")
+        #expect(once.entries == 1)
+        #expect(once.log.contains(", not recording (--record-mode once, and "))
+        #expect(!once.log.contains("from upstream"))
+        await upstream.stop()
+    }
+
+    /// Into a folder: `all` forwards even what the folder has a file for, and rewrites the file;
+    /// `once` records nothing into a folder that already holds files, which then answer.
+    @Test func recordModesIntoAFolder() async throws {
+        let upstream = try await Upstream()
+        let folder = try TemporaryFolder()
+        let stale = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nstale"
+        try folder.write("Mocks/GET|-users-3.http", stale)
+        let mocks = folder.url.appendingPathComponent("Mocks").path
+        let (once, onceBase) = try await serving(
+            [mocks, "--upstream", upstream.url.absoluteString, "--record", "--record-mode", "once"])
+        let answered = try await ExternalProcess.curl([onceBase.absoluteString + "/users/3"])
+        #expect(await once.interrupt() == 0)
+        #expect(answered.output == "stale")
+        #expect(once.log.contains(", not recording (--record-mode once, and \(mocks) is not new)"))
+
+        let (all, allBase) = try await serving(
+            [mocks, "--upstream", upstream.url.absoluteString, "--record", "--record-mode", "all"])
+        let live = try await ExternalProcess.curl([allBase.absoluteString + "/users/3"])
+        #expect(await all.interrupt() == 0)
+        await upstream.stop()
+        #expect(live.output == #"{"id": 3, "name": "User 3"}"#)
+        let rewritten = try String(contentsOfFile: mocks + "/GET|-users-3.http", encoding: .utf8)
+        #expect(
+            rewritten.hasPrefix("HTTP/1.1 200 OK\n") && rewritten.hasSuffix("\n\n" + #"{"id": 3, "name": "User 3"}"#))
+    }
+
     @Test(arguments: [
+        (
+            ["serve", "--upstream", "http://localhost:3000", "--record-mode", "all"],
+            "request-mocker: --record-mode goes with --record, whose recording it decides\n"
+        ),
+        (
+            [
+                "serve", "--upstream", "http://localhost:3000", "--cassette", "a.har", "--record", "--record-mode",
+                "some",
+            ],
+            "request-mocker: --record-mode \"some\" is not a mode; use once, new or all\n"
+        ),
         (
             ["serve", "Examples/MockData", "--record"],
             "request-mocker: --record records what the upstream answers, so it needs --upstream URL, "

@@ -34,6 +34,14 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
         name: "openapi_spec_validator", isPythonModule: true,
         installation: "python3 -m pip install openapi-spec-validator")
 
+    /// Jupyter Server, a real server with a published contract whose recorded traffic is drafted.
+    package static let jupyterServer = Tool(
+        name: "jupyter_server", isPythonModule: true, installation: "python3 -m pip install jupyter_server ipykernel")
+
+    /// The Python kernel Jupyter Server starts.
+    package static let ipykernel = Tool(
+        name: "ipykernel", isPythonModule: true, installation: "python3 -m pip install ipykernel")
+
     package static let schemathesis = Tool(
         name: "schemathesis", isPythonModule: true, installation: "python3 -m pip install schemathesis")
 

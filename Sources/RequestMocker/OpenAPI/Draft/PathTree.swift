@@ -3,10 +3,9 @@
 ///
 /// A segment becomes a parameter as it is added when it is an id by its shape
 /// (``PathShape/isIdByShape(_:)``), so a tree's size follows the distinct shapes of the paths,
-/// not the number of ids. ``foldSiblings()`` then folds words by their siblings: at least
-/// ``minimumSiblings`` distinct ones under the same parent, whose subtrees have the same literal
-/// children (or none), and that were not seen under several values of a parameter parent (those
-/// are names of sub-resources: `/users/{userId}/followers`).
+/// not the number of ids. ``foldSiblings(pastFirst:depth:)`` then folds words by their siblings:
+/// at least ``minimumSiblings`` distinct ones under the same parent whose subtrees have the same
+/// literal children or none (see ``foldableSiblings()``).
 final class PathNode {
     private(set) var literals: [String: PathNode] = [:]
     private(set) var parameter: PathNode?
@@ -92,25 +91,14 @@ final class PathNode {
     /// top-down. `pastFirst` says whether this node's children stand past the first segment.
     func foldSiblings(pastFirst: Bool, depth: Int = 0) {
         guard depth < Self.maximumSegments else { return }
-        if pastFirst, parameter == nil {
-            var groups: [[String]: [String]] = [:]
-            for (segment, child) in literals where !PathShape.isVersionLike(segment) && child.parents.count < 2 {
-                groups[child.signature, default: []].append(segment)
+        if pastFirst, let family = foldableSiblings() {
+            let folded = parameter ?? PathNode()
+            for segment in family {
+                guard let child = literals.removeValue(forKey: segment) else { continue }
+                folded.values.add(segment)
+                folded.absorb(child)
             }
-            let chosen = groups.filter { $0.value.count >= Self.minimumSiblings }.max { left, right in
-                left.value.count != right.value.count
-                    ? left.value.count < right.value.count
-                    : left.key.joined(separator: "/") > right.key.joined(separator: "/")
-            }
-            if let (_, segments) = chosen {
-                let folded = PathNode()
-                for segment in segments.sorted() {
-                    guard let child = literals.removeValue(forKey: segment) else { continue }
-                    folded.values.add(segment)
-                    folded.absorb(child)
-                }
-                parameter = folded
-            }
+            parameter = folded
         }
         for (segment, child) in literals {
             child.foldSiblings(pastFirst: pastFirst || !PathShape.isVersionLike(segment), depth: depth + 1)
@@ -118,9 +106,40 @@ final class PathNode {
         parameter?.foldSiblings(pastFirst: true, depth: depth + 1)
     }
 
-    /// What a subtree's shape is for folding: its literal children, and whether it has a parameter.
-    private var signature: [String] {
-        literals.keys.sorted() + (parameter == nil ? [] : ["{}"])
+    /// The words among the children that fold into one parameter, sorted, or `nil` when fewer
+    /// than ``minimumSiblings`` do. A word folds when it isn't version-like, wasn't seen under
+    /// two values of a parameter parent (then it names a sub-resource), and has no parameter of
+    /// its own (then it is a collection: `/api/kernels/{kernelId}` beside `/api/status`). Of
+    /// those, the words with no children fold with the largest group that has the same literal
+    /// children (a client reads some items' sub-resources and not others: Jupyter's files with
+    /// `checkpoints` beside its notebooks without); a word whose children differ stays. Beside a
+    /// parameter they join it, when at least ``minimumSiblings`` do (one or two words beside a
+    /// template stay: `/users/me` beside `/users/{userId}`).
+    private func foldableSiblings() -> [String]? {
+        var leaves: [String] = []
+        var groups: [[String]: [String]] = [:]
+        for (segment, child) in literals
+        where !PathShape.isVersionLike(segment) && child.parents.count < 2 && child.parameter == nil {
+            if child.literals.isEmpty {
+                leaves.append(segment)
+            } else {
+                groups[child.literals.keys.sorted(), default: []].append(segment)
+            }
+        }
+        // Beside a parameter with children of its own, only words with the same children join it.
+        let chosen: [String]?
+        if let parameter, !parameter.literals.isEmpty {
+            chosen = groups[parameter.literals.keys.sorted()]
+        } else {
+            chosen =
+                groups.max { left, right in
+                    left.value.count != right.value.count
+                        ? left.value.count < right.value.count
+                        : left.key.joined(separator: "/") > right.key.joined(separator: "/")
+                }?.value
+        }
+        let family = leaves + (chosen ?? [])
+        return family.count >= Self.minimumSiblings ? family.sorted() : nil
     }
 
     /// Every path with operations below this node: its template, its path parameters (name and

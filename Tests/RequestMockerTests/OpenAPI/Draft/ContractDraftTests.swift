@@ -90,15 +90,25 @@ struct ContractDraftTests {
             [
                 "/files/a.txt/checkpoints", "/files/b.txt/checkpoints", "/files/c.txt/checkpoints",
                 "/api/kernels", "/api/status", "/api/contents", "/orders", "/articles", "/tickets",
-                "/teams/core/members/ann", "/teams/core/members/bob", "/teams/core/members/cat",
-                "/teams/core/members/dan/roles",
+                // Items with no children fold with items whose children are the same words.
+                "/teams/core/members/ann", "/teams/core/members/bob", "/teams/core/members/dan/roles",
+                // A word whose children differ from the group's stays.
+                "/boards/b/lists/todo/cards", "/boards/b/lists/doing/cards", "/boards/b/lists/done/cards",
+                "/boards/b/lists/archive/labels",
+                // A word with ids below is a collection, not an item.
+                "/shop/items/1", "/shop/items/2", "/shop/orders/3", "/shop/status",
                 "/users/1/followers", "/users/1/following", "/users/1/posts", "/users/2/followers", "/users/2/posts",
                 "/users/me", "/v1/alpha", "/v1/beta", "/v1/gamma",
+                // Beside an id by shape (a name no template can hold as a literal), words join it.
+                "/contents/Untitled Folder", "/contents/one.ipynb", "/contents/two.ipynb",
+                "/contents/notes.txt/checkpoints",
             ].map { Self.exchange($0) })
         #expect(
             Self.templates(document) == [
-                "/api/contents", "/api/kernels", "/api/status", "/articles", "/files/{fileId}/checkpoints",
-                "/orders", "/teams/core/members/dan/roles", "/teams/core/members/{memberId}", "/tickets",
+                "/api/contents", "/api/kernels", "/api/status", "/articles", "/boards/b/lists/archive/labels",
+                "/boards/b/lists/{listId}/cards", "/contents/{contentId}", "/contents/{contentId}/checkpoints",
+                "/files/{fileId}/checkpoints", "/orders", "/shop/items/{itemId}", "/shop/orders/{orderId}",
+                "/shop/status", "/teams/core/members/{memberId}", "/teams/core/members/{memberId}/roles", "/tickets",
                 "/users/me", "/users/{userId}/followers", "/users/{userId}/following", "/users/{userId}/posts",
                 "/v1/alpha", "/v1/beta", "/v1/gamma",
             ])
