@@ -53,6 +53,8 @@ package enum DraftCorpus {
             exchange(
                 "/events", response: #"[{"type": "click", "x": 1}, {"type": "key", "code": "KeyA"}]"#),
             exchange("/scores", response: #"{"1001": {"points": 3}}"#),
+            exchange("/scores", status: 999, response: #"{"error": "a status past 599"}"#),
+            exchange("/report", responseHeaders: [:], response: "raw bytes"),
             exchange(
                 "/report", responseHeaders: ["Content-Type": "text/csv"], response: "a,b\n1,2\n"),
             exchange(

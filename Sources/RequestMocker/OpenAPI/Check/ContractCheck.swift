@@ -73,7 +73,12 @@ package struct ContractCheck {
             return findings + [finding("\(label): there is a body, but the contract declares none")]
         }
         let contentType = response.headers[.contentType]
-        guard let media = declared.content.first(where: { $0.mediaType.accepts(contentType) }) else {
+        // A body without a Content-Type is application/octet-stream (RFC 9110, 8.3).
+        guard
+            let media = declared.content.first(where: {
+                $0.mediaType.accepts(contentType ?? "application/octet-stream")
+            })
+        else {
             return findings + [
                 finding(
                     "\(label): Content-Type \(contentType ?? "(none)") is not declared; it declares "

@@ -122,12 +122,23 @@ extension ContractDraft {
                 ))
         }
         var responses: [(String, DocumentNode)] = []
+        // A status OpenAPI can't name (600–999 are valid HTTP on the wire) is the default response.
+        var named: [(key: String, response: ResponseShape, description: String)] = []
+        var other: ResponseShape?
         for status in operation.responses.keys.sorted() {
             guard let response = operation.responses[status] else { continue }
-            let phrase = HTTPStatus(status).reasonPhrase
-            var fields: [(String, DocumentNode)] = [
-                ("description", .text(phrase.isEmpty ? "Status \(status)" : phrase))
-            ]
+            if (100...599).contains(status) {
+                let phrase = HTTPStatus(status).reasonPhrase
+                named.append((String(status), response, phrase.isEmpty ? "Status \(status)" : phrase))
+            } else if let other {
+                other.absorb(response)
+            } else {
+                other = response.copy()
+            }
+        }
+        if let other { named.append(("default", other, "A status outside 100–599")) }
+        for (key, response, description) in named {
+            var fields: [(String, DocumentNode)] = [("description", .text(description))]
             let headers = response.headers.entries
             if !headers.isEmpty {
                 fields.append(
@@ -144,7 +155,7 @@ extension ContractDraft {
                     ))
             }
             if !response.bodies.types.isEmpty { fields.append(("content", content(response.bodies))) }
-            responses.append((String(status), .map(fields)))
+            responses.append((key, .map(fields)))
         }
         if responses.isEmpty {
             responses.append(("default", .map([("description", .text("No response was recorded"))])))
@@ -162,17 +173,25 @@ extension ContractDraft {
 struct SchemeNames {
     private(set) var all: [(String, DocumentNode)] = []
     private var names: [String: String] = [:]
+    private var taken: Set<String> = []
 
     mutating func name(for scheme: SecurityScheme) -> String {
         if let known = names[scheme.key] { return known }
-        var name = scheme.name
-        var suffix = 2
-        while all.contains(where: { $0.0 == name }) {
-            name = scheme.name + String(suffix)
-            suffix += 1
-        }
+        let name = Self.unique(scheme.name, among: &taken)
         names[scheme.key] = name
         all.append((name, scheme.node))
+        return name
+    }
+
+    /// `base`, or `base2`, `base3`… when it is taken; marked as taken.
+    static func unique(_ base: String, among taken: inout Set<String>) -> String {
+        var name = base
+        var suffix = 2
+        while taken.contains(name) {
+            name = base + String(suffix)
+            suffix += 1
+        }
+        taken.insert(name)
         return name
     }
 }
@@ -281,6 +300,7 @@ enum SchemaComponents {
         let bodyNames: [[UInt8]: String]
         var names: [[UInt8]: String] = [:]
         var schemas: [(String, DocumentNode)] = []
+        var taken: Set<String> = []
 
         mutating func rewrite(_ schema: DocumentNode, hint: String, depth: Int) -> DocumentNode {
             guard depth <= 4 * ValueShape.maximumDepth else { return schema }
@@ -306,13 +326,7 @@ enum SchemaComponents {
                 }
             }
             guard SchemaComponents.isNamed(schema), counts[original, default: 0] > 1 else { return rewritten }
-            var name = bodyNames[original] ?? (hint.isEmpty ? "Schema" : hint)
-            let base = name
-            var suffix = 2
-            while schemas.contains(where: { $0.0 == name }) {
-                name = base + String(suffix)
-                suffix += 1
-            }
+            let name = SchemeNames.unique(bodyNames[original] ?? (hint.isEmpty ? "Schema" : hint), among: &taken)
             names[original] = name
             schemas.append((name, rewritten))
             return Self.reference(name)

@@ -26,6 +26,8 @@ package final class ContractDraft {
     let basePath: [String]
     private let limits: DraftLimits
     let root = PathNode()
+    /// How many nodes `root`'s tree holds (``PathNode/maximumNodes``).
+    private var nodes = 1
     private(set) var origins: Set<String> = []
     private(set) var hasOperations = false
 
@@ -37,6 +39,9 @@ package final class ContractDraft {
     package private(set) var transportErrors = 0
     /// Paths with more segments than ``PathNode/maximumSegments``.
     package private(set) var tooDeep = 0
+    /// Exchanges of methods a 3.1 path item can't hold (`PROPFIND`, `QUERY`), with up to three.
+    package private(set) var otherMethods = 0
+    private var otherMethodNames: [String] = []
 
     package init(basePath: String? = nil) {
         self.basePath = (basePath ?? "").split(separator: "/").map(String.init)
@@ -60,6 +65,13 @@ package final class ContractDraft {
             if outsideExamples.count < 3 { outsideExamples.append(request.url.path) }
             return
         }
+        guard Self.methods.contains(request.method.rawValue) else {
+            otherMethods += 1
+            if !otherMethodNames.contains(request.method.rawValue), otherMethodNames.count < 3 {
+                otherMethodNames.append(request.method.rawValue)
+            }
+            return
+        }
         let below = segments.dropFirst(basePath.count)
         guard below.count <= PathNode.maximumSegments else {
             tooDeep += 1
@@ -68,14 +80,18 @@ package final class ContractDraft {
         if let scheme = request.url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = request.url.host
         {
-            origins.insert("\(scheme)://\(host)" + (request.url.port.map { ":\($0)" } ?? ""))
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            origins.insert("\(scheme)://\(bracketed)" + (request.url.port.map { ":\($0)" } ?? ""))
         }
-        let versions = below.prefix { PathShape.isVersionLike($0) }.count
         var node = root
         var previous: String?
-        for (index, segment) in below.enumerated() {
-            let position: SegmentPosition = index < versions ? .version : index == versions ? .first : .deeper
-            let child = node.child(for: segment, position: position)
+        for segment in below {
+            // The first segment of the path, or the first after version-like ones (`/api/v2/…`,
+            // `/admin/api/2024-01/…`), names a resource.
+            let position: SegmentPosition =
+                PathShape.isVersionLike(segment)
+                ? .version : previous.map(PathShape.isVersionLike) ?? true ? .first : .deeper
+            let child = node.child(for: segment, position: position, nodes: &nodes)
             if let previous { child.noteParent(previous) }
             previous = segment
             node = child
@@ -103,6 +119,51 @@ package final class ContractDraft {
             notes.append(
                 "\(tooDeep) path\(tooDeep == 1 ? "" : "s") of more than \(PathNode.maximumSegments) "
                     + "segments left out")
+        }
+        if otherMethods > 0 {
+            notes.append(
+                "\(otherMethods) exchange\(otherMethods == 1 ? "" : "s") of methods an OpenAPI path item can't hold "
+                    + "left out (\(otherMethodNames.joined(separator: ", ")))")
+        }
+        var sampled = 0
+        var unreadable = 0
+        var dropped = 0
+        var odd: Set<Int> = []
+        for (_, _, node) in root.templates() {
+            for operation in node.operations.values {
+                dropped += operation.query.dropped + operation.headers.dropped
+                var bodies = Array(operation.requestBodies.bodies.values)
+                for (status, response) in operation.responses {
+                    bodies += response.bodies.bodies.values
+                    dropped += response.headers.dropped
+                    if !(100...599).contains(status) { odd.insert(status) }
+                }
+                for body in bodies {
+                    sampled += body.skipped
+                    unreadable += body.unreadable
+                }
+            }
+        }
+        if sampled > 0 {
+            notes.append(
+                "\(sampled) bod\(sampled == 1 ? "y" : "ies") over 1 MiB counted, not read (the first of each "
+                    + "operation, status and media type was): their schemas require no member and give no format or "
+                    + "enum")
+        }
+        if unreadable > 0 {
+            notes.append(
+                "\(unreadable) bod\(unreadable == 1 ? "y" : "ies") of a JSON media type that wasn't JSON: "
+                    + "those media types are drafted without a schema")
+        }
+        if dropped > 0 {
+            notes.append(
+                "\(dropped) parameter or header name\(dropped == 1 ? "" : "s") past \(NamedTexts.maximumNames) in "
+                    + "one operation left out")
+        }
+        if !odd.isEmpty {
+            notes.append(
+                "status" + (odd.count == 1 ? " " : "es ") + odd.sorted().map(String.init).joined(separator: ", ")
+                    + " can't be a response's key in OpenAPI: drafted as the operation's default response")
         }
         return notes
     }

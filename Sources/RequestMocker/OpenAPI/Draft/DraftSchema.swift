@@ -14,7 +14,6 @@ struct DraftSchema {
     var additionalProperties: DocumentNode?
     var items: DocumentNode?
     var oneOf: [DocumentNode] = []
-    var discriminator: String?
 
     init() {}
 
@@ -51,7 +50,6 @@ struct DraftSchema {
         if let additionalProperties { members.append(("additionalProperties", additionalProperties)) }
         if let items { members.append(("items", items)) }
         if !oneOf.isEmpty { members.append(("oneOf", .list(oneOf))) }
-        if let discriminator { members.append(("discriminator", .map([("propertyName", .text(discriminator))]))) }
         return .map(members)
     }
 }

@@ -20,16 +20,13 @@ final class OperationShape {
         _ request: MockRequest, credentials used: [SecurityScheme], response: RecordedResponse?, limits: DraftLimits
     ) {
         count += 1
-        var queryValues: [(String, [String])] = []
-        for item in request.queryItems where !SecretNames.isSecretField(item.name) {
-            if let index = queryValues.firstIndex(where: { $0.0 == item.name }) {
-                queryValues[index].1.append(item.value ?? "")
-            } else {
-                queryValues.append((item.name, [item.value ?? ""]))
-            }
+        var queryValues = GroupedTexts(ignoresCase: false)
+        for item in request.queryItems
+        where !SecurityScheme.isCredential(item.name) && !Preferences.queryNames.contains(item.name) {
+            queryValues.add(item.name, item.value ?? "")
         }
-        for (name, values) in queryValues { query.add(name, values) }
-        var headerValues: [(String, [String])] = []
+        for (name, values) in queryValues.groups { query.add(name, values) }
+        var headerValues = GroupedTexts(ignoresCase: true)
         for field in request.headers {
             let name = field.name.rawValue
             let lowered = name.lowercased()
@@ -37,14 +34,10 @@ final class OperationShape {
             if !StandardHeaders.request.contains(lowered), !lowered.hasPrefix("sec-"),
                 !lowered.hasPrefix("x-forwarded-"), !lowered.hasPrefix("proxy-")
             {
-                if let index = headerValues.firstIndex(where: { $0.0.lowercased() == lowered }) {
-                    headerValues[index].1.append(field.value)
-                } else {
-                    headerValues.append((name, [field.value]))
-                }
+                headerValues.add(name, field.value)
             }
         }
-        for (name, values) in headerValues { headers.add(name, values) }
+        for (name, values) in headerValues.groups { headers.add(name, values) }
         var keys: [String] = []
         for scheme in used where !keys.contains(scheme.key) {
             keys.append(scheme.key)
@@ -92,20 +85,16 @@ final class ResponseShape {
 
     func add(_ response: RecordedResponse, limits: DraftLimits) {
         count += 1
-        var values: [(String, [String])] = []
+        var values = GroupedTexts(ignoresCase: true)
         for field in response.headers {
             let name = field.name.rawValue
             let lowered = name.lowercased()
             guard !StandardHeaders.response.contains(lowered), !SecretNames.isSecretHeader(lowered),
                 !lowered.hasPrefix("access-control-")
             else { continue }
-            if let index = values.firstIndex(where: { $0.0.lowercased() == lowered }) {
-                values[index].1.append(field.value)
-            } else {
-                values.append((name, [field.value]))
-            }
+            values.add(name, field.value)
         }
-        for (name, texts) in values { headers.add(name, texts) }
+        for (name, texts) in values.groups { headers.add(name, texts) }
         if !response.body.isEmpty {
             bodies.add(response.body, contentType: response.headers[.contentType], limits: limits)
         }
@@ -124,9 +113,38 @@ final class ResponseShape {
     }
 }
 
+/// One message's values by name (a query's, a message's headers), in the order first seen,
+/// each name's values together; header names compared without case.
+struct GroupedTexts {
+    let ignoresCase: Bool
+    private var order: [String] = []
+    private var values: [String: (name: String, texts: [String])] = [:]
+
+    init(ignoresCase: Bool) {
+        self.ignoresCase = ignoresCase
+    }
+
+    mutating func add(_ name: String, _ text: String) {
+        let key = ignoresCase ? name.lowercased() : name
+        if values[key] == nil {
+            order.append(key)
+            values[key] = (name, [text])
+        } else {
+            values[key]?.texts.append(text)
+        }
+    }
+
+    var groups: [(String, [String])] { order.compactMap { values[$0].map { ($0.name, $0.texts) } } }
+}
+
 /// Named text values (query parameters, headers), each under the name first written; header
-/// names are compared without case.
+/// names are compared without case. At most ``maximumNames`` names are kept; the others are
+/// counted in ``dropped``.
 struct NamedTexts {
+    /// Real operations have a few dozen; a name made of a value (`?1700000000123`) would grow
+    /// without end.
+    static let maximumNames = 200
+    private(set) var dropped = 0
     let ignoresCase: Bool
     private(set) var keys: [String] = []
     private(set) var names: [String: String] = [:]
@@ -139,6 +157,10 @@ struct NamedTexts {
     mutating func add(_ name: String, _ texts: [String]) {
         let key = ignoresCase ? name.lowercased() : name
         if values[key] == nil {
+            guard keys.count < Self.maximumNames else {
+                dropped += 1
+                return
+            }
             keys.append(key)
             names[key] = name
         }
@@ -146,9 +168,14 @@ struct NamedTexts {
     }
 
     mutating func absorb(_ other: NamedTexts) {
+        dropped += other.dropped
         for key in other.keys {
             guard let theirs = other.values[key] else { continue }
             if values[key] == nil {
+                guard keys.count < Self.maximumNames else {
+                    dropped += theirs.count
+                    continue
+                }
                 keys.append(key)
                 names[key] = other.names[key]
             }
@@ -296,12 +323,15 @@ final class BodyShape {
                 example = node
             }
         case .form:
-            let text = String(decoding: data, as: UTF8.self)
-            var fields: [(String, DocumentNode)] = []
-            for (name, value) in FormFields.pairs(text) where !fields.contains(where: { $0.0 == name }) {
-                fields.append((name, .text(value ?? "")))
+            // A name sent more than once is a list, as the request validator reads a form.
+            var fields = GroupedTexts(ignoresCase: false)
+            for (name, value) in FormFields.pairs(String(decoding: data, as: UTF8.self)) {
+                fields.add(name, value ?? "")
             }
-            let node = DocumentNode.map(fields)
+            let node = DocumentNode.map(
+                fields.groups.map { name, texts in
+                    (name, texts.count == 1 ? .text(texts[0]) : .list(texts.map(DocumentNode.text)))
+                })
             shape.add(node)
             if example == nil, data.count <= limits.exampleSize { example = node }
         case .text:
@@ -351,7 +381,8 @@ final class BodyShape {
         var members: [(String, DocumentNode)] = []
         switch kind {
         case .json, .form:
-            if unreadable == 0 { members.append(("schema", shape.schema().node)) }
+            // Past 1 MiB only one body was read: the schema claims nothing the others could break.
+            if unreadable == 0 { members.append(("schema", shape.schema(loose: skipped > 0).node)) }
         case .text:
             members.append(("schema", .map([("type", .text("string"))])))
         case .other:
@@ -375,7 +406,7 @@ struct SecurityScheme {
     /// ``SecretNames`` names.
     static func carried(by request: MockRequest) -> [SecurityScheme] {
         var found: [SecurityScheme] = []
-        for item in request.queryItems where SecretNames.isSecretField(item.name) {
+        for item in request.queryItems where isCredential(item.name) {
             found.append(SecurityScheme(apiKeyNamed: item.name, in: "query"))
         }
         for field in request.headers {
@@ -387,7 +418,7 @@ struct SecurityScheme {
                 for pair in field.value.split(separator: ";") {
                     guard let equals = pair.firstIndex(of: "=") else { continue }
                     let cookie = pair[..<equals].trimmingCharacters(in: .whitespaces)
-                    if !cookie.isEmpty, SecretNames.isSecretField(cookie) {
+                    if !cookie.isEmpty, isCredential(cookie) {
                         found.append(SecurityScheme(apiKeyNamed: cookie, in: "cookie"))
                     }
                 }
@@ -396,6 +427,17 @@ struct SecurityScheme {
             }
         }
         return found
+    }
+
+    /// Whether a query parameter or cookie named `name` proves who sent a request: a secret by
+    /// ``SecretNames`` that isn't a page's or a sync's token (`pageToken`, `next_token`,
+    /// `continuation_token`, `sync_token`, `csrf_token`), which stays a parameter.
+    static func isCredential(_ name: String) -> Bool {
+        guard SecretNames.isSecretField(name) else { return false }
+        let lowered = name.lowercased().replacingOccurrences(of: "-", with: "_")
+        return !["page", "next", "prev", "continuation", "cursor", "sync", "resume", "csrf", "xsrf", "nonce"].contains {
+            lowered.contains($0)
+        }
     }
 
     /// The scheme an `Authorization` value names by its word (`http`), else an API key in

@@ -21,16 +21,21 @@ final class PathNode {
     static let maximumLiterals = 1_000
     /// Paths with more segments are left out of a draft.
     static let maximumSegments = 64
+    /// The most nodes a tree makes for words: an API has hundreds of paths, not 100,000.
+    static let maximumNodes = 100_000
 
     /// Follows (or makes) the child for `segment`. `position` says where it stands: among the
-    /// leading version-like segments, the first segment after them, or deeper.
-    func child(for segment: String, position: SegmentPosition) -> PathNode {
+    /// leading version-like segments, the first segment after them, or deeper. `nodes` counts the
+    /// tree's nodes: past ``maximumNodes`` a new word is read as the place's parameter.
+    func child(for segment: String, position: SegmentPosition, nodes: inout Int) -> PathNode {
+        let full = nodes >= Self.maximumNodes && literals[segment] == nil
         let becomesParameter: Bool
         switch position {
-        case .version: becomesParameter = false
+        case .version: becomesParameter = literals[segment] == nil && literals.count >= Self.maximumLiterals
         case .first:
             becomesParameter =
                 (PathShape.isIdByShape(segment) && !PathShape.isDate(segment)) || !PathShape.isWritableLiteral(segment)
+                || (literals[segment] == nil && literals.count >= Self.maximumLiterals)
         case .deeper:
             becomesParameter =
                 !PathShape.isVersionLike(segment)
@@ -38,11 +43,13 @@ final class PathNode {
                     || (literals[segment] == nil && literals.count >= Self.maximumLiterals))
         }
         let child: PathNode
-        if becomesParameter {
+        if becomesParameter || full {
+            if parameter == nil { nodes += 1 }
             child = parameter ?? PathNode()
             child.values.add(segment)
             parameter = child
         } else {
+            if literals[segment] == nil { nodes += 1 }
             child = literals[segment] ?? PathNode()
             literals[segment] = child
         }
@@ -88,10 +95,13 @@ final class PathNode {
     }
 
     /// Folds words into parameters by their siblings, everywhere below the first segment,
-    /// top-down. `pastFirst` says whether this node's children stand past the first segment.
-    func foldSiblings(pastFirst: Bool, depth: Int = 0) {
+    /// top-down. `pastFirst` says whether this node's children stand past the first segment (the
+    /// first of the path, or the first after a version-like one). Words below a parameter don't
+    /// fold: an app's traffic often reads one item's sub-resources (`/users/42/followers`,
+    /// `/users/42/following`, `/users/42/repos`), which are names, not ids.
+    func foldSiblings(pastFirst: Bool, isParameter: Bool = false, depth: Int = 0) {
         guard depth < Self.maximumSegments else { return }
-        if pastFirst, let family = foldableSiblings() {
+        if pastFirst, !isParameter, let family = foldableSiblings() {
             let folded = parameter ?? PathNode()
             for segment in family {
                 guard let child = literals.removeValue(forKey: segment) else { continue }
@@ -101,9 +111,9 @@ final class PathNode {
             parameter = folded
         }
         for (segment, child) in literals {
-            child.foldSiblings(pastFirst: pastFirst || !PathShape.isVersionLike(segment), depth: depth + 1)
+            child.foldSiblings(pastFirst: !PathShape.isVersionLike(segment), depth: depth + 1)
         }
-        parameter?.foldSiblings(pastFirst: true, depth: depth + 1)
+        parameter?.foldSiblings(pastFirst: true, isParameter: true, depth: depth + 1)
     }
 
     /// The words among the children that fold into one parameter, sorted, or `nil` when fewer

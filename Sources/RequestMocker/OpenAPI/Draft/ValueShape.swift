@@ -86,26 +86,28 @@ final class ValueShape {
         return copy
     }
 
-    /// The JSON Schema of what was seen: `{}` when nothing was (or only values too deep).
-    func schema() -> DraftSchema {
+    /// The JSON Schema of what was seen: `{}` when nothing was (or only values too deep). A
+    /// `loose` schema (of bodies only some of which were read) claims nothing the unread ones
+    /// could break: no `required`, `format`, `enum` or `oneOf`, only types and members.
+    func schema(loose: Bool = false) -> DraftSchema {
         guard count > 0, tooDeep == 0 else { return DraftSchema() }
         var schema = DraftSchema()
         var types: [String] = []
         if let objects {
             types.append("object")
-            if let variants = objects.variants(), objects.count == count {
+            if !loose, objects.count == count, let variants = objects.variants() {
                 return variants
             }
-            objects.describe(into: &schema)
+            objects.describe(into: &schema, loose: loose)
         }
         if let arrays {
             types.append("array")
-            if arrays.items.count > 0 { schema.items = arrays.items.schema().node }
+            if arrays.items.count > 0 { schema.items = arrays.items.schema(loose: loose).node }
         }
         if let strings {
             types.append("string")
             // A format or an enum only when every value but `null` was a string.
-            if nulls + strings.count == count {
+            if !loose, nulls + strings.count == count {
                 schema.format = strings.format
                 if let values = strings.enumeration() {
                     schema.enumeration = values.map(DraftSchema.Literal.string) + (nulls > 0 ? [.null] : [])
@@ -135,12 +137,20 @@ private struct StringShape {
     var tooManyDistinct = false
 
     static let formats: [(name: String, test: @Sendable (String) -> Bool)] = [
-        ("date-time", FormatCheck.isDateTime),
+        // Stricter than the validator where other tools are: a `T` between date and time, and a
+        // URI of ASCII without the characters RFC 3986 never allows.
+        ("date-time", { FormatCheck.isDateTime($0) && [0x54, 0x74].contains(Array($0.utf8)[10]) }),
         ("date", { FormatCheck.isDate(Substring($0)) }),
         ("time", isTime),
         ("uuid", FormatCheck.isUUID),
         ("email", FormatCheck.isEmail),
-        ("uri", FormatCheck.isURI),
+        (
+            "uri",
+            {
+                FormatCheck.isURI($0)
+                    && $0.unicodeScalars.allSatisfy { $0.isASCII && !"<>\"\\{}|^` ".unicodeScalars.contains($0) }
+            }
+        ),
         ("ipv4", { FormatCheck.problem(with: $0, format: "ipv4") == nil }),
         ("ipv6", { FormatCheck.problem(with: $0, format: "ipv6") == nil }),
     ]
@@ -259,6 +269,8 @@ private final class ObjectShape {
         "resource_type", "__typename",
     ]
     static let maximumTagValues = 16
+    /// How deep objects are still told apart by a member.
+    static let maximumTagDepth = 3
 
     init(tracksTags: Bool) {
         self.tracksTags = tracksTags
@@ -267,6 +279,9 @@ private final class ObjectShape {
     func add(_ object: DocumentObject, depth: Int) {
         count += 1
         let keyedByIds = !object.members.isEmpty && object.members.allSatisfy { PathShape.isIdByShape($0.key) }
+        // Objects keyed by ids and objects of named members at one place: all are read as a map,
+        // so no member's schema contradicts the map's values.
+        if keyedByIds, !members.isEmpty { becomeMap() }
         if keyedByIds || mapValues != nil && members.isEmpty {
             let values = mapValues ?? ValueShape(tracksTags: tracksTags)
             for member in object.members { values.add(member.value, depth: depth + 1) }
@@ -285,10 +300,13 @@ private final class ObjectShape {
             }
         }
         if names.count > Self.maximumNames { becomeMap() }
-        guard tracksTags else { return }
+        // Shapes told apart near the top only (a list's items, their members): each object
+        // tracked is added once more, to its variant, so deeper tracking would multiply the work.
+        guard tracksTags, depth <= Self.maximumTagDepth else { return }
         for name in Self.tagNames {
             guard let value = object[name]?.string else { continue }
-            if count == 1 && tags[name] == nil { tags[name] = [] }
+            // The first tag name an object has is the only candidate.
+            if count == 1 && tags.isEmpty { tags[name] = [] }
             guard var seen = tags[name] else { continue }
             let plain: ObjectShape
             if let index = seen.firstIndex(where: { $0.value == value }) {
@@ -334,7 +352,7 @@ private final class ObjectShape {
                 members[name] = (theirs.shape.copy(tracksTags: tracksTags), theirs.present)
             }
         }
-        if names.count > Self.maximumNames { becomeMap() }
+        if names.count > Self.maximumNames || mapValues != nil && !names.isEmpty { becomeMap() }
         guard tracksTags else { return }
         // A tag stays only when both sides saw it on every object.
         for name in Array(tags.keys) {
@@ -362,18 +380,23 @@ private final class ObjectShape {
         return copy
     }
 
-    /// Writes the members (`properties`, `required`) or the map's values.
-    func describe(into schema: inout DraftSchema) {
+    /// Writes the members (`properties`, `required`) or the map's values. A member whose name
+    /// marks a secret (``SecretNames``) allows any value: redaction made its values the text
+    /// `REDACTED`, whatever they were, and a recording that wasn't redacted holds the real ones.
+    func describe(into schema: inout DraftSchema, loose: Bool = false) {
         for name in names {
             guard let member = members[name] else { continue }
-            schema.properties.append((name, member.shape.schema().node))
-            if member.present == count { schema.required.append(name) }
+            let secret = SecretNames.isSecretField(name)
+            schema.properties.append((name, secret ? DraftSchema().node : member.shape.schema(loose: loose).node))
+            if !loose, member.present == count { schema.required.append(name) }
         }
-        if let mapValues { schema.additionalProperties = mapValues.schema().node }
+        if let mapValues { schema.additionalProperties = mapValues.schema(loose: loose).node }
     }
 
     /// A `oneOf` of the shapes a member tells apart, when their members conflict (one shape
-    /// requires a member another never has); `nil` when uniting them loses nothing.
+    /// requires a member another never has); `nil` when uniting them loses nothing. Each branch
+    /// has the member as a `const`, so a value matches exactly one; no `discriminator` keyword is
+    /// written, since without a `mapping` tools read its values as schema names.
     func variants() -> DraftSchema? {
         guard mapValues == nil else { return nil }
         for name in Self.tagNames {
@@ -394,7 +417,6 @@ private final class ObjectShape {
                 }
                 return branch.node
             }
-            schema.discriminator = name
             return schema
         }
         return nil

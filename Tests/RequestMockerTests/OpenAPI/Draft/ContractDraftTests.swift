@@ -61,15 +61,20 @@ struct ContractDraftTests {
                 "/tokens/01ARZ3NDEKTSV4RRFFQ69G5FAV", "/line-items/550e8400-e29b-41d4-a716-446655440000",
                 "/reports/daily/2026-11-28", "/2026-11-28/summary", "/42/stats", "/v1/users/7",
                 "/api/v2/items/abcdefghijklmnopqrstu1", "/categories/7/products/9", "/a/1/2", "/b/1/2/3",
-                "/articles/an-extremely-long-article-slug",
+                "/articles/an-extremely-long-article-slug", "/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/getMe",
+                "/cart;jsessionid=1A2B3C/items", "/v1beta/models", "/v1beta/files", "/v1beta/tunedModels",
+                "/admin/api/2024-01/products.json", "/admin/api/2024-01/orders.json",
+                "/admin/api/2024-01/customers.json", "/café/menu",
             ].map { Self.exchange($0) })
         #expect(
             Self.templates(document) == [
-                "/2026-11-28/summary", "/a/{aId}/{id}", "/api/v2/items/{itemId}",
-                "/articles/an-extremely-long-article-slug",
-                "/b/{bId}/{id}/{id2}", "/categories/{categoryId}/products/{productId}", "/line-items/{lineItemId}",
-                "/orders/{orderId}", "/reports/daily/{dailyId}", "/sessions/{sessionId}", "/tokens/{tokenId}",
-                "/users/{userId}", "/v1/users/{userId}", "/{id}/stats",
+                "/2026-11-28/summary", "/a/{aId}/{id}", "/admin/api/2024-01/customers.json",
+                "/admin/api/2024-01/orders.json", "/admin/api/2024-01/products.json", "/api/v2/items/{itemId}",
+                "/articles/an-extremely-long-article-slug", "/b/{bId}/{id}/{id2}", "/café/menu",
+                "/categories/{categoryId}/products/{productId}", "/line-items/{lineItemId}", "/orders/{orderId}",
+                "/reports/daily/{dailyId}", "/sessions/{sessionId}", "/tokens/{tokenId}", "/users/{userId}",
+                "/v1/users/{userId}", "/v1beta/files", "/v1beta/models", "/v1beta/tunedModels", "/{id}/getMe",
+                "/{id}/items", "/{id}/stats",
             ])
         #expect(Self.pathParameters(document, "/users/{userId}") == ["userId": ["type": "integer"]])
         #expect(Self.pathParameters(document, "/orders/{orderId}") == ["orderId": ["type": "string"]])
@@ -97,8 +102,9 @@ struct ContractDraftTests {
                 "/boards/b/lists/archive/labels",
                 // A word with ids below is a collection, not an item.
                 "/shop/items/1", "/shop/items/2", "/shop/orders/3", "/shop/status",
-                "/users/1/followers", "/users/1/following", "/users/1/posts", "/users/2/followers", "/users/2/posts",
-                "/users/me", "/v1/alpha", "/v1/beta", "/v1/gamma",
+                // Below a parameter, words are sub-resources, even when one item's alone were read.
+                "/users/1/followers", "/users/1/following", "/users/1/posts", "/users/1/repos", "/users/2/followers",
+                "/users/2/posts", "/users/me", "/v1/alpha", "/v1/beta", "/v1/gamma",
                 // Beside an id by shape (a name no template can hold as a literal), words join it.
                 "/contents/Untitled Folder", "/contents/one.ipynb", "/contents/two.ipynb",
                 "/contents/notes.txt/checkpoints",
@@ -110,7 +116,7 @@ struct ContractDraftTests {
                 "/files/{fileId}/checkpoints", "/orders", "/shop/items/{itemId}", "/shop/orders/{orderId}",
                 "/shop/status", "/teams/core/members/{memberId}", "/teams/core/members/{memberId}/roles", "/tickets",
                 "/users/me", "/users/{userId}/followers", "/users/{userId}/following", "/users/{userId}/posts",
-                "/v1/alpha", "/v1/beta", "/v1/gamma",
+                "/users/{userId}/repos", "/v1/alpha", "/v1/beta", "/v1/gamma",
             ])
         #expect(Self.pathParameters(document, "/files/{fileId}/checkpoints") == ["fileId": ["type": "string"]])
     }
@@ -213,7 +219,7 @@ struct ContractDraftTests {
                 "properties": [
                     "name": ["type": "string"], "email": ["type": "string", "format": "email"],
                     "age": ["type": "number"], "nick": ["type": "null"], "born": ["type": ["string", "integer"]],
-                    "password": ["type": "string"],
+                    "password": [:],
                 ],
                 "required": ["name", "email", "age", "born"],
             ])
@@ -252,7 +258,7 @@ struct ContractDraftTests {
                 "items"]?["properties"]?["status"] == ["type": "string"])
     }
 
-    @Test("objects keyed by ids become maps; array items merge; shapes a member tells apart become a oneOf")
+    @Test("objects keyed by ids become maps; array items merge; shapes a member tells apart become a oneOf of consts")
     func mapsArraysAndVariants() throws {
         let document = try Self.draft([
             Self.exchange("/scores", response: #"{"1001": {"points": 3}, "1002": {"points": 5, "bonus": true}}"#),
@@ -293,8 +299,7 @@ struct ContractDraftTests {
                             "properties": ["type": ["type": "string", "const": "key"], "code": ["type": "string"]],
                             "required": ["type", "code"],
                         ],
-                    ],
-                    "discriminator": ["propertyName": "type"],
+                    ]
                 ],
             ])
         #expect(
@@ -356,6 +361,83 @@ struct ContractDraftTests {
         }
         #expect(levels == 32)
         #expect(schema == [:])
+    }
+
+    /// Each exchange, as it was recorded (not redacted), checked against the draft of them all.
+    static func findings(_ exchanges: [Interaction]) throws -> [ContractCheck.Finding] {
+        let draft = ContractDraft()
+        for exchange in exchanges { draft.add(exchange) }
+        let contract = try Self.load(draft.yaml(), as: "openapi.yaml")
+        #expect(contract.notices == [])
+        let check = ContractCheck(contract)
+        return check.contractFindings
+            + exchanges.enumerated().flatMap { index, exchange in
+                exchange.response.map { check.check(exchange.request, answeredWith: $0, at: "entry \(index)") } ?? []
+            }
+    }
+
+    @Test("a member named as a secret allows any value, so neither its type nor its values reach the draft")
+    func secretMembers() throws {
+        let bodies = (0..<12).map { index in
+            #"{"has_password": \#(index % 2 == 0), "reset_token": "tok-9f8e7d6c5b4a", "session": {"id": \#(index)}}"#
+        }
+        let exchanges = bodies.map { Self.exchange("/me", response: $0) }
+        #expect(try Self.findings(exchanges) == [])
+        let draft = ContractDraft()
+        for exchange in exchanges { draft.add(exchange) }
+        let yaml = String(decoding: draft.yaml(), as: UTF8.self)
+        #expect(!yaml.contains("tok-9f8e7d6c5b4a"))
+        let document = try JSONValue(parsing: Data(draft.document().jsonBytes))
+        #expect(
+            document["paths"]?["/me"]?["get"]?["responses"]?["200"]?["content"]?["application/json"]?["schema"] == [
+                "type": "object", "properties": ["has_password": [:], "reset_token": [:], "session": [:]],
+                "required": ["has_password", "reset_token", "session"],
+            ])
+    }
+
+    @Test("samples that break what another sample suggested still pass their draft")
+    func conflictingSamples() throws {
+        let exchanges = [
+            // Tags whose values are numbers as text: each branch is told apart by its const alone.
+            Self.exchange("/parts", response: #"[{"type": "1", "a": 1}, {"type": "2", "b": "x"}]"#),
+            // Named members, then an object keyed by ids: all read as a map.
+            Self.exchange("/index", response: #"{"a": 1, "7": "x"}"#),
+            Self.exchange("/index", response: #"{"7": 5}"#),
+            // A status OpenAPI can't name, and a body without a Content-Type.
+            Self.exchange("/odd", status: 999, response: #"{"why": "x"}"#),
+            Self.exchange("/raw", responseHeaders: [:], response: "bytes"),
+        ]
+        #expect(try Self.findings(exchanges) == [])
+        let draft = ContractDraft()
+        for exchange in exchanges { draft.add(exchange) }
+        let document = try JSONValue(parsing: Data(draft.document().jsonBytes))
+        #expect(
+            document["paths"]?["/odd"]?["get"]?["responses"]?["default"]?["description"] == "A status outside 100–599")
+        #expect(
+            document["paths"]?["/raw"]?["get"]?["responses"]?["200"]?["content"] == ["application/octet-stream": [:]])
+        #expect(
+            draft.notes == [
+                "status 999 can't be a response's key in OpenAPI: drafted as the operation's default response"
+            ])
+    }
+
+    @Test("a page's token is a parameter, not a credential; methods a path item can't hold are left out and said")
+    func pageTokensAndOtherMethods() throws {
+        let draft = ContractDraft()
+        draft.add(Self.exchange("/feed?pageToken=abc&limit=5"))
+        draft.add(Self.exchange("/feed?pageToken=def&limit=5&__code=404"))
+        draft.add(Self.exchange("PROPFIND", "/dav/notes"))
+        draft.add(Self.exchange("QUERY", "/dav/notes"))
+        let document = try JSONValue(parsing: Data(draft.document().jsonBytes))
+        #expect(document["paths"]?["/feed"]?["get"]?["security"] == nil)
+        #expect(
+            document["paths"]?["/feed"]?["get"]?["parameters"] == [
+                ["name": "pageToken", "in": "query", "required": true, "schema": ["type": "string"]],
+                ["name": "limit", "in": "query", "required": true, "schema": ["type": "integer"]],
+            ])
+        #expect(Self.templates(document) == ["/feed"])
+        #expect(
+            draft.notes == ["2 exchanges of methods an OpenAPI path item can't hold left out (PROPFIND, QUERY)"])
     }
 
     @Test("the draft loads in our reader without a notice and checks against its recordings without a finding")
