@@ -411,8 +411,8 @@ struct ContractDraftTests {
         let draft = ContractDraft()
         for exchange in exchanges { draft.add(exchange) }
         let document = try JSONValue(parsing: Data(draft.document().jsonBytes))
-        #expect(
-            document["paths"]?["/odd"]?["get"]?["responses"]?["default"]?["description"] == "A status outside 100–599")
+        let odd = document["paths"]?["/odd"]?["get"]?["responses"]?["default"]
+        #expect(odd?["description"] == "A status outside 100–599")
         #expect(
             document["paths"]?["/raw"]?["get"]?["responses"]?["200"]?["content"] == ["application/octet-stream": [:]])
         #expect(
