@@ -82,7 +82,7 @@ extension CommandLineOptions {
         var rest = arguments
         while let argument = rest.popFirst() {
             switch argument {
-            case "--cassette", "--base-path", "-o", "--output":
+            case "--cassette", "--base-path", "--openapi", "-o", "--output":
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else {
                     throw UsageError(
                         description: "\(argument) needs a value, for example "
@@ -90,6 +90,7 @@ extension CommandLineOptions {
                 }
                 switch argument {
                 case "--cassette": options.cassettes.append(value)
+                case "--openapi": options.openapi = value
                 case "--base-path":
                     guard value.hasPrefix("/") else {
                         throw UsageError(
@@ -111,7 +112,9 @@ extension CommandLineOptions {
             default:
                 guard !argument.hasPrefix("-") else {
                     throw UsageError(
-                        description: "unknown option \(argument); draft takes FOLDERs, --cassette, --base-path and -o")
+                        description:
+                            "unknown option \(argument); draft takes FOLDERs, --cassette, --base-path, --openapi and -o"
+                    )
                 }
                 options.folders.append(argument)
             }

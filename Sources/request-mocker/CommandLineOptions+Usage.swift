@@ -11,7 +11,8 @@ extension CommandLineOptions {
                request-mocker convert IN OUT [--host URL]
                request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]
                                     [--base-path PATH]
-               request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH] -o FILE
+               request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH]
+                                    [--openapi EXISTING] -o FILE
 
         Serves mock responses over HTTP/1.1, printing one line per request: what answered it,
         or, when nothing did, the file names it looked for.
@@ -106,7 +107,10 @@ extension CommandLineOptions {
           when given (traffic outside it is left out). Ids in paths become parameters, query
           parameters and headers are typed, credentials become security schemes (never their
           values), bodies become schemas with a redacted example. The same recordings give the
-          same bytes; serve and check read the draft as they read any contract.
+          same bytes; serve and check read the draft as they read any contract. With --openapi
+          EXISTING, that contract is kept as it is (its version and dialect too) and gains only
+          what the traffic shows it lacks, each addition printed: operations, statuses, media
+          types, properties, widened types.
 
         Unmatched requests get 404 with the reason as the body. Stop with Ctrl-C.
         Exit status: 0 after Ctrl-C (and after name, convert and draft), 64 for bad arguments, 65

@@ -14,11 +14,14 @@ struct CommandLineOptions: Equatable {
         case draft(DraftOptions)
     }
 
-    /// `request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH] -o FILE`.
+    /// `request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH] [--openapi EXISTING]
+    /// -o FILE`.
     struct DraftOptions: Equatable {
         var folders: [String] = []
         var cassettes: [String] = []
         var basePath: String?
+        /// `--openapi EXISTING`: the contract kept as it is, with what the traffic shows it lacks.
+        var openapi: String?
         var output = ""
     }
 

@@ -1,11 +1,13 @@
 import Foundation
 import RequestMocker
 
-/// `request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH] -o FILE`: writes an
-/// OpenAPI 3.1 contract drafted from recorded traffic (YAML or JSON by the extension).
+/// `request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH] [--openapi EXISTING]
+/// -o FILE`: writes an OpenAPI 3.1 contract drafted from recorded traffic (YAML or JSON by the
+/// extension), or the existing contract with what the traffic shows it lacks.
 enum DraftCommand {
     static func run(_ options: CommandLineOptions.DraftOptions) -> Never {
-        let draft = ContractDraft(basePath: options.basePath)
+        let existing = options.openapi.map { ContractWatcher.load(URL(fileURLWithPath: $0)) }
+        let draft = ContractDraft(basePath: options.basePath, existing: existing)
         var skipped: [String] = []
         for folder in options.folders {
             var isFolder: ObjCBool = false
@@ -40,6 +42,7 @@ enum DraftCommand {
         guard draft.exchanges > 0 else {
             fail("nothing to draft: the recordings hold no exchange", status: ExitCode.dataError)
         }
+        if let existing { update(existing, with: draft, options: options, skipped: skipped) }
         guard !draft.isEmpty else {
             fail(
                 "nothing to draft from \(draft.exchanges) exchange\(draft.exchanges == 1 ? "" : "s"): "
@@ -55,6 +58,33 @@ enum DraftCommand {
         printLine(
             "drafted \(operations) operation\(operations == 1 ? "" : "s") on \(paths) path\(paths == 1 ? "" : "s") "
                 + "from \(draft.exchanges) exchange\(draft.exchanges == 1 ? "" : "s") into \(options.output)")
+        for note in draft.notes { printLine("  note: \(note)") }
+        for reason in skipped { printLine("  left out \(reason)") }
+        exit(0)
+    }
+
+    /// Writes the existing contract with what the traffic adds, and says each addition.
+    private static func update(
+        _ contract: OpenAPIContract, with draft: ContractDraft, options: CommandLineOptions.DraftOptions,
+        skipped: [String]
+    ) -> Never {
+        let update: ContractUpdate
+        do {
+            update = try draft.update()
+        } catch {
+            fail("\(error)", status: ExitCode.dataError)
+        }
+        do {
+            try ContractDraft.write(update.document, to: URL(fileURLWithPath: options.output))
+        } catch {
+            fail("cannot write \(options.output): \(error.localizedDescription)", status: ExitCode.cantCreate)
+        }
+        let (count, exchanges) = (update.additions.count, draft.exchanges)
+        printLine(
+            "updated \(contract.url.lastPathComponent) from \(exchanges) exchange\(exchanges == 1 ? "" : "s") "
+                + "into \(options.output): \(count) addition\(count == 1 ? "" : "s")")
+        for addition in update.additions { printLine("  \(addition)") }
+        for reason in update.unchanged { printLine("  unchanged: \(reason)") }
         for note in draft.notes { printLine("  note: \(note)") }
         for reason in skipped { printLine("  left out \(reason)") }
         exit(0)

@@ -74,6 +74,62 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("openapi.yaml").path))
     }
 
+    @Test func anExistingContractGainsWhatTheTrafficShowsAndSaysEachAddition() async throws {
+        let folder = try Self.recordings()
+        try folder.write(
+            "openapi.yaml",
+            """
+            openapi: 3.0.3
+            info: {title: Users, version: "1"}
+            servers: [{url: "https://api.example"}]
+            paths:
+              /users/{id}:
+                parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+                get:
+                  responses:
+                    "200":
+                      description: a user
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {id: {type: integer}}}
+            """)
+        // GET /users/me goes to the contract's /users/{id}: its paths win over new templates, and
+        // an existing operation's security is left as it is.
+        let result = try await Command.run(
+            ["draft", "--cassette", "traffic.har", "--openapi", "openapi.yaml", "-o", "updated.yaml"], in: folder.url)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(
+            result.output.split(separator: "\n") == [
+                "updated openapi.yaml from 16 exchanges into updated.yaml: 13 additions",
+                "  added property GET /users/{id} 200 application/json /name",
+                "  added property GET /users/{id} 200 application/json /tags",
+                "  added property GET /users/{id} 200 application/json /manager",
+                "  added GET /users/{id} 404",
+                "  added DELETE /users/{id}",
+                "  added path /events (GET)",
+                "  added path /files/{fileId}/checkpoints (GET)",
+                "  added path /form (PUT)",
+                "  added path /report (GET)",
+                "  added path /scores (GET)",
+                "  added path /search (GET)",
+                "  added path /users (POST)",
+                "  added security scheme xApiKey",
+                "  note: status 999 can't be a response's key in OpenAPI: drafted as the operation's default response",
+            ])
+        let check = try await Command.run(
+            ["check", "--openapi", "updated.yaml", "--cassette", "traffic.har"], in: folder.url)
+        #expect(check.status == 0, "\(check.output)")
+        #expect(
+            check.output == "checked 16 mocks and the contract's examples against updated.yaml: 0 errors, 0 warnings\n")
+        try await Tool.openapiSpecValidator.require()
+        let validator = try await ExternalProcess.run(
+            "python3", ["-m", "openapi_spec_validator", "updated.yaml"], in: folder.url, timeout: .seconds(60))
+        #expect(validator.status == 0, "\(validator.output)\(validator.error)")
+        let yaml = try String(contentsOf: folder.url.appendingPathComponent("updated.yaml"), encoding: .utf8)
+        #expect(yaml.hasPrefix("openapi: \"3.0.3\"\n"))
+        #expect(!yaml.contains("- \"null\""), "a 3.0 contract gets nullable, not type lists")
+    }
+
     @Test func mistakesAreUsageErrorsOrMissingInputs() async throws {
         let folder = try TemporaryFolder()
         let cases: [(arguments: [String], status: Int32, error: String)] = [
@@ -96,8 +152,8 @@ import Testing
                 #"--base-path "v2" must start with /, such as /v2"#
             ),
             (
-                ["draft", "--openapi", "old.yaml", "-o", "a.yaml"], 64,
-                "unknown option --openapi; draft takes FOLDERs, --cassette, --base-path and -o"
+                ["draft", "--upstream", "http://localhost", "-o", "a.yaml"], 64,
+                "unknown option --upstream; draft takes FOLDERs, --cassette, --base-path, --openapi and -o"
             ),
             (["draft", "--cassette", "missing.har", "-o", "a.yaml"], 66, "no cassette at missing.har"),
             (["draft", "Missing", "-o", "a.yaml"], 66, "no folder at Missing"),

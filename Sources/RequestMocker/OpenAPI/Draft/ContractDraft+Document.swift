@@ -88,7 +88,7 @@ extension ContractDraft {
     /// Whether any exchange reached a path the draft can hold.
     package var isEmpty: Bool { !hasOperations }
 
-    private func operationNode(_ operation: OperationShape, schemes: inout SchemeNames) -> DocumentNode {
+    func operationNode(_ operation: OperationShape, schemes: inout SchemeNames) -> DocumentNode {
         var members: [(String, DocumentNode)] = []
         var parameters: [DocumentNode] = []
         for (location, texts) in [("query", operation.query), ("header", operation.headers)] {
@@ -138,24 +138,7 @@ extension ContractDraft {
         }
         if let other { named.append(("default", other, "A status outside 100–599")) }
         for (key, response, description) in named {
-            var fields: [(String, DocumentNode)] = [("description", .text(description))]
-            let headers = response.headers.entries
-            if !headers.isEmpty {
-                fields.append(
-                    (
-                        "headers",
-                        .map(
-                            headers.map { name, shape in
-                                var header: [(String, DocumentNode)] = [("schema", shape.schema)]
-                                if shape.count == response.count {
-                                    header.insert(("required", DocumentNode(.bool(true), at: 0)), at: 0)
-                                }
-                                return (name, .map(header))
-                            })
-                    ))
-            }
-            if !response.bodies.types.isEmpty { fields.append(("content", content(response.bodies))) }
-            responses.append((key, .map(fields)))
+            responses.append((key, responseNode(response, description: description)))
         }
         if responses.isEmpty {
             responses.append(("default", .map([("description", .text("No response was recorded"))])))
@@ -164,7 +147,30 @@ extension ContractDraft {
         return .map(members)
     }
 
-    private func content(_ bodies: MediaBodies) -> DocumentNode {
+    /// A response object: its description, its headers that aren't standard (`required` when
+    /// every response had them) and its content.
+    func responseNode(_ response: ResponseShape, description: String) -> DocumentNode {
+        var fields: [(String, DocumentNode)] = [("description", .text(description))]
+        let headers = response.headers.entries
+        if !headers.isEmpty {
+            fields.append(
+                (
+                    "headers",
+                    .map(
+                        headers.map { name, shape in
+                            var header: [(String, DocumentNode)] = [("schema", shape.schema)]
+                            if shape.count == response.count {
+                                header.insert(("required", DocumentNode(.bool(true), at: 0)), at: 0)
+                            }
+                            return (name, .map(header))
+                        })
+                ))
+        }
+        if !response.bodies.types.isEmpty { fields.append(("content", content(response.bodies))) }
+        return .map(fields)
+    }
+
+    func content(_ bodies: MediaBodies) -> DocumentNode {
         .map(bodies.types.compactMap { type in bodies.bodies[type].map { (type, $0.node) } })
     }
 }
@@ -174,6 +180,29 @@ struct SchemeNames {
     private(set) var all: [(String, DocumentNode)] = []
     private var names: [String: String] = [:]
     private var taken: Set<String> = []
+
+    init() {}
+
+    /// Names that reuse an existing contract's schemes of the same kind (`components/securitySchemes`
+    /// of `document`), which ``all`` doesn't list.
+    init(existing document: DocumentNode) {
+        for member in document["components"]?["securitySchemes"]?.object?.members ?? [] {
+            taken.insert(member.key)
+            let scheme = member.value
+            var key: String?
+            switch scheme["type"]?.string {
+            case "http":
+                if let word = scheme["scheme"]?.string { key = "http:" + word.lowercased() }
+            case "apiKey":
+                if let location = scheme["in"]?.string, let name = scheme["name"]?.string {
+                    key = "apiKey:\(location):\(location == "header" ? name.lowercased() : name)"
+                }
+            default: continue
+            }
+            // The first scheme of a kind is the one a new operation names.
+            if let key, names[key] == nil { names[key] = member.key }
+        }
+    }
 
     mutating func name(for scheme: SecurityScheme) -> String {
         if let known = names[scheme.key] { return known }

@@ -43,9 +43,28 @@ package final class ContractDraft {
     package private(set) var otherMethods = 0
     private var otherMethodNames: [String] = []
 
-    package init(basePath: String? = nil) {
-        self.basePath = (basePath ?? "").split(separator: "/").map(String.init)
+    /// The contract a draft updates (`--openapi EXISTING`), and the exchanges that reached its
+    /// operations and paths: those are kept apart from the tree, so its paths win over new
+    /// templates.
+    struct Existing {
+        let contract: OpenAPIContract
+        let router: OpenAPIRouter
+        /// By the index of the operation they reached.
+        var operations: [Int: OperationShape] = [:]
+        /// By the path template they reached, then method: a method the path doesn't declare.
+        var methods: [String: [String: OperationShape]] = [:]
+    }
+
+    private(set) var existing: Existing?
+
+    /// A draft of its own, or (with `existing`) the additions to a contract: exchanges that reach
+    /// one of its operations or paths are drafted there, the others as new paths under its base
+    /// path (or `basePath`).
+    package init(basePath: String? = nil, existing contract: OpenAPIContract? = nil) {
+        let base = basePath ?? contract?.basePath ?? ""
+        self.basePath = base.split(separator: "/").map(String.init)
         limits = DraftLimits()
+        existing = contract.map { Existing(contract: $0, router: $0.router(basePath: basePath)) }
     }
 
     /// Adds one recorded exchange.
@@ -70,6 +89,11 @@ package final class ContractDraft {
             if !otherMethodNames.contains(request.method.rawValue), otherMethodNames.count < 3 {
                 otherMethodNames.append(request.method.rawValue)
             }
+            return
+        }
+        if existing != nil, let shape = existingOperation(for: request) {
+            shape.add(request, credentials: credentials, response: response, limits: limits)
+            hasOperations = true
             return
         }
         let below = segments.dropFirst(basePath.count)
@@ -99,6 +123,29 @@ package final class ContractDraft {
         node.operation(request.method.rawValue).add(
             request, credentials: credentials, response: response, limits: limits)
         hasOperations = true
+    }
+
+    /// Where an exchange goes in the existing contract: its operation, or a new method of a path
+    /// it has; `nil` for a path it lacks.
+    private func existingOperation(for request: MockRequest) -> OperationShape? {
+        guard let router = existing?.router, let contract = existing?.contract else { return nil }
+        let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
+        switch router.route(request.method, segments: request.pathSegments, query: query) {
+        case .operation(let index, _):
+            let shape = existing?.operations[index] ?? OperationShape()
+            existing?.operations[index] = shape
+            return shape
+        case .methodNotAllowed(let allowed):
+            guard let method = allowed.first,
+                case .operation(let index, _) = router.route(method, segments: request.pathSegments, query: query)
+            else { return nil }
+            let template = contract.operations[index].path
+            let shape = existing?.methods[template]?[request.method.rawValue] ?? OperationShape()
+            existing?.methods[template, default: [:]][request.method.rawValue] = shape
+            return shape
+        case .notFound:
+            return nil
+        }
     }
 
     /// What the draft left out or only sampled, one line each, for the command's output.

@@ -469,3 +469,156 @@ struct ContractDraftTests {
         #expect(first.1 == second.1)
     }
 }
+
+/// `draft --openapi EXISTING`: an existing contract keeps everything it has, and gains what the
+/// traffic shows it lacks, in its own dialect.
+@Suite("Updating a contract from recordings", .timeLimit(.minutes(3)), .hangGuard)
+struct ContractUpdateTests {
+    static let existing30 = """
+        openapi: 3.0.3
+        info: {title: Users, version: "1"}
+        servers: [{url: "https://api.example/v1"}]
+        paths:
+          /users:
+            get:
+              operationId: listUsers
+              responses:
+                "200":
+                  description: the users
+                  content:
+                    application/json:
+                      schema:
+                        type: array
+                        items: {$ref: "#/components/schemas/User"}
+          /users/{id}:
+            parameters:
+              - {name: id, in: path, required: true, schema: {type: integer}}
+            get:
+              operationId: getUser
+              responses:
+                "200":
+                  description: a user
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/User"}
+        components:
+          securitySchemes:
+            token: {type: http, scheme: bearer}
+          schemas:
+            User:
+              type: object
+              required: [id]
+              properties:
+                id: {type: integer}
+                name: {type: string}
+                age: {type: integer}
+        """
+
+    /// The exchanges, under `/v1`, that the contract doesn't fully describe.
+    static var traffic: [Interaction] {
+        [
+            DraftCorpus.exchange(
+                "/v1/users/1",
+                response: #"{"id": 1, "name": "Ada", "age": 36.5, "email": "ada@example.com", "nick": null}"#),
+            DraftCorpus.exchange(
+                "/v1/users/9", status: 404, responseHeaders: ["Content-Type": "application/problem+json"],
+                response: #"{"title": "Not Found"}"#),
+            DraftCorpus.exchange("DELETE", "/v1/users/1", status: 204, responseHeaders: [:], response: ""),
+            DraftCorpus.exchange(
+                "/v1/users", headers: ["Accept": "text/csv"], responseHeaders: ["Content-Type": "text/csv"],
+                response: "id,name\n1,Ada\n"),
+            DraftCorpus.exchange(
+                "POST", "/v1/teams", headers: ["Authorization": "Bearer t"], body: #"{"name": "core"}"#, status: 201,
+                response: #"{"id": 7, "name": "core"}"#),
+            DraftCorpus.exchange(
+                "/v1/teams/7", headers: ["Authorization": "Bearer t"], response: #"{"id": 7, "name": "core"}"#),
+        ]
+    }
+
+    @Test("a 3.0 contract gains operations, statuses, media types, properties and types, and keeps the rest")
+    func update30() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("openapi.yaml", Self.existing30)
+        let contract = try OpenAPIContract(contentsOf: file)
+        let draft = ContractDraft(existing: contract)
+        for exchange in Self.traffic { draft.add(exchange) }
+        let update = try draft.update()
+        #expect(
+            update.additions == [
+                "added GET /users 200 text/csv",
+                "widened GET /users/{id} 200 application/json /age from integer to number",
+                "added property GET /users/{id} 200 application/json /email",
+                "added property GET /users/{id} 200 application/json /nick",
+                "added GET /users/{id} 404",
+                "added DELETE /users/{id}",
+                "added path /teams (POST)",
+                "added path /teams/{teamId} (GET)",
+            ])
+        let document = try JSONValue(parsing: Data(update.document.jsonBytes))
+        // In the schema the $ref names, in 3.0's dialect; what was there stays.
+        #expect(
+            document["components"]?["schemas"]?["User"] == [
+                "type": "object", "required": ["id"],
+                "properties": [
+                    "id": ["type": "integer"], "name": ["type": "string"], "age": ["type": "number"],
+                    "email": ["type": "string", "format": "email"], "nick": ["nullable": true],
+                ],
+            ])
+        #expect(document["paths"]?["/users/{id}"]?["delete"]?["parameters"] == nil)
+        #expect(document["paths"]?["/teams"]?["post"]?["security"] == [["token": []]])
+        #expect(document["components"]?["securitySchemes"] == ["token": ["type": "http", "scheme": "bearer"]])
+        #expect(update.unchanged == [])
+        let updated = try folder.write(
+            "updated.yaml", String(decoding: YAMLWriter.bytes(of: update.document), as: UTF8.self))
+        let reread = try OpenAPIContract(contentsOf: updated)
+        #expect(reread.notices == [])
+        #expect(reread.version == "3.0.3")
+        let check = ContractCheck(reread)
+        for (index, exchange) in Self.traffic.enumerated() {
+            guard let response = exchange.response else { continue }
+            #expect(check.check(exchange.request, answeredWith: response, at: "entry \(index)") == [])
+        }
+    }
+
+    @Test("in 3.1 a type widens to a list; what lives in another file is said and left; nothing new, nothing added")
+    func update31() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("user.yaml", "User:\n  type: object\n  properties:\n    id: {type: integer}\n")
+        let file = try folder.write(
+            "openapi.yaml",
+            """
+            openapi: 3.1.0
+            info: {title: Users, version: "1"}
+            paths:
+              /users/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+                  responses:
+                    "200":
+                      description: a user
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties:
+                              name: {type: string}
+                              manager: {$ref: "user.yaml#/User"}
+            """)
+        let contract = try OpenAPIContract(contentsOf: file)
+        let draft = ContractDraft(existing: contract)
+        draft.add(DraftCorpus.exchange("/users/1", response: #"{"name": null, "manager": {"id": 2, "name": "Bo"}}"#))
+        let update = try draft.update()
+        #expect(update.additions == ["widened GET /users/{id} 200 application/json /name to string, null"])
+        #expect(update.unchanged == ["GET /users/{id} 200 application/json /manager: its schema is in another file"])
+        let document = try JSONValue(parsing: Data(update.document.jsonBytes))
+        #expect(
+            document["paths"]?["/users/{id}"]?["get"]?["responses"]?["200"]?["content"]?["application/json"]?[
+                "schema"]?["properties"]?["name"] == ["type": ["string", "null"]])
+
+        let same = ContractDraft(existing: contract)
+        same.add(DraftCorpus.exchange("/users/1", response: #"{"name": "Ada"}"#))
+        let unchanged = try same.update()
+        #expect(unchanged.additions == [])
+        #expect(unchanged.document.jsonBytes == (try YAMLReader.parse(Array(Data(contentsOf: file)))).jsonBytes)
+    }
+}
