@@ -44,13 +44,20 @@ enum CheckCommand {
                 fail("\(error)", status: ExitCode.dataError)
             }
         }
-        for finding in findings { printLine(finding.description) }
-        let errors = findings.count { $0.isError }
-        let warnings = findings.count - errors
-        printLine(
-            "checked \(checked) mock\(checked == 1 ? "" : "s") and the contract's examples against "
-                + "\(contract.url.lastPathComponent): \(errors) error\(errors == 1 ? "" : "s"), "
-                + "\(warnings) warning\(warnings == 1 ? "" : "s")")
+        let report = DriftReport(findings: findings, check: check)
+        let (errors, warnings) = (report.errors, report.warnings)
+        switch options.format {
+        case "json", "sarif":
+            let document = options.format == "json" ? report.json : report.sarif
+            printLine(String(decoding: (try? document.serialized(pretty: true)) ?? Data(), as: UTF8.self))
+        default:
+            for line in report.lines { printLine(line) }
+            printLine(
+                "checked \(checked) mock\(checked == 1 ? "" : "s") and the contract's examples against "
+                    + "\(contract.url.lastPathComponent): \(errors) error\(errors == 1 ? "" : "s"), "
+                    + "\(warnings) warning\(warnings == 1 ? "" : "s")")
+            if options.coverage { for line in report.coverageLines { printLine(line) } }
+        }
         exit(errors > 0 ? 1 : 0)
     }
 }

@@ -41,14 +41,24 @@ extension CommandLineOptions {
         var rest = arguments
         while let argument = rest.popFirst() {
             switch argument {
-            case "--openapi", "--stubs", "--cassette", "--base-path":
+            case "--coverage":
+                options.coverage = true
+            case "--openapi", "--stubs", "--cassette", "--base-path", "--format":
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-                    throw UsageError(description: "\(argument) needs a value, for example \(example(for: argument))")
+                    throw UsageError(
+                        description: "\(argument) needs a value, for example "
+                            + (argument == "--format" ? "--format json" : example(for: argument)))
                 }
                 switch argument {
                 case "--openapi": openapi = value
                 case "--stubs": options.stubs = value
                 case "--cassette": options.cassette = value
+                case "--format":
+                    guard ["text", "json", "sarif"].contains(value) else {
+                        throw UsageError(
+                            description: "--format \(value.debugDescription) is not a format; use text, json or sarif")
+                    }
+                    options.format = value
                 default:
                     guard value.hasPrefix("/") else {
                         throw UsageError(
@@ -62,8 +72,8 @@ extension CommandLineOptions {
             default:
                 guard !argument.hasPrefix("-") else {
                     throw UsageError(
-                        description: "unknown option \(argument); check takes --openapi, --stubs, --cassette and "
-                            + "--base-path")
+                        description: "unknown option \(argument); check takes --openapi, --stubs, --cassette, "
+                            + "--base-path, --format and --coverage")
                 }
                 options.folders.append(argument)
             }

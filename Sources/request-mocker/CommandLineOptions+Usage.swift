@@ -10,7 +10,7 @@ extension CommandLineOptions {
                                   [--header-in-name NAME]... [--create FOLDER]
                request-mocker convert IN OUT [--host URL]
                request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]
-                                    [--base-path PATH]
+                                    [--base-path PATH] [--format text|json|sarif] [--coverage]
                request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH]
                                     [--openapi EXISTING] -o FILE
 
@@ -97,10 +97,13 @@ extension CommandLineOptions {
 
         CHECK keeps mocks true to a contract: each file of the FOLDERs, each stub with a fixed
           response and each cassette recording is matched to an operation, and its status,
-          Content-Type, JSON body and required headers are checked against what it declares;
-          the contract's own examples are checked too. One line per finding, as compilers
-          print them; a mock of a path the contract lacks is a warning. Exit status 1 when
-          there is an error, else 0.
+          Content-Type, JSON body and required headers are checked against what it declares
+          (a recording's request too: credentials, parameters, body); the contract's own
+          examples are checked too. One line per kind of finding, as compilers print them, with
+          how often it was seen; what the contract doesn't document (an operation, a query
+          parameter, a body's member) is a warning. --format json or sarif (SARIF 2.1.0) writes
+          the report for tools; --coverage adds the operations and statuses reached, n of m, and
+          those never seen. Exit status 1 when there is an error, else 0.
 
         DRAFT writes an OpenAPI 3.1 contract (FILE.yaml or FILE.json) from recorded traffic: the
           FOLDERs and each --cassette (HAR or YAHTTPVCR, repeatable), under --base-path PATH

@@ -32,6 +32,10 @@ struct CommandLineOptions: Equatable {
         var stubs: String?
         var cassette: String?
         var basePath: String?
+        /// `--format text|json|sarif`: compiler-style lines, or the report as JSON or SARIF 2.1.0.
+        var format = "text"
+        /// `--coverage`: the operations and statuses reached, and those never seen (text).
+        var coverage = false
     }
 
     /// `request-mocker convert IN OUT [--host URL]`.

@@ -66,11 +66,11 @@ import Testing
             report["templates"]?["drafted"] == [
                 "api", "api/config/{}", "api/contents", "api/contents/{}", "api/contents/{}/checkpoints",
                 "api/contents/{}/checkpoints/checkpoint", "api/kernels", "api/kernels/{}", "api/kernels/{}/interrupt",
-                "api/kernels/{}/restart", "api/kernelspecs", "api/me", "api/sessions", "api/sessions/{}",
-                "api/status", "api/terminals", "api/terminals/{}",
+                "api/kernelspecs", "api/me", "api/sessions", "api/sessions/{}", "api/status", "api/terminals",
+                "api/terminals/{}",
             ])
-        #expect(report["templates"]?["precision"] == 0.882)
-        #expect(report["templates"]?["recall"] == 0.938)
+        #expect(report["templates"]?["precision"] == 0.875)
+        #expect(report["templates"]?["recall"] == 0.933)
         // Properties depend on the server's version; these are the floors, the note gives the figures.
         let properties = try #require(report["properties"])
         #expect((properties["precision"]?.doubleValue ?? 0) >= 0.9, "\(properties)")

@@ -62,7 +62,13 @@ extension ContractCheck {
             guard let response = interaction.response else { continue }
             let line = positions.position(of: [.key("log"), .key("entries"), .index(index)])?.line ?? 1
             checked += 1
-            findings += check(interaction.request, answeredWith: response, at: "\(file.relativePath):\(line)")
+            findings += check(
+                interaction.request, answeredWith: response, at: "\(file.relativePath):\(line)", checkingRequest: true
+            ).map { finding in
+                var finding = finding
+                finding.entry = index
+                return finding
+            }
         }
         return (findings, checked)
     }

@@ -1,0 +1,175 @@
+import Foundation
+
+/// What `request-mocker check` found, grouped: each kind of finding once per operation, rule,
+/// status, media type, side and pointer (the first one's message standing for all), with how
+/// often it was seen and up to three places; and
+/// the operations and statuses the traffic reached. Written as compiler-style text, as JSON, or
+/// as SARIF 2.1.0 for code-scanning tools.
+package struct DriftReport: Sendable {
+    /// One kind of finding: the first one seen, how many there were, and the first three.
+    package struct Group: Sendable {
+        package let finding: ContractCheck.Finding
+        package fileprivate(set) var count: Int
+        package fileprivate(set) var examples: [ContractCheck.Finding]
+
+        var places: [String] { examples.map(\.place) }
+    }
+
+    package private(set) var groups: [Group] = []
+    /// The contract's operations, each with the statuses it declares and those reached.
+    package let operations: [(name: String, declared: [String], reached: Set<String>)]
+
+    package init(findings: [ContractCheck.Finding], check: ContractCheck) {
+        var index: [String: Int] = [:]
+        for finding in findings {
+            // The message names the value (`got "2"`): findings of one place group whatever it was.
+            let key = [
+                finding.rule.rawValue, finding.operation ?? finding.message, finding.status.map(String.init) ?? "",
+                finding.mediaType ?? "", finding.location ?? "", finding.pointer ?? "", finding.isError ? "e" : "w",
+            ].joined(separator: "\u{1F}")
+            if let known = index[key] {
+                groups[known].count += 1
+                if groups[known].examples.count < 3 { groups[known].examples.append(finding) }
+            } else {
+                index[key] = groups.count
+                groups.append(Group(finding: finding, count: 1, examples: [finding]))
+            }
+        }
+        let reached = check.coverage.statuses
+        operations = check.contract.operations.enumerated().map { offset, operation in
+            (operation.description, operation.statuses, reached[offset] ?? [])
+        }
+    }
+
+    package var errors: Int { groups.reduce(0) { $0 + ($1.finding.isError ? $1.count : 0) } }
+    package var warnings: Int { groups.reduce(0) { $0 + ($1.finding.isError ? 0 : $1.count) } }
+
+    /// One compiler-style line per kind of finding, at its first place, with its count.
+    package var lines: [String] {
+        groups.map { group in
+            var line = group.finding.description
+            if group.count > 1 {
+                line +=
+                    " (\(group.count) times; also at " + group.places.dropFirst().joined(separator: ", ")
+                    + (group.count > group.places.count ? ", …" : "") + ")"
+            }
+            return line
+        }
+    }
+
+    /// `n of m` operations and statuses reached, then the ones never seen.
+    package var coverageLines: [String] {
+        let reached = operations.filter { !$0.reached.isEmpty }
+        let statuses = operations.reduce(0) { $0 + $1.declared.count }
+        let reachedStatuses = operations.reduce(0) { $0 + $1.reached.count }
+        var lines = [
+            "coverage: \(reached.count) of \(operations.count) operations, \(reachedStatuses) of \(statuses) "
+                + "declared statuses"
+        ]
+        for operation in operations where operation.reached.isEmpty {
+            lines.append("  never seen: \(operation.name)")
+        }
+        for operation in operations where !operation.reached.isEmpty {
+            let missing = operation.declared.filter { !operation.reached.contains($0) }
+            if !missing.isEmpty { lines.append("  never seen: \(operation.name) " + missing.joined(separator: ", ")) }
+        }
+        return lines
+    }
+
+    /// The report as JSON: `{"findings": [...], "coverage": {...}}`.
+    package var json: JSONValue {
+        let findings: [JSONValue] = groups.map { group in
+            let finding = group.finding
+            var members: [String: JSONValue] = [
+                "rule": .string(finding.rule.rawValue), "severity": .string(finding.isError ? "error" : "warning"),
+                "message": .string(finding.message), "count": .int(group.count),
+                "examples": .array(group.examples.map(Self.example)),
+            ]
+            members["operation"] = finding.operation.map(JSONValue.string) ?? .null
+            members["status"] = finding.status.map(JSONValue.int) ?? .null
+            members["mediaType"] = finding.mediaType.map(JSONValue.string) ?? .null
+            members["in"] = finding.location.map(JSONValue.string) ?? .null
+            members["pointer"] = finding.pointer.map(JSONValue.string) ?? .null
+            return .object(members)
+        }
+        let reached = operations.filter { !$0.reached.isEmpty }
+        let unseen: [JSONValue] = operations.flatMap { operation in
+            operation.declared.filter { !operation.reached.contains($0) }.map {
+                JSONValue.string("\(operation.name) \($0)")
+            }
+        }
+        let coverage: JSONValue = [
+            "operations": [
+                "exercised": .int(reached.count), "declared": .int(operations.count),
+                "neverSeen": .array(operations.filter { $0.reached.isEmpty }.map { .string($0.name) }),
+            ],
+            "statuses": [
+                "exercised": .int(operations.reduce(0) { $0 + $1.reached.count }),
+                "declared": .int(operations.reduce(0) { $0 + $1.declared.count }), "neverSeen": .array(unseen),
+            ],
+        ]
+        return ["findings": .array(findings), "coverage": coverage]
+    }
+
+    /// The report as a SARIF 2.1.0 log: one result per kind of finding, its rule among the
+    /// driver's rules, located at its first place.
+    package var sarif: JSONValue {
+        let rules: [JSONValue] = ContractCheck.Rule.allCases.map { rule in
+            ["id": .string(rule.rawValue), "shortDescription": ["text": .string(rule.summary)]]
+        }
+        let results: [JSONValue] = groups.map { group in
+            let finding = group.finding
+            var result: [String: JSONValue] = [
+                "ruleId": .string(finding.rule.rawValue), "level": .string(finding.isError ? "error" : "warning"),
+                "message": ["text": .string(finding.message)],
+                "locations": .array(group.places.map(Self.location)),
+            ]
+            var properties: [String: JSONValue] = ["count": .int(group.count)]
+            if let operation = finding.operation { properties["operation"] = .string(operation) }
+            if let status = finding.status { properties["status"] = .int(status) }
+            if let mediaType = finding.mediaType { properties["mediaType"] = .string(mediaType) }
+            if let location = finding.location { properties["in"] = .string(location) }
+            if let pointer = finding.pointer { properties["pointer"] = .string(pointer) }
+            result["properties"] = .object(properties)
+            return .object(result)
+        }
+        return [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+            "runs": [
+                [
+                    "tool": [
+                        "driver": [
+                            "name": "request-mocker", "version": .string(RequestMockerVersion.current),
+                            "informationUri": "https://github.com/requestmocker/RequestMocker",
+                            "rules": .array(rules),
+                        ]
+                    ],
+                    "results": .array(results),
+                ]
+            ],
+        ]
+    }
+
+    /// Where a finding is: `{"file", "line", "entry"}` (the entry for a cassette's recordings).
+    private static func example(_ finding: ContractCheck.Finding) -> JSONValue {
+        let (file, line) = split(finding.place)
+        return [
+            "file": .string(file), "line": line.map(JSONValue.int) ?? .null,
+            "entry": finding.entry.map(JSONValue.int) ?? .null,
+        ]
+    }
+
+    private static func location(_ place: String) -> JSONValue {
+        let (file, line) = split(place)
+        var physical: [String: JSONValue] = ["artifactLocation": ["uri": .string(file)]]
+        if let line { physical["region"] = ["startLine": .int(line)] }
+        return ["physicalLocation": .object(physical)]
+    }
+
+    private static func split(_ place: String) -> (file: String, line: Int?) {
+        guard let colon = place.lastIndex(of: ":"), let line = Int(place[place.index(after: colon)...]) else {
+            return (place, nil)
+        }
+        return (String(place[..<colon]), line)
+    }
+}
