@@ -63,6 +63,50 @@ final class FuzzFiles: Sendable {
         guard (try? input.write(to: file)) != nil else { return }
         _ = try? ScriptedServer.Script(contentsOf: file)
     }
+
+    /// Drafts a contract from the exchanges `input` describes, reads it back, and checks each
+    /// exchange against it: a notice or a finding is a bug of the draft.
+    func draft(_ input: Data) {
+        guard case .array(let entries)? = try? JSONValue(parsing: input), entries.count <= 64 else { return }
+        var exchanges: [Interaction] = []
+        for entry in entries {
+            guard let path = entry["path"]?.stringValue, path.hasPrefix("/"),
+                let url = URL(string: "https://api.test" + path), let body = entry["body"],
+                let data = try? body.serialized()
+            else { continue }
+            // What the draft leaves out (and says so) can't pass it: other methods, deep paths.
+            let method = (entry["method"]?.stringValue ?? "GET").uppercased()
+            guard ContractDraft.methods.contains(method), path.split(separator: "/").count <= 64 else { continue }
+            let status = entry["status"]?.intValue.flatMap { (100...999).contains($0) ? $0 : nil } ?? 200
+            let type = entry["type"]?.stringValue ?? "application/json"
+            exchanges.append(
+                Interaction(
+                    request: MockRequest(method: HTTPMethod(rawValue: method), url: url),
+                    result: .success(
+                        RecordedResponse(status: HTTPStatus(status), headers: ["Content-Type": type], body: data)),
+                    startedAt: Date(timeIntervalSince1970: 0), duration: .zero))
+        }
+        guard !exchanges.isEmpty, let folder = makeFolder() else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let draft = ContractDraft()
+        for exchange in exchanges { draft.add(exchange) }
+        let file = folder.appendingPathComponent("openapi.yaml")
+        guard (try? ContractDraft.write(draft.document(), to: file)) != nil else { return }
+        let contract: OpenAPIContract
+        do {
+            contract = try OpenAPIContract(contentsOf: file)
+        } catch {
+            preconditionFailure("the draft does not load: \(error)")
+        }
+        precondition(contract.notices.isEmpty, "the draft loads with notices: \(contract.notices)")
+        let check = ContractCheck(contract)
+        precondition(check.contractFindings.isEmpty, "the draft's examples break it: \(check.contractFindings)")
+        for exchange in exchanges {
+            guard let response = exchange.response else { continue }
+            let findings = check.check(exchange.request, answeredWith: response, at: "fuzz")
+            precondition(findings.isEmpty, "an exchange fails its draft: \(findings) (\(exchange.request))")
+        }
+    }
 }
 
 /// A counter several threads may take numbers from.

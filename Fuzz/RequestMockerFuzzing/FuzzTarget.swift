@@ -13,7 +13,7 @@ package struct FuzzTarget: Sendable {
     /// Every target, in the order the smoke run takes them.
     package static let all: [FuzzTarget] = [
         json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI, schemaPattern,
-        schemaValidation, yaml,
+        schemaValidation, yaml, draft,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {
@@ -261,4 +261,26 @@ extension FuzzTarget {
                 preconditionFailure("a tree written as YAML did not read back the same")
             }
         })
+}
+
+extension FuzzTarget {
+    /// Recorded exchanges (`[{"method", "path", "status", "type", "body"}…]`, each body any JSON
+    /// value): the contract drafted from them must load without a notice, and each exchange must
+    /// pass `check` against it, however the bodies' shapes conflict.
+    static let draft = FuzzTarget(
+        name: "draft",
+        seeds: [
+            ##"[{"method": "GET", "path": "/users/1", "status": 200, "body": {"id": 1, "tags": ["a"], "m": null}}, "##
+                + ##"{"method": "GET", "path": "/users/2", "status": 200, "##
+                + ##""body": {"id": "x", "tags": [], "m": {"a": 1}}}, "##
+                + ##"{"method": "POST", "path": "/events", "status": 201, "body": [{"type": "a", "x": 1}, "##
+                + ##"{"type": "b", "y": [1.5, null]}]}, {"method": "GET", "path": "/scores", "status": 999, "##
+                + ##""body": {"1": {"p": 1}, "a": "b"}}]"##
+        ].map { Data($0.utf8) },
+        tokens: [
+            "{", "}", "[", "]", ",", ":", "null", "true", "1.5", "-0", "1e400", "18446744073709551616", ##""type": "##,
+            ##""kind": "##, ##""2026-11-28T10:00:00Z""##, ##""a@b.c""##, ##""550e8400-e29b-41d4-a716-446655440000""##,
+            ##""password": "##, ##""/users/7""##, ##""/files/a.txt/x""##, "999",
+        ].map { Data($0.utf8) },
+        run: { input in FuzzFiles.shared.draft(input) })
 }

@@ -3,7 +3,8 @@ import RequestMocker
 import RequestMockerTestSupport
 import Testing
 
-/// Drafting a contract from a real server's traffic: Jupyter Server (from PyPI), which publishes
+/// Drafting a contract from a real server's traffic: Jupyter Server (from PyPI, in a Python
+/// environment of its own, `.build/jupyter`, which `.ci/run` makes), which publishes
 /// its REST API's contract, driven through `request-mocker serve --upstream --record --record-mode
 /// all` by a client script, then `request-mocker draft`; the draft's path templates and response
 /// properties are compared with the published contract's.
@@ -11,7 +12,7 @@ import Testing
     static let fixtures = Command.packageRoot.appendingPathComponent("Tests/RequestMockerCommandTests/Fixtures")
 
     @Test func jupyterServersTrafficDraftsItsPublishedTemplates() async throws {
-        for tool in [Tool.jupyterServer, .ipykernel, .pyyaml, .openapiSpecValidator] { try await tool.require() }
+        for tool in [Tool.jupyterServer, .pyyaml, .openapiSpecValidator] { try await tool.require() }
         let folder = try TemporaryFolder()
         let root = folder.url.appendingPathComponent("root")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -22,7 +23,7 @@ import Testing
             [
                 "JUPYTER_RUNTIME_DIR=" + folder.url.appendingPathComponent("runtime").path,
                 "JUPYTER_CONFIG_DIR=" + folder.url.appendingPathComponent("config").path,
-                "python3", "-m", "jupyter_server", "--allow-root", "--no-browser", "--port=0",
+                Tool.jupyterPython, "-m", "jupyter_server", "--allow-root", "--no-browser", "--port=0",
                 "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", "--IdentityProvider.token=" + token,
                 "--ServerApp.root_dir=" + root.path,
             ], ready: #"http://127\.0\.0\.1:\d+"#, seconds: 120)
@@ -49,9 +50,13 @@ import Testing
         #expect(validator.status == 0, "\(validator.output)\(validator.error)")
 
         // The contract Jupyter Server publishes (Swagger 2.0), from its installed package.
-        let published = try await ExternalProcess.python(
-            "import jupyter_server, os; print(os.path.join(os.path.dirname(jupyter_server.__file__), "
-                + "'services', 'api', 'api.yaml'))")
+        let published = try await ExternalProcess.run(
+            Tool.jupyterPython,
+            [
+                "-c",
+                "import jupyter_server, os; print(os.path.join(os.path.dirname(jupyter_server.__file__), "
+                    + "'services', 'api', 'api.yaml'))",
+            ])
         let comparison = try await ExternalProcess.python(
             file: Self.fixtures.appendingPathComponent("template-precision.py"),
             [

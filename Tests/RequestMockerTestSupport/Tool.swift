@@ -12,8 +12,10 @@ import Testing
 package struct Tool: Sendable, Hashable, CustomStringConvertible {
     /// The program's name, or the Python module's.
     package let name: String
-    /// Whether ``name`` is a Python module (imported by `python3`) rather than a program.
+    /// Whether ``name`` is a Python module (imported by ``python``) rather than a program.
     let isPythonModule: Bool
+    /// The Python that imports it: `python3`, or an environment's own.
+    let python: String
     /// What installs it: the Debian package, and pip's command where one works.
     package let installation: String
 
@@ -34,16 +36,32 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
         name: "openapi_spec_validator", isPythonModule: true,
         installation: "python3 -m pip install openapi-spec-validator")
 
-    /// Jupyter Server, a real server with a published contract whose recorded traffic is drafted.
+    /// Jupyter Server and the Python kernel it starts: a real server with a published contract,
+    /// whose recorded traffic is drafted. In a Python environment of its own (``jupyterPython``):
+    /// its dependencies make every `import jsonschema` of the main one take two seconds more (a
+    /// grammar built at import), which starved other tests of CI's loaded run.
     package static let jupyterServer = Tool(
-        name: "jupyter_server", isPythonModule: true, installation: "python3 -m pip install jupyter_server ipykernel")
+        name: "jupyter_server, ipykernel", isPythonModule: true, python: jupyterPython,
+        installation: "python3 -m venv .build/jupyter && .build/jupyter/bin/python3 -m pip install jupyter_server "
+            + "ipykernel")
 
-    /// The Python kernel Jupyter Server starts.
-    package static let ipykernel = Tool(
-        name: "ipykernel", isPythonModule: true, installation: "python3 -m pip install ipykernel")
+    /// The Python of Jupyter Server's environment, `.build/jupyter` in the package (as `.ci/run`
+    /// makes it).
+    package static let jupyterPython = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // RequestMockerTestSupport
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+        .appendingPathComponent(".build/jupyter/bin/python3").path
 
     package static let schemathesis = Tool(
         name: "schemathesis", isPythonModule: true, installation: "python3 -m pip install schemathesis")
+
+    init(name: String, isPythonModule: Bool, python: String = "python3", installation: String) {
+        self.name = name
+        self.isPythonModule = isPythonModule
+        self.python = python
+        self.installation = installation
+    }
 
     package var description: String { isPythonModule ? "Python's \(name) package" : name }
 
@@ -83,7 +101,7 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
 
     private func look() async -> Bool {
         guard isPythonModule else { return ChildProcess.executable(named: name) != nil }
-        guard let child = try? await ChildProcess(["python3", "-c", "import \(name)"]) else { return false }
+        guard let child = try? await ChildProcess([python, "-c", "import \(name)"]) else { return false }
         return await child.exitStatus == 0
     }
 

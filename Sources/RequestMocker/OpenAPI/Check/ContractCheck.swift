@@ -5,35 +5,7 @@ import Foundation
 /// are checked against what the operation declares.
 package struct ContractCheck {
     /// The kinds of finding, as `check --format json` and SARIF name them.
-    package enum Rule: String, Sendable, Hashable, CaseIterable {
-        /// A request to a method and path the contract lacks.
-        case undocumentedOperation = "undocumented-operation"
-        /// A status the operation declares no response for (nor `NXX`, nor `default`).
-        case undocumentedStatus = "undocumented-status"
-        /// A body's media type the operation doesn't declare.
-        case undocumentedMediaType = "undocumented-media-type"
-        /// A query parameter the operation doesn't declare.
-        case undocumentedParameter = "undocumented-parameter"
-        /// A body's member the schema doesn't declare (where it allows others).
-        case undocumentedProperty = "undocumented-property"
-        /// A value that breaks its schema, a missing required header or parameter.
-        case schema
-        /// A request that shows none of the credentials its operation's security asks for.
-        case security
-
-        /// What the rule finds, for SARIF's rule descriptions.
-        package var summary: String {
-            switch self {
-            case .undocumentedOperation: "A method and path the contract doesn't declare"
-            case .undocumentedStatus: "A response status the operation doesn't declare"
-            case .undocumentedMediaType: "A body media type the operation doesn't declare"
-            case .undocumentedParameter: "A query parameter the operation doesn't declare"
-            case .undocumentedProperty: "A body member the schema doesn't declare"
-            case .schema: "A value that breaks the contract's schema"
-            case .security: "A request without the credentials its operation's security asks for"
-            }
-        }
-    }
+    package typealias Rule = DriftRule
 
     /// One line of the report: `Mocks/GET|-pets-7.http:1: error: GET /pets/{petId} 200: /name: …`.
     package struct Finding: Sendable, Hashable, CustomStringConvertible {

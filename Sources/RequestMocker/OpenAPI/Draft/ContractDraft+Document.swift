@@ -2,7 +2,7 @@ import Foundation
 
 extension ContractDraft {
     /// The methods a 3.1 path item holds, in the order a draft writes them.
-    static let methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]
+    package static let methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]
 
     /// The drafted contract as a document tree: OpenAPI 3.1, paths sorted by template, the same
     /// bytes for the same recordings.
@@ -79,14 +79,37 @@ extension ContractDraft {
         try AtomicFile.write(Data(bytes), to: file)
     }
 
-    /// The draft as YAML.
-    package func yaml() -> [UInt8] { YAMLWriter.bytes(of: document()) }
+    /// The draft as YAML, in block style.
+    ///
+    /// ```swift
+    /// print(String(decoding: draft.yaml(), as: UTF8.self))
+    /// ```
+    public func yaml() -> Data { Data(YAMLWriter.bytes(of: document())) }
 
     /// The draft as JSON, indented two spaces a level.
-    package func json() -> [UInt8] { document().prettyJSONBytes }
+    ///
+    /// ```swift
+    /// let contract = try JSONSerialization.jsonObject(with: draft.json())
+    /// ```
+    public func json() -> Data { Data(document().prettyJSONBytes) }
 
-    /// Whether any exchange reached a path the draft can hold.
-    package var isEmpty: Bool { !hasOperations }
+    /// Writes the draft to `file`, as JSON when its extension is `json`, else as YAML, replacing
+    /// it atomically (a missing folder is made).
+    ///
+    /// ```swift
+    /// try draft.write(to: URL(fileURLWithPath: "openapi.yaml"))
+    /// ```
+    public func write(to file: URL) throws {
+        try Self.write(document(), to: file)
+    }
+
+    /// Whether no exchange reached a path the draft can hold (every one was outside the base
+    /// path, say): ``notes`` says why.
+    ///
+    /// ```swift
+    /// if draft.isEmpty { print(draft.notes.joined(separator: "\n")) }
+    /// ```
+    public var isEmpty: Bool { !hasOperations }
 
     func operationNode(_ operation: OperationShape, schemes: inout SchemeNames) -> DocumentNode {
         var members: [(String, DocumentNode)] = []

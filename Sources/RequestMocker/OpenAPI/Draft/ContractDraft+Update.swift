@@ -1,24 +1,55 @@
 import Foundation
 
 /// An existing contract with what recorded traffic shows it lacks (`request-mocker draft
-/// --openapi EXISTING`): the document to write, and one line per addition.
-package struct ContractUpdate {
+/// --openapi EXISTING`, ``ContractDraft/update()``): the contract to write, and one line per
+/// addition.
+///
+/// ```swift
+/// let draft = ContractDraft(existing: try OpenAPIContract(contentsOf: url))
+/// draft.add(contentsOf: cassette)
+/// let update = try draft.update()
+/// for line in update.additions { print(line) }   // added GET /users/{id} 404, …
+/// try update.write(to: url)
+/// ```
+public struct ContractUpdate: Sendable {
     package let document: DocumentNode
     /// What was added, in document order: `added GET /pets/{petId} 404`.
-    package let additions: [String]
-    /// What the traffic shows but couldn't be added, and why.
-    package let unchanged: [String]
+    public let additions: [String]
+    /// What the traffic shows but couldn't be added, and why: `GET /pets/{petId} 200
+    /// application/json /owner: its schema is in another file`.
+    public let unchanged: [String]
+
+    /// Writes the updated contract to `file`, as JSON when its extension is `json`, else as
+    /// YAML (comments and quoting of a YAML original are not kept), replacing it atomically.
+    ///
+    /// ```swift
+    /// try update.write(to: URL(fileURLWithPath: "openapi.yaml"))
+    /// ```
+    public func write(to file: URL) throws {
+        try ContractDraft.write(document, to: file)
+    }
+
+    /// The updated contract as YAML.
+    ///
+    /// ```swift
+    /// print(String(decoding: update.yaml(), as: UTF8.self))
+    /// ```
+    public func yaml() -> Data { Data(YAMLWriter.bytes(of: document)) }
 }
 
 extension ContractDraft {
     /// The existing contract (given at ``init(basePath:existing:)``) with what the traffic shows
-    /// it lacks, and nothing else changed: its version and dialect too (3.0's `nullable`, 3.1's
-    /// type lists). Added are operations (on its paths, and new paths from the templating
-    /// rules), statuses, media types, request bodies, properties and widened types; a `$ref`
-    /// within its entry file is followed to what it names, and what lives in another file is
-    /// listed as unchanged. Parameters, `required` and enums are left as they are: `check`
-    /// reports what breaks them.
-    package func update() throws(OpenAPIContract.Error) -> ContractUpdate {
+    /// it lacks, and nothing else changed (without one, the draft itself): its version and dialect
+    /// too (3.0's `nullable`, 3.1's type lists). Added are operations (on its paths, and new paths
+    /// from the templating rules), statuses, media types, request bodies, properties and widened
+    /// types; a `$ref` within its entry file is followed to what it names, and what lives in
+    /// another file is listed as unchanged. Parameters, `required` and enums are left as they are:
+    /// `check` reports what breaks them.
+    ///
+    /// ```swift
+    /// let update = try draft.update()
+    /// ```
+    public func update() throws(OpenAPIContract.Error) -> ContractUpdate {
         guard let existing else {
             return ContractUpdate(document: document(), additions: [], unchanged: [])
         }

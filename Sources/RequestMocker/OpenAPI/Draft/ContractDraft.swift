@@ -9,19 +9,27 @@ struct DraftLimits {
     var exampleSize = 64 << 10
 }
 
-/// An OpenAPI 3.1 contract drafted from recorded exchanges, for `request-mocker draft`.
+/// An OpenAPI 3.1 contract drafted from recorded exchanges (what `request-mocker draft` writes),
+/// or an existing contract with what the exchanges show it lacks.
 ///
-/// Exchanges are added one at a time and kept as shapes (``PathNode``, ``OperationShape``,
-/// ``ValueShape``), never as themselves, so memory follows the distinct paths and body shapes.
-/// Each exchange is redacted with ``Redaction/default`` first: the draft's examples hold no
-/// secret, and credentials become security schemes, never values.
+/// Add the exchanges of cassettes (HAR or YAHTTPVCR), mock-data folders or your own, then write
+/// the draft as YAML or JSON. Ids in paths become parameters (`/users/{userId}`), query
+/// parameters and headers are typed, credentials become security schemes (never their values),
+/// and bodies become JSON Schema with one redacted example; the same exchanges give the same
+/// bytes. The rules are in the "Drafting a contract from recordings" section of
+/// <doc:OpenAPIContracts>.
 ///
 /// ```swift
 /// let draft = ContractDraft(basePath: "/v2")
-/// for interaction in cassette.interactions { draft.add(interaction) }
-/// let yaml = draft.yaml()
+/// draft.add(contentsOf: try Cassette(contentsOf: URL(fileURLWithPath: "traffic.har"), record: .none))
+/// try draft.write(to: URL(fileURLWithPath: "openapi.yaml"))
+/// print(draft.notes)   // what was left out or only sampled
 /// ```
-package final class ContractDraft {
+///
+/// Exchanges are kept as shapes, never as themselves, so memory follows the distinct paths and
+/// body shapes rather than the number of exchanges. Each is redacted with
+/// ``Redaction/default`` before it is read. A draft is not thread-safe: use it from one task.
+public final class ContractDraft {
     /// The base path's segments, stripped from every request; requests outside it are counted.
     let basePath: [String]
     private let limits: DraftLimits
@@ -31,7 +39,8 @@ package final class ContractDraft {
     private(set) var origins: Set<String> = []
     private(set) var hasOperations = false
 
-    package private(set) var exchanges = 0
+    /// How many exchanges were added.
+    public private(set) var exchanges = 0
     /// Requests outside the base path, with up to three of their paths.
     package private(set) var outsideBasePath = 0
     private var outsideExamples: [String] = []
@@ -57,18 +66,42 @@ package final class ContractDraft {
 
     private(set) var existing: Existing?
 
-    /// A draft of its own, or (with `existing`) the additions to a contract: exchanges that reach
-    /// one of its operations or paths are drafted there, the others as new paths under its base
-    /// path (or `basePath`).
-    package init(basePath: String? = nil, existing contract: OpenAPIContract? = nil) {
+    /// A new draft, or (with `existing`) the additions to a contract: exchanges that reach one of
+    /// its operations or paths are drafted there (``update()`` writes them into it), the others
+    /// as new paths.
+    ///
+    /// ```swift
+    /// let draft = ContractDraft(basePath: "/api")   // /api/users/7 is drafted as /users/{userId}
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - basePath: the prefix stripped from every path (never a parameter); requests outside it
+    ///     are left out and counted in ``notes``. With `existing`, its base path when `nil`.
+    ///   - existing: a contract to update rather than a draft of its own.
+    public init(basePath: String? = nil, existing contract: OpenAPIContract? = nil) {
         let base = basePath ?? contract?.basePath ?? ""
         self.basePath = base.split(separator: "/").map(String.init)
         limits = DraftLimits()
         existing = contract.map { Existing(contract: $0, router: $0.router(basePath: basePath)) }
     }
 
+    /// Adds every exchange a cassette holds, in its order.
+    ///
+    /// ```swift
+    /// draft.add(contentsOf: try Cassette(contentsOf: URL(fileURLWithPath: "app.har"), record: .none))
+    /// ```
+    public func add(contentsOf cassette: Cassette) {
+        for interaction in cassette.interactions { add(interaction) }
+    }
+
     /// Adds one recorded exchange.
-    package func add(_ interaction: Interaction) {
+    ///
+    /// ```swift
+    /// for interaction in cassette.interactions where interaction.request.url.host == "api.example.com" {
+    ///     draft.add(interaction)
+    /// }
+    /// ```
+    public func add(_ interaction: Interaction) {
         exchanges += 1
         // Credentials are read before redaction hides them: their names and scheme words only.
         let credentials = SecurityScheme.carried(by: interaction.request)
@@ -148,8 +181,14 @@ package final class ContractDraft {
         }
     }
 
-    /// What the draft left out or only sampled, one line each, for the command's output.
-    package var notes: [String] {
+    /// What the draft left out or only sampled, one line each: requests outside the base path,
+    /// transport errors, bodies past 1 MiB or not JSON, methods a path item can't hold, statuses
+    /// OpenAPI can't name.
+    ///
+    /// ```swift
+    /// for note in draft.notes { print("note:", note) }
+    /// ```
+    public var notes: [String] {
         var notes: [String] = []
         if outsideBasePath > 0 {
             notes.append(

@@ -34,7 +34,7 @@ struct ContractDraftTests {
     }
 
     /// The contract `bytes` read by our reader, from a file named `name`.
-    static func load(_ bytes: [UInt8], as name: String) throws -> OpenAPIContract {
+    static func load(_ bytes: Data, as name: String) throws -> OpenAPIContract {
         let folder = try TemporaryFolder()
         return try OpenAPIContract(contentsOf: try folder.write(name, String(decoding: bytes, as: UTF8.self)))
     }
@@ -458,7 +458,7 @@ struct ContractDraftTests {
 
     @Test("the same recordings give the same bytes, YAML and JSON alike")
     func deterministic() throws {
-        func bytes() -> ([UInt8], [UInt8]) {
+        func bytes() -> (Data, Data) {
             let draft = ContractDraft()
             for exchange in DraftCorpus.interactions { draft.add(exchange) }
             return (draft.yaml(), draft.json())
@@ -620,5 +620,67 @@ struct ContractUpdateTests {
         let unchanged = try same.update()
         #expect(unchanged.additions == [])
         #expect(unchanged.document.jsonBytes == (try YAMLReader.parse(Array(Data(contentsOf: file)))).jsonBytes)
+    }
+}
+
+/// The Swift API: a draft from a cassette, written to a file, and drift as values.
+@Suite("Drafts and drift in Swift", .timeLimit(.minutes(3)), .hangGuard)
+struct DraftSwiftAPITests {
+    @Test("a cassette's exchanges are drafted and written as YAML or JSON by the extension")
+    func draftFromACassette() throws {
+        let folder = try TemporaryFolder()
+        let har = folder.url.appendingPathComponent("traffic.har")
+        try TrafficConversion.writeHAR(DraftCorpus.interactions, to: har, redaction: .default)
+        let draft = ContractDraft()
+        draft.add(contentsOf: try Cassette(contentsOf: har, record: .none))
+        #expect(draft.exchanges == DraftCorpus.interactions.count)
+        for name in ["openapi.yaml", "openapi.json"] {
+            let file = folder.url.appendingPathComponent("out/" + name)
+            try draft.write(to: file)
+            #expect(try Data(contentsOf: file) == (name.hasSuffix(".json") ? draft.json() : draft.yaml()))
+            #expect(try OpenAPIContract(contentsOf: file).notices == [])
+        }
+    }
+
+    @Test("drift in recorded exchanges, as values: each kind once with its count and exchanges")
+    func driftAsValues() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(
+            "openapi.yaml",
+            """
+            openapi: 3.1.0
+            info: {title: Pets, version: "1"}
+            paths:
+              /pets/{petId}:
+                get:
+                  operationId: getPet
+                  responses:
+                    "200":
+                      description: a pet
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {id: {type: integer}}, required: [id]}
+                    "404": {description: none}
+            """)
+        let contract = try OpenAPIContract(contentsOf: file)
+        let drift = contract.drift(in: [
+            DraftCorpus.exchange("/pets/1", response: #"{"id": "1"}"#),
+            DraftCorpus.exchange("/pets/2", response: #"{"id": "2", "age": 3}"#),
+            DraftCorpus.exchange("/toys", response: "[]"),
+        ])
+        #expect(
+            drift.findings.map(\.description) == [
+                #"error: GET /pets/{petId} 200: /id: expected integer, got "1" (2 times)"#,
+                "warning: GET /pets/{petId} 200: /age is not declared in the schema",
+                "warning: GET /toys is not in the contract",
+            ])
+        #expect(drift.findings.map(\.rule) == [.schema, .undocumentedProperty, .undocumentedOperation])
+        #expect(drift.findings[0].exchanges == [0, 1])
+        #expect(drift.findings[0].pointer == "/id")
+        #expect(drift.findings[1].operation == "getPet")
+        #expect(drift.neverSeen == ["getPet 404"])
+        let json = try JSONValue(parsing: drift.json())
+        #expect(json["findings"]?[0]?["count"] == 2)
+        #expect(try JSONValue(parsing: drift.sarif())["version"] == "2.1.0")
     }
 }
