@@ -59,12 +59,7 @@ extension CommandLineOptions {
                             description: "--format \(value.debugDescription) is not a format; use text, json or sarif")
                     }
                     options.format = value
-                default:
-                    guard value.hasPrefix("/") else {
-                        throw UsageError(
-                            description: "--base-path \(value.debugDescription) must start with /, such as /v2")
-                    }
-                    options.basePath = value
+                default: options.basePath = try basePath(value)
                 }
             case "--":
                 options.folders += rest
@@ -101,12 +96,7 @@ extension CommandLineOptions {
                 switch argument {
                 case "--cassette": options.cassettes.append(value)
                 case "--openapi": options.openapi = value
-                case "--base-path":
-                    guard value.hasPrefix("/") else {
-                        throw UsageError(
-                            description: "--base-path \(value.debugDescription) must start with /, such as /v2")
-                    }
-                    options.basePath = value
+                case "--base-path": options.basePath = try basePath(value)
                 default:
                     let type = URL(fileURLWithPath: value).pathExtension.lowercased()
                     guard ["yaml", "yml", "json"].contains(type) else {

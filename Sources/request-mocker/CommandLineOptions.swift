@@ -255,10 +255,7 @@ struct CommandLineOptions: Equatable {
         case "--state":
             options.state = value
         case "--base-path":
-            guard value.hasPrefix("/") else {
-                throw UsageError(description: "--base-path \(value.debugDescription) must start with /, such as /v2")
-            }
-            options.basePath = value
+            options.basePath = try basePath(value)
         case "--record-mode":
             guard let mode = RecordingMode(rawValue: value) else {
                 throw UsageError(
@@ -304,6 +301,14 @@ struct CommandLineOptions: Equatable {
             }
             options.port = port
         }
+    }
+
+    /// A `--base-path` value, checked: it starts with `/`.
+    static func basePath(_ value: String) throws(UsageError) -> String {
+        guard value.hasPrefix("/") else {
+            throw UsageError(description: "--base-path \(value.debugDescription) must start with /, such as /v2")
+        }
+        return value
     }
 
     static func example(for option: String) -> String {
