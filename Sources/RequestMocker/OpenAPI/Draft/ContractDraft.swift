@@ -77,7 +77,7 @@ public final class ContractDraft {
     /// - Parameters:
     ///   - basePath: the prefix stripped from every path (never a parameter); requests outside it
     ///     are left out and counted in ``notes``. With `existing`, its base path when `nil`.
-    ///   - existing: a contract to update rather than a draft of its own.
+    ///   - contract: a contract to update (`existing:`) rather than a draft of its own.
     public init(basePath: String? = nil, existing contract: OpenAPIContract? = nil) {
         let base = basePath ?? contract?.basePath ?? ""
         self.basePath = base.split(separator: "/").map(String.init)
