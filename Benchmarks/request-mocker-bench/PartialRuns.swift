@@ -1,8 +1,8 @@
 import Foundation
 
-/// The runs of a part of the table only (`--draft-only`, `--yaml-only`, `--server-only`, …) and
-/// the child processes the table starts (`--serve-file`, `--draft-exchanges`): each runs its part
-/// and ends the process. Returns when the command line asks for the whole table.
+/// The runs of a part of the table only (`--draft-only`, `--yaml-only`, `--server-only`,
+/// `--upstream-first-only`, …) and the child processes the table starts (`--serve-file`,
+/// `--draft-exchanges`): each runs its part and ends the process. Returns when the command line asks for the whole table.
 func runAPartOnly() async throws {
     if let index = CommandLine.arguments.firstIndex(of: "--serve-file"), index + 1 < CommandLine.arguments.count {
         serveFileAndWait(CommandLine.arguments[index + 1])
@@ -21,6 +21,11 @@ func runAPartOnly() async throws {
 
     if CommandLine.arguments.contains("--streaming-only") {
         try printStreamingRows()
+        exit(0)
+    }
+
+    if CommandLine.arguments.contains("--upstream-first-only") {
+        try printUpstreamFirstRow(rounds: option("--server-rounds", default: 3))
         exit(0)
     }
 

@@ -120,7 +120,10 @@ struct Nginx {
               default_type text/plain;
               keepalive_requests 1000000;
               upstream origin { server 127.0.0.1:\(port); keepalive 32; }
-              server { listen 127.0.0.1:\(port); root \(folder.path)/www; }
+              server {
+                listen 127.0.0.1:\(port); root \(folder.path)/www;
+                location /pets/ { default_type application/json; }
+              }
               server {
                 listen 127.0.0.1:\(proxyPort);
                 location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; }
@@ -335,6 +338,7 @@ func printServerRows(rounds: Int) throws {
         print("  1 GiB .http file through request-mocker serve: skipped (needs curl, /proc and the command)")
     }
     try printDevServerRows(rounds: rounds)
+    try printUpstreamFirstRow(rounds: rounds)
     try printStatefulServeRow(rounds: rounds)
     try printStreamingRows()
 }

@@ -76,6 +76,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
             let closing = code.map { "closed \($0)" } ?? "ended without a closing handshake"
             line += " -> 101 WebSocket, \(received) messages in, \(sent) out, \(closing)"
         }
+        if let check = journalEntry?.upstreamCheck {
+            return line + upstreamFirst(check)
+        }
         if let answer = journalEntry?.contractAnswer, case .answered? = journalEntry?.disposition {
             // `from openapi getPet (example "dog", 0.3 ms)`, and what the request broke below.
             var how = answer.how
@@ -89,6 +92,32 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         if case .unmatched(let report) = journalEntry?.disposition {
             for note in report.notes { line += "\n    \(note)" }
         }
+        return line
+    }
+
+    /// After the status, for an exchange `serve --upstream-first` handled: the mock that answered
+    /// instead of the upstream and why; or `from upstream`, and why the body isn't checked when
+    /// it isn't.
+    private func upstreamFirst(_ check: JournalEntry.UpstreamCheck) -> String {
+        let time = "\(Self.milliseconds(duration)) ms"
+        guard let fallback = check.fallback else {
+            // The findings come later, once the exchange is checked: `serve` prints them then.
+            var line = " " + (journalEntry.flatMap(source) ?? "from upstream") + " (\(time))"
+            if let why = check.bodyUnchecked { line += "\n    body not checked: \(why)" }
+            return line
+        }
+        var line: String
+        if let file = fallback.file, let index = fallback.entryIndex {
+            line = " from cassette \(file.lastPathComponent), entry \(index) (\(time))"
+        } else if let answer = fallback.contractAnswer {
+            line = " from openapi \(answer.operation) (\(answer.how), \(time))"
+        } else if let file = fallback.file {
+            line = " from file \(file.path) (\(time))"
+        } else {
+            line = " from filter \(fallback.filter.map(\.description) ?? "?") (\(time))"
+        }
+        line += ", because \(fallback.reason)"
+        for violation in fallback.contractAnswer?.violations ?? [] { line += "\n    \(violation)" }
         return line
     }
 

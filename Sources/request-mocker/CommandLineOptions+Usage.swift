@@ -3,7 +3,8 @@ extension CommandLineOptions {
         USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
                                    [--openapi FILE [--base-path PATH] [--validate strict|warn|off]
                                    [--dynamic [--seed N]] [--stateful [--data FILE] [--state FILE]]]
-                                   [--upstream URL [--record [--record-mode once|new|all]]]
+                                   [--upstream URL [--upstream-first]
+                                                   [--record [--record-mode once|new|all]]]
                                    [--admin [--admin-token TOKEN]]
                                    [--host ADDRESS] [--port PORT]
                request-mocker name METHOD URL [-d BODY] [-H 'Name: value']... [--wildcards]
@@ -63,6 +64,11 @@ extension CommandLineOptions {
                                request's path and query are appended. Method, headers and body
                                go on with Host rewritten; the answer is relayed as it arrives.
                                An upstream that can't be reached or fails gives 502 and why.
+          --upstream-first     With --openapi: every request goes to --upstream first (only
+                               stubs answer before it) and each exchange is checked against
+                               the contract: each new finding is printed, all are at GET
+                               /__admin/drift. What the upstream answers 404 or 501, or can't
+                               answer, the FOLDERs, cassette or contract answer instead.
           --record             Write each forwarded exchange, secrets redacted: into the first
                                FOLDER as a .http file under its mock-data name (created if
                                missing), or into --cassette when given (saved after each one).

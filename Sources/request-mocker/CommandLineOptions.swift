@@ -52,6 +52,9 @@ struct CommandLineOptions: Equatable {
         var cassette: String?
         /// `--upstream URL`: where requests nothing else answers go.
         var upstream: URL?
+        /// `--upstream-first`: every request goes to the upstream before the mocks, its exchange
+        /// checked against `--openapi`; the mocks answer what the upstream lacks.
+        var upstreamFirst = false
         /// `--record`: write what comes back from the upstream.
         var record = false
         /// `--record-mode once|new|all`: when `--record` records, and whether what it recorded
@@ -159,6 +162,8 @@ struct CommandLineOptions: Equatable {
                 rest = []
             case "--record":
                 options.record = true
+            case "--upstream-first":
+                options.upstreamFirst = true
             case "--admin":
                 options.admin = true
             case "--dynamic":
@@ -199,6 +204,12 @@ struct CommandLineOptions: Equatable {
         } else if options.recordMode != nil {
             throw UsageError(description: "--record-mode goes with --record, whose recording it decides")
         }
+        if options.upstreamFirst, options.upstream == nil || options.openapi == nil {
+            throw UsageError(
+                description: "--upstream-first sends every request to the upstream and checks it against a contract, "
+                    + "so it needs --upstream URL and --openapi FILE, for example "
+                    + "--openapi api.yaml --upstream http://localhost:3000 --upstream-first")
+        }
         if options.openapi == nil,
             let alone = [
                 ("--base-path", options.basePath != nil), ("--validate", options.validation != .strict),
@@ -233,7 +244,7 @@ struct CommandLineOptions: Equatable {
 
     private static let serveOptions =
         "the options are --cassette, --stubs, --openapi, --base-path, --validate, --dynamic, --seed, --stateful, "
-        + "--data, --state, --upstream, "
+        + "--data, --state, --upstream, --upstream-first, "
         + "--record, --record-mode, --admin, --admin-token, --host and --port"
 
     /// The options of `serve` that take a value.

@@ -58,9 +58,20 @@ enum ServeCommand {
             }
             do {
                 // Recordings answer once each, and the last one keeps answering after that.
+                // Upstream first, every exchange reaches the upstream and each is recorded: `new`
+                // appends them, `all` starts the cassette over, and `once` records only into a new one.
+                let appending = RecordMode(
+                    name: "new_episodes", playsBack: false, recording: .always, replacesExisting: false)
+                let recordMode: RecordMode =
+                    switch (recordsHere, mode, options.upstreamFirst) {
+                    case (false, _, _): .none
+                    case (true, .once, _): .once
+                    case (true, .all, _): .all
+                    case (true, .new, true): appending
+                    case (true, .new, false): .newEpisodes
+                    }
                 let cassette = try Cassette(
-                    contentsOf: URL(fileURLWithPath: cassettePath),
-                    record: !recordsHere ? .none : mode == .all ? .all : mode == .once ? .once : .newEpisodes,
+                    contentsOf: URL(fileURLWithPath: cassettePath), record: recordMode,
                     playback: .momentary, matchers: CassetteMatcher.ignoringHost, redaction: .default, hosts: .all,
                     repeatsLastResponse: true, environment: [:]
                 )
@@ -89,17 +100,36 @@ enum ServeCommand {
                 Self.fill(source, data: options.data, state: options.state)
             }
         }
+        var recordingFolder: MockDataFolder?
         if recordsIntoFolder, let first = folderPaths.first {
             // Last: it records only what nothing above answered (mode `all` plays nothing back;
             // the folder's files already answered through its first registration).
             do {
-                registry.register(
-                    try MockDataFolder(
-                        URL(fileURLWithPath: first), allowsWildcards: false, headersInName: [], record: .all,
-                        redaction: .default, hosts: .all, environment: [:]))
+                let folder = try MockDataFolder(
+                    URL(fileURLWithPath: first), allowsWildcards: false, headersInName: [], record: .all,
+                    redaction: .default, hosts: .all, environment: [:])
+                registry.register(folder)
+                recordingFolder = folder
             } catch {
                 fail("\(error)", status: ExitCode.dataError)
             }
+        }
+        if options.upstreamFirst, let contractSource, let upstream = options.upstream {
+            // In front of everything registered so far; the stubs go in front of it.
+            let recorder =
+                recordingCassette.map(UpstreamFirst.Recorder.cassette)
+                ?? recordingFolder.map(UpstreamFirst.Recorder.folder)
+            // Each kind of finding once, as its first exchange is checked (after the answer went
+            // out, so after or before that request's own line).
+            let source = UpstreamFirst(checkingAgainst: contractSource, recordingInto: recorder) { request, finding in
+                let severity = finding.isError ? "error" : "warning"
+                printLine("drift in \(request.method.rawValue) \(request.path): \(severity): \(finding.message)")
+            }
+            registry.register(source, at: .first)
+            let checked =
+                "upstream \(Redaction.hidingSecrets(upstream)) first "
+                + "(checked against \(contractSource.contract.url.lastPathComponent))"
+            sources.insert(checked, at: 0)
         }
         var configuration = MockServer.Configuration(host: options.host, port: options.port)
         configuration.upstream = options.upstream
@@ -141,7 +171,7 @@ enum ServeCommand {
         } catch {
             fail("\(error)", status: ExitCode.unavailable)
         }
-        if let upstream = options.upstream {
+        if let upstream = options.upstream, !options.upstreamFirst {
             sources.append("upstream \(Redaction.hidingSecrets(upstream))")
         }
         var line = "Serving \(sources.joined(separator: " and ")) at \(url)"

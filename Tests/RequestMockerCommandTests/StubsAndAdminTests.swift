@@ -156,10 +156,15 @@ import Testing
             #""error": "PUT is not allowed here; use GET, POST""#
         ),
         (
+            ["/drift"], "404 Not Found",
+            #""error": "nothing checks the upstream's traffic: serve with --openapi FILE --upstream URL "#
+                + #"--upstream-first""#
+        ),
+        (
             ["/nothing"], "404 Not Found",
             #""error": "no admin call GET /__admin/nothing; the calls are GET /__admin/stubs, POST /__admin/stubs, "#
                 + "DELETE /__admin/stubs/<id>, POST /__admin/reset, GET /__admin/resources, PUT /__admin/resources, "
-                + #"GET /__admin/requests, GET /__admin/requests/unmatched""#
+                + #"GET /__admin/drift, GET /__admin/requests, GET /__admin/requests/unmatched""#
         ),
     ])
     func adminMistakesAreJSONErrors(arguments: [String], status: String, error: String) async throws {

@@ -328,6 +328,12 @@ import Testing
             ["serve", "--upstream"],
             "request-mocker: --upstream needs a value, for example --upstream http://localhost:3000/api\n"
         ),
+        (
+            ["serve", "--upstream", "http://localhost:3000", "--upstream-first"],
+            "request-mocker: --upstream-first sends every request to the upstream and checks it against a "
+                + "contract, so it needs --upstream URL and --openapi FILE, for example --openapi api.yaml "
+                + "--upstream http://localhost:3000 --upstream-first\n"
+        ),
     ])
     func badUpstreamFlagsExit64(arguments: [String], message: String) async throws {
         let result = try await Command.run(arguments)

@@ -38,8 +38,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         let webSocket: WebSocketTranscript?
         let entry: FilterIndex.Entry?
         let contractAnswer: OpenAPIContract.Answer?
-        /// How the answer ended, and when: set once, by the transport.
-        let completion = LockedState<(completion: Completion, date: Date)?>(nil)
+        /// How the answer ended, and when (set once, by the transport), and what
+        /// `serve --upstream-first` made of the exchange.
+        let later = LockedState<Later>(Later())
 
         init(
             request: MockRequest, disposition: Disposition, file: URL?, entryIndex: Int?,
@@ -53,6 +54,12 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
             self.entry = entry
             self.contractAnswer = contractAnswer
         }
+    }
+
+    /// What is learnt of a request after it is journaled.
+    private struct Later: Sendable {
+        var completion: (completion: Completion, date: Date)?
+        var upstream: UpstreamCheck?
     }
 
     private let storage: Storage
@@ -90,10 +97,42 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// How the answer ended, or `nil` while it is still on its way (a delay, an `async`
     /// block, a stream). ``MockRegistry/waitForCompletedRequests(count:matching:timeout:)`` waits
     /// for it.
-    public var completion: Completion? { storage.completion.withLock { $0?.completion } }
+    public var completion: Completion? { storage.later.withLock { $0.completion?.completion } }
 
     /// When the answer ended.
-    public var completionDate: Date? { storage.completion.withLock { $0?.date } }
+    public var completionDate: Date? { storage.later.withLock { $0.completion?.date } }
+
+    /// What `serve --upstream-first` made of an exchange (see `UpstreamFirst`): what it broke of
+    /// the contract, or the mock that answered instead of the upstream.
+    package struct UpstreamCheck: Sendable {
+        /// A mock that answered because the upstream lacked the operation.
+        package struct Fallback: Sendable {
+            /// `the upstream answered 404`.
+            package let reason: String
+            package let file: URL?
+            package let entryIndex: Int?
+            package let contractAnswer: OpenAPIContract.Answer?
+            package let filter: RequestFilter?
+        }
+
+        /// The exchange's findings, each with whether it was the first of its kind: empty until
+        /// the exchange is checked, after its answer went out.
+        package var findings: [DriftWatch.Checked] = []
+        /// Why the body was not checked (its status and headers were), when it wasn't.
+        package var bodyUnchecked: String?
+        package var fallback: Fallback?
+    }
+
+    /// What `serve --upstream-first` made of the exchange, once the upstream answered.
+    package var upstreamCheck: UpstreamCheck? { storage.later.withLock { $0.upstream } }
+
+    func noteUpstream(_ change: (inout UpstreamCheck) -> Void) {
+        storage.later.withLock { later in
+            var check = later.upstream ?? UpstreamCheck()
+            change(&check)
+            later.upstream = check
+        }
+    }
 
     init(
         request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil,
@@ -106,9 +145,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
     /// Sets how the answer ended unless that is set already; whether this call set it.
     func complete(_ completion: Completion) -> Bool {
-        storage.completion.withLock { value in
-            guard value == nil else { return false }
-            value = (completion, Date())
+        storage.later.withLock { later in
+            guard later.completion == nil else { return false }
+            later.completion = (completion, Date())
             return true
         }
     }

@@ -25,6 +25,8 @@ extension MockRegistry {
             return (
                 forwarding.passThrough(request, recording: nil), journaled(request, entry, nil, nil, .passedThrough)
             )
+        case .upstreamFirst(let source):
+            return self.answer(request, upstreamFirst: source, entry: entry, forwarding: forwarding)
         case .record(let ticket):
             let journalEntry = journaled(request, entry, ticket.target.destination, nil, .recorded)
             return (forwarding.passThrough(request, recording: ticket), journalEntry)
@@ -65,7 +67,7 @@ extension MockRegistry {
         }
     }
 
-    private func journaled(
+    func journaled(
         _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?,
         _ disposition: JournalEntry.Disposition, webSocket: WebSocketTranscript? = nil,
         contractAnswer: OpenAPIContract.Answer? = nil

@@ -44,6 +44,9 @@ enum SourceAnswer {
     case passThrough
     /// Send the request to the real network, relay the answer and record it.
     case record(RecordingTicket)
+    /// Send the request to the upstream first, check the exchange against a contract, and let
+    /// the sources after this one answer what the upstream lacks (`serve --upstream-first`).
+    case upstreamFirst(UpstreamFirst)
     /// Fail the request: a mistake in the mocks (an invalid pattern, an unreadable file), or
     /// ``RequestMockerError/unmatched(_:)`` from the policy.
     case fail(RequestMockerError)

@@ -10,9 +10,10 @@ import RequestMocker
 /// | `GET /__admin/stubs` | `{"stubs": [...]}`: the added stubs (newest first, with `id`), then a stubs file's |
 /// | `POST /__admin/stubs` | adds one stub (``Stub``'s schema), tried before all others; `201 {"id": …}` |
 /// | `DELETE /__admin/stubs/{id}` | removes an added stub |
-/// | `POST /__admin/reset` | removes the added stubs, clears the journal, puts the resources back to their seed |
+/// | `POST /__admin/reset` | removes the added stubs, clears the journal and drift, puts the resources back to their seed |
 /// | `GET /__admin/resources` | a remembering contract's resources: `{"/pets": [...], "/users/7/settings": {...}}` |
 /// | `PUT /__admin/resources` | replaces them with the body, in that format, checked against the contract |
+/// | `GET /__admin/drift` | the upstream's drift from the contract (`--upstream-first`), as `check --format json` |
 /// | `GET /__admin/requests` | `{"requests": [...]}`: the journal, oldest first |
 /// | `GET /__admin/requests/unmatched` | the unmatched requests, each with its near-miss report |
 ///
@@ -64,6 +65,7 @@ enum AdminAPI {
         case (.post, ["reset"]):
             store.removeAdded()
             server.registry.clearJournal()
+            server.registry.resetDrift()
             do {
                 try server.registry.resetResourcesReporting()
             } catch {
@@ -74,7 +76,15 @@ enum AdminAPI {
             return document(.ok, server.registry.resourcesDocument)
         case (.put, ["resources"]):
             return replaceResources(request, in: server.registry)
+        case (.get, ["drift"]):
+            guard let report = server.registry.driftReport else {
+                return error(
+                    .notFound,
+                    "nothing checks the upstream's traffic: serve with --openapi FILE --upstream URL --upstream-first")
+            }
+            return json(.ok, report.json)
         case (.get, ["requests"]):
+            server.registry.settleDrift()
             return json(.ok, ["requests": .array(server.registry.journal.map { AdminJSON.json($0) })])
         case (.get, ["requests", "unmatched"]):
             let unmatched = server.registry.journal.filter(\.isUnmatched)
@@ -82,7 +92,8 @@ enum AdminAPI {
         default:
             let known: [(HTTPMethod, [String])] = [
                 (.get, ["stubs"]), (.post, ["stubs"]), (.delete, ["stubs", "<id>"]), (.post, ["reset"]),
-                (.get, ["resources"]), (.put, ["resources"]), (.get, ["requests"]), (.get, ["requests", "unmatched"]),
+                (.get, ["resources"]), (.put, ["resources"]), (.get, ["drift"]), (.get, ["requests"]),
+                (.get, ["requests", "unmatched"]),
             ]
             let sameRoute = known.filter {
                 $0.1.count == route.count && zip($0.1, route).allSatisfy { $0 == "<id>" || $0 == $1 }

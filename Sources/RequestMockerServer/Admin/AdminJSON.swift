@@ -5,7 +5,9 @@ import RequestMocker
 /// `MockServerClient`).
 enum AdminJSON {
     /// `{"method", "url", "headers": [{"name", "value"}], "body" or "base64Body", "answeredBy",
-    /// "time"}`, and `"report"` for an unmatched request.
+    /// "time"}`, `"report"` for an unmatched request, and for an exchange `serve --upstream-first`
+    /// checked, `"drift"` (its findings: `{"rule", "severity", "message", "pointer", "new"}`) and
+    /// `"bodyUnchecked"` (why the body wasn't checked, when it wasn't).
     static func json(_ entry: JournalEntry) -> JSONValue {
         let request = entry.request
         var members: [String: JSONValue] = [
@@ -23,10 +25,36 @@ enum AdminJSON {
             }
         }
         if case .unmatched(let report) = entry.disposition { members["report"] = .string(report.description) }
+        if let check = entry.upstreamCheck {
+            members["drift"] = .array(
+                check.findings.map { checked in
+                    let finding = checked.finding
+                    return [
+                        "rule": .string(finding.rule.rawValue),
+                        "severity": .string(finding.isError ? "error" : "warning"),
+                        "message": .string(finding.message), "pointer": finding.pointer.map(JSONValue.string) ?? .null,
+                        "new": .bool(checked.isNew),
+                    ]
+                })
+            if let why = check.bodyUnchecked { members["bodyUnchecked"] = .string(why) }
+        }
         return .object(members)
     }
 
     private static func answeredBy(_ entry: JournalEntry) -> String {
+        if let fallback = entry.upstreamCheck?.fallback {
+            let mock: String =
+                if let file = fallback.file, let index = fallback.entryIndex {
+                    "cassette \(file.path), entry \(index)"
+                } else if let answer = fallback.contractAnswer {
+                    "openapi \(answer)"
+                } else if let file = fallback.file {
+                    "file \(file.path)"
+                } else {
+                    fallback.filter.map { "filter \($0)" } ?? "filter"
+                }
+            return "\(mock), because \(fallback.reason)"
+        }
         switch entry.disposition {
         case .answered:
             if let file = entry.file, let index = entry.entryIndex { return "cassette \(file.path), entry \(index)" }

@@ -93,10 +93,23 @@ public struct MockServerClient: Sendable {
         _ = try await call("DELETE", "stubs/\(escaped)")
     }
 
-    /// Removes every stub added through the admin API and clears the server's journal; a
-    /// contract's resources that remember go back to their seed (`--data`, else the examples).
+    /// Removes every stub added through the admin API and clears the server's journal and its
+    /// drift report; a contract's resources that remember go back to their seed (`--data`, else
+    /// the examples).
     public func reset() async throws(Failure) {
         _ = try await call("POST", "reset")
+    }
+
+    /// What the upstream's exchanges broke of the contract since the server started (or was
+    /// reset), under `serve --openapi FILE --upstream URL --upstream-first`: the JSON of
+    /// `request-mocker check --format json`, `{"findings": [...], "coverage": {...}}`.
+    ///
+    /// ```swift
+    /// let drift = try await server.drift()
+    /// #expect(drift["findings"] == [])
+    /// ```
+    public func drift() async throws(Failure) -> JSONValue {
+        try await call("GET", "drift")
     }
 
     /// What the server's remembering contract holds now (`serve --stateful`): an object keyed by

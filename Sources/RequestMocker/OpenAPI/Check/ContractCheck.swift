@@ -3,7 +3,7 @@ import Foundation
 /// Checks mocks against a contract, for `request-mocker check`: each mock is matched to an
 /// operation by its method and path, and its status, media type, JSON body and required headers
 /// are checked against what the operation declares.
-package struct ContractCheck {
+package struct ContractCheck: Sendable {
     /// The kinds of finding, as `check --format json` and SARIF name them.
     package typealias Rule = DriftRule
 
@@ -12,7 +12,7 @@ package struct ContractCheck {
         /// The file and line: `Mocks/GET|-pets-7.http:1`.
         package let place: String
         package let isError: Bool
-        package let message: String
+        package var message: String
         package var rule: Rule = .schema
         /// The operation's `operationId`, else its method and template.
         package var operation: String?
@@ -229,10 +229,7 @@ package struct ContractCheck {
                     parts.contains(where: { !$0.properties.isEmpty })
                 else { continue }
                 for (name, member) in members.sorted(by: { $0.key < $1.key }) {
-                    let escaped =
-                        "/"
-                        + name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(
-                            of: "/", with: "~1")
+                    let escaped = "/" + Located.escaped(name)
                     guard let declared = parts.lazy.compactMap({ $0.propertyIndex[name] }).first else {
                         found.append(pointer + escaped)
                         continue

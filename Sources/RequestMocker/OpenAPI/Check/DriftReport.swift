@@ -16,31 +16,53 @@ package struct DriftReport: Sendable {
     }
 
     package private(set) var groups: [Group] = []
+    /// Where each kind's group is, by its key.
+    private var index: [String: Int] = [:]
+    /// Findings of kinds past ``maximumGroups``: counted, not listed (live traffic to undocumented
+    /// paths would otherwise make a kind per path, for as long as a server runs).
+    package private(set) var unlisted = 0
     /// The contract's operations, each with the statuses it declares and those reached.
-    package let operations: [(name: String, declared: [String], reached: Set<String>)]
+    package private(set) var operations: [(name: String, declared: [String], reached: Set<String>)] = []
+
+    /// The most kinds of finding a report lists.
+    package static let maximumGroups = 10_000
 
     package init(findings: [ContractCheck.Finding], check: ContractCheck) {
-        var index: [String: Int] = [:]
-        for finding in findings {
-            // The message names the value (`got "2"`): findings of one place group whatever it was.
-            let key = [
-                finding.rule.rawValue, finding.operation ?? finding.message, finding.status.map(String.init) ?? "",
-                finding.mediaType ?? "", finding.location ?? "", finding.pointer ?? "", finding.isError ? "e" : "w",
-            ].joined(separator: "\u{1F}")
-            if let known = index[key] {
-                groups[known].count += 1
-                if groups[known].examples.count < 3 { groups[known].examples.append(finding) }
-            } else {
-                index[key] = groups.count
-                groups.append(Group(finding: finding, count: 1, examples: [finding]))
-            }
+        for finding in findings { add(finding) }
+        noteCoverage(of: check)
+    }
+
+    /// Adds one finding to its kind's group; whether it is the first of its kind.
+    @discardableResult
+    package mutating func add(_ finding: ContractCheck.Finding) -> Bool {
+        // The message names the value (`got "2"`): findings of one place group whatever it was.
+        let key = [
+            finding.rule.rawValue, finding.operation ?? finding.message, finding.status.map(String.init) ?? "",
+            finding.mediaType ?? "", finding.location ?? "", finding.pointer ?? "", finding.isError ? "e" : "w",
+        ].joined(separator: "\u{1F}")
+        if let known = index[key] {
+            groups[known].count += 1
+            if groups[known].examples.count < 3 { groups[known].examples.append(finding) }
+            return false
         }
+        guard groups.count < Self.maximumGroups else {
+            unlisted += 1
+            return false
+        }
+        index[key] = groups.count
+        groups.append(Group(finding: finding, count: 1, examples: [finding]))
+        return true
+    }
+
+    /// Takes the operations and statuses reached from `check`'s coverage.
+    package mutating func noteCoverage(of check: ContractCheck) {
         let reached = check.coverage.statuses
         operations = check.contract.operations.enumerated().map { offset, operation in
             (operation.description, operation.statuses, reached[offset] ?? [])
         }
     }
 
+    /// Errors counted, those of unlisted kinds not among them.
     package var errors: Int { groups.reduce(0) { $0 + ($1.finding.isError ? $1.count : 0) } }
     package var warnings: Int { groups.reduce(0) { $0 + ($1.finding.isError ? 0 : $1.count) } }
 
@@ -55,6 +77,8 @@ package struct DriftReport: Sendable {
             }
             return line
         }
+            + (unlisted > 0
+                ? ["\(unlisted) more findings of kinds past the first \(Self.maximumGroups) are not listed"] : [])
     }
 
     /// `n of m` operations and statuses reached, then the ones never seen.
@@ -108,7 +132,9 @@ package struct DriftReport: Sendable {
                 "declared": .int(operations.reduce(0) { $0 + $1.declared.count }), "neverSeen": .array(unseen),
             ],
         ]
-        return ["findings": .array(findings), "coverage": coverage]
+        var report: [String: JSONValue] = ["findings": .array(findings), "coverage": coverage]
+        if unlisted > 0 { report["unlisted"] = .int(unlisted) }
+        return .object(report)
     }
 
     /// The report as a SARIF 2.1.0 log: one result per kind of finding, its rule among the

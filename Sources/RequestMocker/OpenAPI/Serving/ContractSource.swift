@@ -6,11 +6,12 @@ import Foundation
 /// It keeps no state between requests but a cache of static generated bodies, which are the same
 /// for every request anyway.
 package final class ContractSource: AnswerSource, CustomStringConvertible {
-    /// The contract and its router, replaced whole when `serve` reloads an edited file.
-    private let current: LockedState<(contract: OpenAPIContract, router: OpenAPIRouter)>
+    /// The contract and its router, replaced whole when `serve` reloads an edited file, and how
+    /// many times that happened.
+    private let current: LockedState<(contract: OpenAPIContract, router: OpenAPIRouter, revision: Int)>
     let validation: OpenAPIContract.Validation
     let generation: OpenAPIContract.Generation
-    private let basePath: String?
+    let basePath: String?
     /// Static generated bodies by operation, status and media type.
     private let generated = LockedState<[String: Result<SchemaGenerator.Generated, SchemaGenerator.Failure>]>([:])
 
@@ -31,7 +32,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         self.validation = validation
         self.generation = generation
         self.basePath = basePath.map(Self.normalized)
-        current = LockedState((contract, contract.router(basePath: basePath.map(Self.normalized))))
+        current = LockedState((contract, contract.router(basePath: basePath.map(Self.normalized)), 0))
         resources = remembering ? LockedState(contract.resourceMap) : nil
         resourceMap?.seed(store, from: contract)
     }
@@ -74,11 +75,15 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     /// The contract answered from now.
     package var contract: OpenAPIContract { current.withLock { $0.contract } }
 
+    /// The contract answered from now, and how many reloads came before it: what a
+    /// ``DriftWatch`` checks against, starting over when it changes.
+    var revision: (contract: OpenAPIContract, number: Int) { current.withLock { ($0.contract, $0.revision) } }
+
     /// Answers from `contract` from now on (an edited file, read again); requests being answered
     /// finish with the one they started with.
     package func reload(_ contract: OpenAPIContract) {
         let router = contract.router(basePath: basePath)
-        current.withLock { $0 = (contract, router) }
+        current.withLock { $0 = (contract, router, $0.revision + 1) }
         generated.withLock { $0 = [:] }
         resources?.withLock { $0 = contract.resourceMap }
     }
@@ -93,7 +98,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
 
     func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
-        let (contract, router) = current.withLock { $0 }
+        let (contract, router, _) = current.withLock { $0 }
         switch router.route(request.method, segments: request.pathSegments, query: query) {
         case .notFound:
             misses.append(

@@ -1,0 +1,284 @@
+import Foundation
+import RequestMocker
+import RequestMockerServer
+import RequestMockerTestSupport
+import Testing
+
+/// `request-mocker serve --openapi FILE --upstream URL --upstream-first`: every request goes to a
+/// backend that drifted from its contract (a Python server), each exchange is checked, and what
+/// the backend lacks or can't answer is answered by the contract.
+@Suite(.timeLimit(.minutes(3)), .hangGuard) struct UpstreamFirstTests {
+    /// DriftTests' contract, with a session whose token is an integer.
+    static let contract = DriftTests.contract.replacingOccurrences(
+        of: "components:",
+        with: """
+              /session:
+                get:
+                  operationId: getSession
+                  responses:
+                    "200":
+                      description: a session
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {token: {type: integer}}}
+            components:
+            """)
+
+    /// The fields of a finding of `GET /__admin/drift` a test pins, and its exchanges.
+    struct Found: Equatable, CustomStringConvertible {
+        let rule: String
+        let operation: String
+        let status: Int?
+        let mediaType: String?
+        let side: String?
+        let pointer: String?
+        let count: Int
+        let exchanges: [Int]
+
+        init(
+            _ rule: String, _ operation: String, _ status: Int?, _ mediaType: String?, _ side: String?,
+            _ pointer: String?, count: Int, exchanges: [Int]
+        ) {
+            (self.rule, self.operation, self.status, self.mediaType) = (rule, operation, status, mediaType)
+            (self.side, self.pointer, self.count, self.exchanges) = (side, pointer, count, exchanges)
+        }
+
+        init(_ json: JSONValue) {
+            self.init(
+                json["rule"]?.stringValue ?? "?", json["operation"]?.stringValue ?? "?", json["status"]?.intValue,
+                json["mediaType"]?.stringValue, json["in"]?.stringValue, json["pointer"]?.stringValue,
+                count: json["count"]?.intValue ?? 0,
+                exchanges: elements(json["examples"]).compactMap { $0["entry"]?.intValue })
+        }
+
+        var description: String {
+            "\(rule) \(operation) \(status.map(String.init) ?? "-") \(mediaType ?? "-") \(side ?? "-") "
+                + "\(pointer ?? "-") ×\(count) \(exchanges)"
+        }
+    }
+
+    @Test func eachDriftIsFoundOnceWithItsOperationPointerAndCountAndWhatTheUpstreamLacksIsMocked() async throws {
+        let upstream = try await DriftingUpstream()
+        let folder = try TemporaryFolder()
+        let contract = try folder.write("openapi.yaml", Self.contract)
+        let (serving, base) = try await serving([
+            "--openapi", contract.path, "--upstream", upstream.url.absoluteString, "--upstream-first", "--admin",
+        ])
+        func get(_ path: String, key: Bool = true, _ options: [String] = []) async throws -> String {
+            try await ExternalProcess.curl(
+                options + (key ? ["-H", "X-Api-Key: k-123"] : []) + [base.absoluteString + path]
+            )
+            .output
+        }
+        // Exchanges 0-9 reach the upstream and are checked in this order; the two it lacks aren't.
+        let fine = try await get("/pets/1", ["--include", "--compressed"])
+        let wrongType = try await get("/pets/2")
+        _ = try await get("/pets/3")
+        _ = try await get("/pets/4")
+        _ = try await get("/pets/5")
+        _ = try await get("/pets/6")
+        _ = try await get("/toys")
+        _ = try await get("/pets?limit=2&sort=name")
+        let chunked = try await get("/pets/8", ["--include"])
+        _ = try await get("/session")
+        _ = try await get("/pets/7", key: false)
+        let lacking = try await get("/pets/404")
+        let unbuilt = try await get("/pets?limit=501")
+        let drift = try await MockServerClient(baseURL: base).drift()
+        let journal = try JSONValue(parsing: Data(try await get("/__admin/requests", key: false).utf8))
+        #expect(await serving.interrupt() == 0)
+        await upstream.stop()
+
+        // The upstream's answers go to the client as they are; it was asked for the body unencoded.
+        #expect(fine.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(fine.contains("\r\nX-Accept-Encoding: identity\r\n"))
+        #expect(fine.hasSuffix(#"{"id": 1, "name": "Rex"}"#))
+        #expect(wrongType == #"{"id": "2", "name": "Bo"}"#)
+        // A body that came chunked goes out whole, framed by its length.
+        #expect(chunked.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(chunked.contains("\r\nContent-Length: 25\r\n"))
+        #expect(chunked.hasSuffix("\r\n\r\n" + #"{"id": "8", "name": "Ed"}"#))
+        // What it answered 404 and 501 the contract answers.
+        #expect(lacking == #"{"id":0,"name":"string"}"#)
+        #expect(unbuilt == #"[{"id":0,"name":"string"}]"#)
+
+        let findings = elements(drift["findings"]).map(Found.init)
+        let expected: [Found] = [
+            Found("schema", "getPet", 200, "application/json", "response", "/id", count: 3, exchanges: [1, 2, 8]),
+            Found("schema", "getPet", 200, "application/json", "response", "", count: 1, exchanges: [3]),
+            Found(
+                "undocumented-property", "getPet", 200, "application/json", "response", "/color", count: 1,
+                exchanges: [4]),
+            Found("undocumented-status", "getPet", 500, nil, "response", nil, count: 1, exchanges: [5]),
+            Found("undocumented-operation", "GET /toys", 200, nil, "response", nil, count: 1, exchanges: [6]),
+            Found("undocumented-parameter", "listPets", 200, nil, "request", "query sort", count: 1, exchanges: [7]),
+            Found("undocumented-media-type", "listPets", 200, "text/csv", "response", nil, count: 1, exchanges: [7]),
+            Found("schema", "getSession", 200, "application/json", "response", "/token", count: 1, exchanges: [9]),
+            Found("security", "getPet", 200, nil, "request", nil, count: 1, exchanges: [10]),
+        ]
+        #expect(findings == expected)
+        let coverage = drift["coverage"]
+        #expect(coverage?["operations"]?["exercised"] == 3)
+        #expect(coverage?["statuses"]?["neverSeen"] == ["getPet 404"])
+
+        // The journal has each exchange's findings, and says which mock answered instead.
+        let entries = elements(journal["requests"])
+        #expect(entries.count == 13)
+        #expect(entries[1]["drift"]?[0]?["new"] == true)
+        #expect(entries[2]["drift"]?[0]?["new"] == false)
+        #expect(entries[2]["drift"]?[0]?["pointer"] == "/id")
+        #expect(entries[0]["drift"] == [])
+        #expect(entries[11]["answeredBy"] == "openapi getPet 200 generated, because the upstream answered 404")
+
+        // Each kind of finding is printed once, when it is first seen, without the secret's value.
+        let lines = serving.log.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first { $0.hasPrefix("Serving ") }
+                == "Serving upstream \(upstream.url.absoluteString) first (checked against openapi.yaml) and "
+                + "\(contract.path) at \(base), admin API at \(base)/__admin/ (Ctrl-C to stop)")
+        #expect(
+            lines.filter { $0.hasPrefix("drift in ") } == [
+                #"drift in GET /pets/2: error: GET /pets/{petId} 200: /id: expected integer, got "2""#,
+                #"drift in GET /pets/4: error: GET /pets/{petId} 200: /: missing the required property "name""#,
+                "drift in GET /pets/5: warning: GET /pets/{petId} 200: /color is not declared in the schema",
+                "drift in GET /pets/6: error: GET /pets/{petId} 500: the status is not declared; getPet declares "
+                    + "200, 404",
+                "drift in GET /toys: warning: GET /toys is not in the contract",
+                "drift in GET /pets: warning: GET /pets request: query sort: the operation declares no query "
+                    + "parameter of this name",
+                "drift in GET /pets: error: GET /pets 200: Content-Type text/csv is not declared; it declares "
+                    + "application/json",
+                "drift in GET /session: error: GET /session 200: /token: the value breaks its schema (not shown: "
+                    + "its name marks a secret)",
+                "drift in GET /pets/7: warning: GET /pets/7 request: no credentials; send an API key in the header "
+                    + "X-Api-Key",
+            ])
+        #expect(!serving.log.contains("sk-live"))
+        #expect(lines.contains { $0.hasPrefix("GET /pets/2 -> 200 from upstream (") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("GET /pets/404 -> 200 from openapi getPet (generated, ")
+                    && $0.hasSuffix(" ms), because the upstream answered 404")
+            }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("GET /pets?limit=501 -> 200 from openapi listPets (generated, ")
+                    && $0.hasSuffix(" ms), because the upstream answered 501")
+            }, "\(lines)")
+    }
+
+    @Test func aBodyTheUpstreamEncodesAnywayIsRelayedAndOnlyItsHeadChecked() async throws {
+        let upstream = try await DriftingUpstream()
+        let folder = try TemporaryFolder()
+        let contract = try folder.write("openapi.yaml", Self.contract)
+        let (serving, base) = try await serving([
+            "--openapi", contract.path, "--upstream", upstream.url.absoluteString, "--upstream-first",
+        ])
+        let pet = try await ExternalProcess.curl([
+            "--compressed", "-H", "X-Api-Key: k", base.absoluteString + "/pets/9",
+        ])
+        #expect(await serving.interrupt() == 0)
+        await upstream.stop()
+        #expect(pet.output == #"{"id": 9, "name": "Gus"}"#)
+        let lines = serving.log.split(separator: "\n").map(String.init)
+        let line = try #require(lines.firstIndex { $0.hasPrefix("GET /pets/9 -> 200 from upstream (") })
+        #expect(lines[line + 1] == "    body not checked: the upstream sent it encoded (Content-Encoding: gzip)")
+    }
+
+    @Test func anUnreachableUpstreamIsStoodInForByTheContractAndStubsAnswerFirst() async throws {
+        let closed = try RefusingPort()
+        defer { closed.close() }
+        let folder = try TemporaryFolder()
+        let contract = try folder.write("openapi.yaml", Self.contract)
+        let stubs = try folder.write(
+            "stubs.json", #"{"stubs": [{"request": {"path": "/pets/1"}, "response": {"json": {"from": "stub"}}}]}"#)
+        let (serving, base) = try await serving([
+            "--stubs", stubs.path, "--openapi", contract.path, "--upstream", "http://127.0.0.1:\(closed.port)",
+            "--upstream-first", "--admin",
+        ])
+        let stubbed = try await ExternalProcess.curl([base.absoluteString + "/pets/1"])
+        let mocked = try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + "/pets/2"])
+        let unknown = try await ExternalProcess.curl(["--include", base.absoluteString + "/toys"])
+        let drift = try JSONValue(
+            parsing: Data(try await ExternalProcess.curl([base.absoluteString + "/__admin/drift"]).output.utf8))
+        #expect(await serving.interrupt() == 0)
+        #expect(stubbed.output == #"{"from":"stub"}"#)
+        #expect(mocked.output == #"{"id":0,"name":"string"}"#)
+        #expect(unknown.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+        #expect(
+            unknown.output.hasSuffix(
+                "passing GET http://127.0.0.1:\(closed.port)/toys through to the network failed: could not connect "
+                    + "to 127.0.0.1:\(closed.port): connection refused\n"))
+        // Nothing reached the upstream, so nothing was checked.
+        #expect(drift["findings"] == [])
+        #expect(drift["coverage"]?["operations"]?["exercised"] == 0)
+        let lines = serving.log.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("GET /pets/1 -> 200 from filter ") }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("GET /pets/2 -> 200 from openapi getPet (generated, ")
+                    && $0.hasSuffix(
+                        " ms), because the upstream could not answer (could not connect to 127.0.0.1:\(closed.port): "
+                            + "connection refused)")
+            }, "\(lines)")
+    }
+
+    @Test func withRecordEveryExchangeTheUpstreamAnswersIsAppendedToTheCassette() async throws {
+        let upstream = try await DriftingUpstream()
+        let folder = try TemporaryFolder()
+        let contract = try folder.write("openapi.yaml", Self.contract)
+        let cassette = folder.url.appendingPathComponent("traffic.har")
+        let arguments = [
+            "--openapi", contract.path, "--upstream", upstream.url.absoluteString, "--upstream-first", "--record",
+            "--cassette", cassette.path,
+        ]
+        var (serving, base) = try await RequestMockerCommandTests.serving(arguments)
+        for path in ["/pets/1", "/pets/1", "/pets/404"] {
+            _ = try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + path])
+        }
+        #expect(await serving.interrupt() == 0)
+        // A second run appends (the default mode, new): every request reached the upstream.
+        (serving, base) = try await RequestMockerCommandTests.serving(arguments)
+        _ = try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + "/pets/6"])
+        #expect(await serving.interrupt() == 0)
+        await upstream.stop()
+        let recorded = try Cassette(contentsOf: cassette, record: .none).interactions
+        #expect(recorded.map(\.request.path) == ["/pets/1", "/pets/1", "/pets/404", "/pets/6"])
+        #expect(recorded.map { $0.response?.status.code } == [200, 200, 404, 500])
+        let check = try await Command.run(
+            ["check", "--openapi", contract.path, "--cassette", cassette.path, "--format", "json"], in: folder.url)
+        #expect(check.status == 1)
+        let findings = try elements(JSONValue(parsing: Data(check.output.utf8))["findings"]).map(Found.init)
+        // The recording is the upstream's: its 404, which the contract answered instead, is there,
+        // with a body the contract doesn't declare; and its 500 breaks the contract.
+        #expect(
+            findings == [
+                Found(
+                    "undocumented-media-type", "getPet", 404, "application/json", "response", nil, count: 1,
+                    exchanges: [2]),
+                Found("undocumented-status", "getPet", 500, nil, "response", nil, count: 1, exchanges: [3]),
+            ])
+    }
+}
+
+/// The elements of an array, or none.
+private func elements(_ value: JSONValue?) -> [JSONValue] {
+    if case .array(let elements)? = value { elements } else { [] }
+}
+
+/// drifting-upstream.py: a backend that drifted from DriftTests' contract.
+struct DriftingUpstream {
+    let process: BackgroundProcess
+    let url: URL
+
+    init() async throws {
+        let script = try #require(
+            Bundle.module.url(forResource: "drifting-upstream", withExtension: "py", subdirectory: "Fixtures"))
+        process = try await BackgroundProcess.python([script.path], ready: #"http://127\.0\.0\.1:\d+(?=\n)"#)
+        url = try #require(URL(string: process.announced))
+    }
+
+    func stop() async {
+        await process.stop()
+    }
+}
