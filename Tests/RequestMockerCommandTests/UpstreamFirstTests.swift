@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func eachDriftIsFoundOnceWithItsOperationPointerAndCountAndWhatTheUpstreamLacksIsMocked() async throws {
-        let upstream = try await DriftingUpstream()
+        let upstream = try await Upstream("drifting-upstream")
         let folder = try TemporaryFolder()
         let contract = try folder.write("openapi.yaml", Self.contract)
         let (serving, base) = try await serving([
@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func aBodyTheUpstreamEncodesAnywayIsRelayedAndOnlyItsHeadChecked() async throws {
-        let upstream = try await DriftingUpstream()
+        let upstream = try await Upstream("drifting-upstream")
         let folder = try TemporaryFolder()
         let contract = try folder.write("openapi.yaml", Self.contract)
         let (serving, base) = try await serving([
@@ -224,7 +224,7 @@ import Testing
     }
 
     @Test func withRecordEveryExchangeTheUpstreamAnswersIsAppendedToTheCassette() async throws {
-        let upstream = try await DriftingUpstream()
+        let upstream = try await Upstream("drifting-upstream")
         let folder = try TemporaryFolder()
         let contract = try folder.write("openapi.yaml", Self.contract)
         let cassette = folder.url.appendingPathComponent("traffic.har")
@@ -264,21 +264,4 @@ import Testing
 /// The elements of an array, or none.
 private func elements(_ value: JSONValue?) -> [JSONValue] {
     if case .array(let elements)? = value { elements } else { [] }
-}
-
-/// drifting-upstream.py: a backend that drifted from DriftTests' contract.
-struct DriftingUpstream {
-    let process: BackgroundProcess
-    let url: URL
-
-    init() async throws {
-        let script = try #require(
-            Bundle.module.url(forResource: "drifting-upstream", withExtension: "py", subdirectory: "Fixtures"))
-        process = try await BackgroundProcess.python([script.path], ready: #"http://127\.0\.0\.1:\d+(?=\n)"#)
-        url = try #require(URL(string: process.announced))
-    }
-
-    func stop() async {
-        await process.stop()
-    }
 }

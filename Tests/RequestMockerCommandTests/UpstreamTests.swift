@@ -352,14 +352,13 @@ import Testing
     }
 }
 
-/// Fixtures/upstream.py, running on a free port.
+/// Fixtures/upstream.py (or another of its servers), running on a free port.
 struct Upstream {
     let process: BackgroundProcess
     let url: URL
 
-    init() async throws {
-        let script = try #require(
-            Bundle.module.url(forResource: "upstream", withExtension: "py", subdirectory: "Fixtures"))
+    init(_ name: String = "upstream") async throws {
+        let script = try #require(Bundle.module.url(forResource: name, withExtension: "py", subdirectory: "Fixtures"))
         process = try await BackgroundProcess.python([script.path], ready: #"http://127\.0\.0\.1:\d+(?=\n)"#)
         url = try #require(URL(string: process.announced))
     }

@@ -14,25 +14,12 @@ POST /login         a token in the body and a session cookie, as a sign-in answe
 """
 import http.server
 import json
-import os
-import signal
-import sys
 import threading
-import time
 
-# Started from a Swift concurrency thread, this process inherits that thread's blocked signals:
-# unblock them, or SIGTERM never ends it. It also leaves when the test process does.
-signal.pthread_sigmask(signal.SIG_SETMASK, [])
-parent = os.getppid()
+# The fixture beside this script: signals unblocked, and gone with the test process.
+from test_child import become_a_test_child
 
-
-def leave_with_parent():
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-threading.Thread(target=leave_with_parent, daemon=True).start()
+become_a_test_child()
 
 # The stream's acknowledgements, by line number: set by GET /ack/<n>, awaited by GET /stream.
 acknowledgements_lock = threading.Lock()
