@@ -58,16 +58,22 @@ enum ServeCommand {
             }
             do {
                 // Recordings answer once each, and the last one keeps answering after that.
-                // Upstream first, every exchange reaches the upstream and each is recorded: `new`
-                // appends them, `all` starts the cassette over, and `once` records only into a new one.
-                let appending = RecordMode(
-                    name: "new_episodes", playsBack: false, recording: .always, replacesExisting: false)
+                // Upstream first, every exchange reaches the upstream and each is recorded, none
+                // played back before it: `new` appends them, `all` starts the cassette over, and
+                // `once` records only into a new one (an old one only plays back, after the upstream).
+                let upstreamFirst = (
+                    appending: RecordMode(
+                        name: "new_episodes", playsBack: false, recording: .always, replacesExisting: false),
+                    once: RecordMode(name: "once", playsBack: false, recording: .whenNew, replacesExisting: false)
+                )
                 let recordMode: RecordMode =
                     switch (recordsHere, mode, options.upstreamFirst) {
                     case (false, _, _): .none
-                    case (true, .once, _): .once
+                    case (true, .once, true):
+                        FileManager.default.fileExists(atPath: cassettePath) ? .once : upstreamFirst.once
+                    case (true, .once, false): .once
                     case (true, .all, _): .all
-                    case (true, .new, true): appending
+                    case (true, .new, true): upstreamFirst.appending
                     case (true, .new, false): .newEpisodes
                     }
                 let cassette = try Cassette(

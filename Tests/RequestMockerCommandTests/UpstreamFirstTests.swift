@@ -94,9 +94,9 @@ import Testing
         #expect(fine.contains("\r\nX-Accept-Encoding: identity\r\n"))
         #expect(fine.hasSuffix(#"{"id": 1, "name": "Rex"}"#))
         #expect(wrongType == #"{"id": "2", "name": "Bo"}"#)
-        // A body that came chunked goes out whole, framed by its length.
+        // A body that came chunked goes out chunked, each piece as it came, and is checked whole.
         #expect(chunked.hasPrefix("HTTP/1.1 200 OK\r\n"))
-        #expect(chunked.contains("\r\nContent-Length: 25\r\n"))
+        #expect(chunked.contains("\r\nTransfer-Encoding: chunked\r\n"))
         #expect(chunked.hasSuffix("\r\n\r\n" + #"{"id": "8", "name": "Ed"}"#))
         // What it answered 404 and 501 the contract answers.
         #expect(lacking == #"{"id":0,"name":"string"}"#)
@@ -128,6 +128,7 @@ import Testing
         #expect(entries[2]["drift"]?[0]?["new"] == false)
         #expect(entries[2]["drift"]?[0]?["pointer"] == "/id")
         #expect(entries[0]["drift"] == [])
+        #expect(entries.map { $0["exchange"]?.intValue } == Array(0...10) + [nil, nil])
         #expect(entries[11]["answeredBy"] == "openapi getPet 200 generated, because the upstream answered 404")
 
         // Each kind of finding is printed once, when it is first seen, without the secret's value.
@@ -148,8 +149,8 @@ import Testing
                     + "parameter of this name",
                 "drift in GET /pets: error: GET /pets 200: Content-Type text/csv is not declared; it declares "
                     + "application/json",
-                "drift in GET /session: error: GET /session 200: /token: the value breaks its schema (not shown: "
-                    + "its name marks a secret)",
+                "drift in GET /session: error: GET /session 200: /token: the value breaks its schema (not shown: a "
+                    + "name marks it as a secret)",
                 "drift in GET /pets/7: warning: GET /pets/7 request: no credentials; send an API key in the header "
                     + "X-Api-Key",
             ])
@@ -223,7 +224,7 @@ import Testing
             }, "\(lines)")
     }
 
-    @Test func withRecordEveryExchangeTheUpstreamAnswersIsAppendedToTheCassette() async throws {
+    @Test func withRecordWhatTheUpstreamAnsweredIsAppendedToTheCassetteAndWhatAMockAnsweredIsNot() async throws {
         let upstream = try await Upstream("drifting-upstream")
         let folder = try TemporaryFolder()
         let contract = try folder.write("openapi.yaml", Self.contract)
@@ -233,8 +234,9 @@ import Testing
             "--cassette", cassette.path,
         ]
         var (serving, base) = try await RequestMockerCommandTests.serving(arguments)
+        var answers: [String] = []
         for path in ["/pets/1", "/pets/1", "/pets/404"] {
-            _ = try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + path])
+            answers.append(try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + path]).output)
         }
         #expect(await serving.interrupt() == 0)
         // A second run appends (the default mode, new): every request reached the upstream.
@@ -242,21 +244,61 @@ import Testing
         _ = try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + "/pets/6"])
         #expect(await serving.interrupt() == 0)
         await upstream.stop()
+        #expect(answers == [#"{"id": 1, "name": "Rex"}"#, #"{"id": 1, "name": "Rex"}"#, #"{"id":0,"name":"string"}"#])
+        // The upstream's 404, which the client never saw, is not recorded.
         let recorded = try Cassette(contentsOf: cassette, record: .none).interactions
-        #expect(recorded.map(\.request.path) == ["/pets/1", "/pets/1", "/pets/404", "/pets/6"])
-        #expect(recorded.map { $0.response?.status.code } == [200, 200, 404, 500])
+        #expect(recorded.map(\.request.path) == ["/pets/1", "/pets/1", "/pets/6"])
+        #expect(recorded.map { $0.response?.status.code } == [200, 200, 500])
         let check = try await Command.run(
             ["check", "--openapi", contract.path, "--cassette", cassette.path, "--format", "json"], in: folder.url)
         #expect(check.status == 1)
         let findings = try elements(JSONValue(parsing: Data(check.output.utf8))["findings"]).map(Found.init)
-        // The recording is the upstream's: its 404, which the contract answered instead, is there,
-        // with a body the contract doesn't declare; and its 500 breaks the contract.
+        #expect(
+            findings == [Found("undocumented-status", "getPet", 500, nil, "response", nil, count: 1, exchanges: [2])])
+    }
+
+    @Test func recordingIntoAFolderKeepsWhatTheUpstreamAnsweredAndTheContractStillAnswersWhatItLacks() async throws {
+        let upstream = try await Upstream("drifting-upstream")
+        let folder = try TemporaryFolder()
+        let contract = try folder.write("openapi.yaml", Self.contract)
+        let mocks = folder.url.appendingPathComponent("Mocks").path
+        let (serving, base) = try await serving([
+            mocks, "--openapi", contract.path, "--upstream", upstream.url.absoluteString, "--upstream-first",
+            "--record",
+        ])
+        var answers: [String] = []
+        for path in ["/pets/1", "/pets/404", "/pets/404"] {
+            answers.append(try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + path]).output)
+        }
+        #expect(await serving.interrupt() == 0)
+        await upstream.stop()
+        // Both times the contract answered: no recording of the upstream's 404 stood in its way.
+        #expect(
+            answers == [#"{"id": 1, "name": "Rex"}"#, #"{"id":0,"name":"string"}"#, #"{"id":0,"name":"string"}"#])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mocks) == ["GET|-pets-1.http"])
+    }
+
+    @Test func aStreamedBodyReachesTheClientAsItComesAndIsCheckedAtItsFirstPiece() async throws {
+        let upstream = try await Upstream("drifting-upstream")
+        let folder = try TemporaryFolder()
+        let contract = try folder.write("openapi.yaml", Self.contract)
+        let (serving, base) = try await serving([
+            "--openapi", contract.path, "--upstream", upstream.url.absoluteString, "--upstream-first", "--admin",
+        ])
+        let client = try #require(
+            Bundle.module.url(forResource: "event_stream_client", withExtension: "py", subdirectory: "Fixtures"))
+        let read = try await ExternalProcess.run(
+            "python3", [client.path, String(base.port ?? 0), String(upstream.url.port ?? 0)])
+        #expect(await serving.interrupt() == 0)
+        await upstream.stop()
+        let output = try JSONValue(parsing: Data(read.output.utf8))
+        // The first event came while the upstream held the stream open, and was checked by then.
+        #expect(output["first"] == "data: one\n\n")
+        #expect(output["rest"] == "data: two\n\n")
+        let findings = elements(output["drift"]?["findings"]).map(Found.init)
         #expect(
             findings == [
-                Found(
-                    "undocumented-media-type", "getPet", 404, "application/json", "response", nil, count: 1,
-                    exchanges: [2]),
-                Found("undocumented-status", "getPet", 500, nil, "response", nil, count: 1, exchanges: [3]),
+                Found("undocumented-operation", "GET /events", 200, nil, "response", nil, count: 1, exchanges: [0])
             ])
     }
 }

@@ -115,6 +115,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
             package let filter: RequestFilter?
         }
 
+        /// The exchange's number among those checked since the start (or the last reset): the
+        /// `entry` of the drift report's examples; `nil` until it is checked.
+        package var exchange: Int?
         /// The exchange's findings, each with whether it was the first of its kind: empty until
         /// the exchange is checked, after its answer went out.
         package var findings: [DriftWatch.Checked] = []

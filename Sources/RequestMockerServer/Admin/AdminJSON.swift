@@ -6,8 +6,9 @@ import RequestMocker
 enum AdminJSON {
     /// `{"method", "url", "headers": [{"name", "value"}], "body" or "base64Body", "answeredBy",
     /// "time"}`, `"report"` for an unmatched request, and for an exchange `serve --upstream-first`
-    /// checked, `"drift"` (its findings: `{"rule", "severity", "message", "pointer", "new"}`) and
-    /// `"bodyUnchecked"` (why the body wasn't checked, when it wasn't).
+    /// checked, `"exchange"` (its number, the `entry` of `GET /__admin/drift`'s examples), `"drift"`
+    /// (its findings: `{"rule", "severity", "message", "pointer", "new"}`) and `"bodyUnchecked"`
+    /// (why the body wasn't checked, when it wasn't).
     static func json(_ entry: JournalEntry) -> JSONValue {
         let request = entry.request
         var members: [String: JSONValue] = [
@@ -37,6 +38,7 @@ enum AdminJSON {
                     ]
                 })
             if let why = check.bodyUnchecked { members["bodyUnchecked"] = .string(why) }
+            if let exchange = check.exchange { members["exchange"] = .int(exchange) }
         }
         return .object(members)
     }

@@ -14,11 +14,15 @@ GET /pets/404         404: not built here yet
 GET /pets             text/csv (an undeclared media type); 501 with ?limit=501 (not built yet)
 GET /toys             [] (an undocumented operation)
 GET /session          a token that is a string, where the contract says integer
+GET /events           an event stream: "data: one", then, once GET /release has come (or after
+                      30 s), "data: two", and the end
+GET /release          lets /events end
 Any request           X-Accept-Encoding in the answer: the Accept-Encoding that arrived
 """
 import gzip
 import http.server
 import json
+import threading
 import time
 
 # The fixture beside this script: signals unblocked, and gone with the test process.
@@ -34,6 +38,10 @@ PETS = {
     "5": {"id": 5, "name": "Al", "color": "red"},
     "7": {"id": 7, "name": "Di"},
 }
+
+
+# Set by GET /release, awaited by GET /events.
+released = threading.Event()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -59,6 +67,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.answer(200, b"id,name\n1,Rex\n", "text/csv")
         elif parts == ["toys"]:
             self.answer(200, b"[]")
+        elif parts == ["events"]:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for event, wait in [(b"data: one\n\n", True), (b"data: two\n\n", False)]:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+                self.wfile.flush()
+                if wait:
+                    released.wait(30)
+            self.wfile.write(b"0\r\n\r\n")
+        elif parts == ["release"]:
+            released.set()
+            self.answer(200, b"{}")
         elif parts == ["session"]:
             self.answer(200, b'{"token": "sk-live-4f9a"}')
         elif len(parts) == 2 and parts[0] == "pets" and parts[1] in PETS:

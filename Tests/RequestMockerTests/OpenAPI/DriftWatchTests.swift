@@ -25,6 +25,7 @@ import Testing
                         properties:
                           id: {type: integer}
                           owner: {type: object, properties: {password: {type: integer}}}
+                          profile: {type: string}
         """
 
     static func source(_ text: String = contract) throws -> (ContractSource, TemporaryFolder) {
@@ -38,21 +39,26 @@ import Testing
     static func check(_ watch: DriftWatch, _ target: String, _ body: String) -> [DriftWatch.Checked] {
         let exchange = DraftCorpus.exchange(target, response: body)
         guard let response = exchange.response else { return [] }
-        return watch.check(exchange.request, answeredWith: response)
+        return watch.check(exchange.request, answeredWith: response).1
     }
 
     @Test func aValueNamedAsASecretIsLeftOutOfItsFindingAndOthersAreQuoted() throws {
         let (source, _) = try Self.source()
         let watch = DriftWatch(source)
-        let found = Self.check(watch, "/pets/1?api_key=sk-9", #"{"id": "x", "owner": {"password": "hunter2"}}"#)
+        let found = Self.check(
+            watch, "/pets/1?api_key=sk-9",
+            #"{"id": "x", "owner": {"password": "hunter2"}, "profile": {"name": "Ada", "session_id": "s-77"}}"#)
         #expect(
             found.map(\.finding.message) == [
-                "GET /pets/1 request: query api_key: the value breaks its schema (not shown: its name marks a secret)",
+                "GET /pets/1 request: query api_key: the value breaks its schema (not shown: a name marks it as a "
+                    + "secret)",
                 #"GET /pets/{petId} 200: /id: expected integer, got "x""#,
-                "GET /pets/{petId} 200: /owner/password: the value breaks its schema (not shown: its name marks a "
+                "GET /pets/{petId} 200: /owner/password: the value breaks its schema (not shown: a name marks it "
+                    + "as a secret)",
+                "GET /pets/{petId} 200: /profile: the value breaks its schema (not shown: a name marks it as a "
                     + "secret)",
             ])
-        #expect(found.map(\.isNew) == [true, true, true])
+        #expect(found.map(\.isNew) == [true, true, true, true])
         #expect(found.allSatisfy { $0.finding.entry == 0 })
     }
 
@@ -75,30 +81,32 @@ import Testing
         let (source, _) = try Self.source()
         let watch = DriftWatch(source)
         let seen = LockedState<[Int]>([])
-        for index in 0..<50 {
+        // More than wait at once: past 1,000, a submitter waits for its turn, and the order holds.
+        let count = DriftWatch.maximumWaiting.count + 200
+        for index in 0..<count {
             let exchange = DraftCorpus.exchange("/pets/\(index)", response: #"{"id": "\#(index)"}"#)
             let response = try #require(exchange.response)
-            watch.submit(exchange.request, answeredWith: response) { checked in
-                seen.withLock { $0 += checked.compactMap(\.finding.entry) }
+            watch.submit(exchange.request, answeredWith: response) { number, _ in
+                seen.withLock { $0.append(number) }
             }
         }
-        #expect(watch.report.groups.map(\.count) == [50])
-        #expect(seen.withLock { $0 } == Array(0..<50))
+        #expect(watch.report.groups.map(\.count) == [count])
+        #expect(seen.withLock { $0 } == Array(0..<count))
     }
 
     @Test func pastTheMostKindsAReportCountsFindingsWithoutListingThem() throws {
-        let (source, _) = try Self.source()
-        let check = ContractCheck(source.contract)
-        var report = DriftReport(findings: [], check: check)
-        for index in 0...DriftReport.maximumGroups {
-            var finding = ContractCheck.Finding(place: "GET /\(index)", isError: false, message: "GET /\(index)")
+        var report = DriftReport(maximumGroups: 10_000)
+        for index in 0...10_001 {
+            var finding = ContractCheck.Finding(
+                place: "GET /\(index)", isError: index == 10_001, message: "GET /\(index)")
             finding.rule = .undocumentedOperation
             finding.operation = "GET /\(index)"
             report.add(finding)
         }
-        #expect(report.groups.count == DriftReport.maximumGroups)
-        #expect(report.unlisted == 1)
-        #expect(report.json["unlisted"] == 1)
-        #expect(report.lines.last == "1 more findings of kinds past the first 10000 are not listed")
+        #expect(report.groups.count == 10_000)
+        #expect(report.unlisted == (errors: 1, warnings: 1))
+        #expect((report.errors, report.warnings) == (1, 10_001))
+        #expect(report.json["unlisted"] == ["errors": 1, "warnings": 1])
+        #expect(report.lines.last == "1 errors and 1 warnings of more kinds are not listed")
     }
 }

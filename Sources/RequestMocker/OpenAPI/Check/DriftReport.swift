@@ -18,18 +18,25 @@ package struct DriftReport: Sendable {
     package private(set) var groups: [Group] = []
     /// Where each kind's group is, by its key.
     private var index: [String: Int] = [:]
-    /// Findings of kinds past ``maximumGroups``: counted, not listed (live traffic to undocumented
-    /// paths would otherwise make a kind per path, for as long as a server runs).
-    package private(set) var unlisted = 0
+    /// Findings of kinds past ``maximumGroups``, errors and warnings: counted, not listed.
+    package private(set) var unlisted = (errors: 0, warnings: 0)
     /// The contract's operations, each with the statuses it declares and those reached.
     package private(set) var operations: [(name: String, declared: [String], reached: Set<String>)] = []
 
-    /// The most kinds of finding a report lists.
-    package static let maximumGroups = 10_000
+    /// The most kinds of finding listed: all of them for `check`, whose findings are all in
+    /// memory anyway; 10,000 for `serve --upstream-first`, where live traffic to undocumented
+    /// paths would otherwise make a kind per path for as long as the server runs.
+    package let maximumGroups: Int
 
     package init(findings: [ContractCheck.Finding], check: ContractCheck) {
+        maximumGroups = .max
         for finding in findings { add(finding) }
         noteCoverage(of: check)
+    }
+
+    /// An empty report that lists at most `maximumGroups` kinds of finding.
+    package init(maximumGroups: Int) {
+        self.maximumGroups = maximumGroups
     }
 
     /// Adds one finding to its kind's group; whether it is the first of its kind.
@@ -45,8 +52,8 @@ package struct DriftReport: Sendable {
             if groups[known].examples.count < 3 { groups[known].examples.append(finding) }
             return false
         }
-        guard groups.count < Self.maximumGroups else {
-            unlisted += 1
+        guard groups.count < maximumGroups else {
+            if finding.isError { unlisted.errors += 1 } else { unlisted.warnings += 1 }
             return false
         }
         index[key] = groups.count
@@ -62,9 +69,8 @@ package struct DriftReport: Sendable {
         }
     }
 
-    /// Errors counted, those of unlisted kinds not among them.
-    package var errors: Int { groups.reduce(0) { $0 + ($1.finding.isError ? $1.count : 0) } }
-    package var warnings: Int { groups.reduce(0) { $0 + ($1.finding.isError ? 0 : $1.count) } }
+    package var errors: Int { groups.reduce(unlisted.errors) { $0 + ($1.finding.isError ? $1.count : 0) } }
+    package var warnings: Int { groups.reduce(unlisted.warnings) { $0 + ($1.finding.isError ? 0 : $1.count) } }
 
     /// One compiler-style line per kind of finding, at its first place, with its count.
     package var lines: [String] {
@@ -77,8 +83,8 @@ package struct DriftReport: Sendable {
             }
             return line
         }
-            + (unlisted > 0
-                ? ["\(unlisted) more findings of kinds past the first \(Self.maximumGroups) are not listed"] : [])
+            + (unlisted == (0, 0)
+                ? [] : ["\(unlisted.errors) errors and \(unlisted.warnings) warnings of more kinds are not listed"])
     }
 
     /// `n of m` operations and statuses reached, then the ones never seen.
@@ -133,7 +139,9 @@ package struct DriftReport: Sendable {
             ],
         ]
         var report: [String: JSONValue] = ["findings": .array(findings), "coverage": coverage]
-        if unlisted > 0 { report["unlisted"] = .int(unlisted) }
+        if unlisted != (0, 0) {
+            report["unlisted"] = ["errors": .int(unlisted.errors), "warnings": .int(unlisted.warnings)]
+        }
         return .object(report)
     }
 

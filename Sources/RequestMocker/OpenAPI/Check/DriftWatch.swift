@@ -4,30 +4,29 @@ import Foundation
 /// the upstream answers is checked, request and response, as `check --cassette` checks a
 /// recording of it, and the findings are grouped into one report (`GET /__admin/drift`).
 ///
-/// Checks run one at a time, in the order submitted, after the answer has gone to the client, so
-/// checking costs the client no time (a check takes longer than relaying: parsing and validating
-/// the body). While more than ``maximumWaiting`` exchanges wait, a check runs in place instead,
-/// and the client waits for it rather than memory grow. ``settle()`` waits for those submitted.
+/// Checks run one at a time, in the order submitted, once the answer's body has gone to the
+/// client, so checking costs the client no time (a check takes longer than relaying: parsing and
+/// validating the body). While ``maximumWaiting`` exchanges wait, the next submitter waits until
+/// its own is checked, rather than memory grow. ``settle()`` waits for those submitted.
 ///
-/// A finding quotes the value that broke the schema, unless the value's name marks it as a secret
-/// (``SecretNames``): then the value is left out. The report starts over when the contract is
-/// reloaded (an edited file: its operations are others) and on ``reset()``.
+/// A finding quotes the value that broke the schema, unless a name on the way to it, or in it,
+/// marks it as a secret (``SecretNames``): then the value is left out. The report starts over when
+/// the contract is reloaded (an edited file: its operations are others) and on ``reset()``.
 package final class DriftWatch: Sendable {
     private let source: ContractSource
+    /// The most kinds of finding the report lists.
+    private let maximumKinds: Int
 
     private struct State: Sendable {
+        /// Which report this is: a new one for each reset and each reload of the contract, so a
+        /// check that began before is not counted in it.
+        var epoch: Int
         /// The contract's revision the check and report are about.
         var revision: Int
         var check: ContractCheck
         var report: DriftReport
         /// Exchanges checked since the start: the next one's number, as a cassette's entry index.
         var exchanges = 0
-
-        init(_ contract: OpenAPIContract, revision: Int, basePath: String?) {
-            self.revision = revision
-            check = ContractCheck(contract, basePath: basePath)
-            report = DriftReport(findings: [], check: check)
-        }
     }
 
     private let state: LockedState<State>
@@ -39,10 +38,23 @@ package final class DriftWatch: Sendable {
     /// The most exchanges, and body bytes, that wait to be checked.
     static let maximumWaiting = (count: 1_000, bytes: 64 * 1024 * 1024)
 
-    init(_ source: ContractSource) {
+    init(_ source: ContractSource, maximumKinds: Int = 10_000) {
         self.source = source
+        self.maximumKinds = maximumKinds
         let (contract, revision) = source.revision
-        state = LockedState(State(contract, revision: revision, basePath: source.basePath))
+        state = LockedState(
+            State(
+                epoch: 0, revision: revision, check: ContractCheck(contract, basePath: source.basePath),
+                report: DriftReport(maximumGroups: maximumKinds)))
+    }
+
+    /// `state` for the contract served now: a new report when it was reloaded since.
+    private func current(_ state: inout State) {
+        let (contract, revision) = source.revision
+        guard state.revision != revision else { return }
+        state = State(
+            epoch: state.epoch + 1, revision: revision, check: ContractCheck(contract, basePath: source.basePath),
+            report: DriftReport(maximumGroups: maximumKinds))
     }
 
     /// One exchange's findings, each with whether it is the first of its kind since the start.
@@ -52,10 +64,10 @@ package final class DriftWatch: Sendable {
     }
 
     /// Checks `request` answered with `response` soon (see ``check(_:answeredWith:)``), then
-    /// hands the findings to `done`, on the thread that checked.
+    /// hands the exchange's number and findings to `done`, on the thread that checked.
     func submit(
         _ request: MockRequest, answeredWith response: RecordedResponse,
-        then done: @escaping @Sendable ([Checked]) -> Void
+        then done: @escaping @Sendable (_ exchange: Int, _ findings: [Checked]) -> Void
     ) {
         let size = response.body.count + (request.body?.count ?? 0)
         let queued = waiting.withLock { waiting in
@@ -66,11 +78,16 @@ package final class DriftWatch: Sendable {
             return true
         }
         guard queued else {
-            done(check(request, answeredWith: response))
+            // In turn, after those waiting: the submitter waits.
+            queue.sync {
+                let (exchange, findings) = check(request, answeredWith: response)
+                done(exchange, findings)
+            }
             return
         }
         queue.async {
-            done(self.check(request, answeredWith: response))
+            let (exchange, findings) = self.check(request, answeredWith: response)
+            done(exchange, findings)
             self.waiting.withLock { waiting in
                 waiting.count -= 1
                 waiting.bytes -= size
@@ -85,15 +102,13 @@ package final class DriftWatch: Sendable {
     }
 
     /// Checks `request` answered with `response` (its body whole, or empty to check only its
-    /// status and headers) and adds the findings to the report.
-    func check(_ request: MockRequest, answeredWith response: RecordedResponse) -> [Checked] {
-        let (contract, revision) = source.revision
-        let (check, exchange) = state.withLock { state in
-            if state.revision != revision {
-                state = State(contract, revision: revision, basePath: source.basePath)
-            }
+    /// status and headers) and adds the findings to the report; returns the exchange's number with
+    /// them.
+    func check(_ request: MockRequest, answeredWith response: RecordedResponse) -> (Int, [Checked]) {
+        let (check, epoch, exchange) = state.withLock { state in
+            current(&state)
             defer { state.exchanges += 1 }
-            return (state.check, state.exchanges)
+            return (state.check, state.epoch, state.exchanges)
         }
         // The request line without its query: a place, as a recording's file is.
         let place = "\(request.method.rawValue) \(request.path)"
@@ -103,46 +118,82 @@ package final class DriftWatch: Sendable {
             return finding
         }
         return state.withLock { state in
-            // Checked against a contract reloaded meanwhile: not part of the new one's report.
-            guard state.revision == revision else { return findings.map { Checked(finding: $0, isNew: false) } }
-            return findings.map { Checked(finding: $0, isNew: state.report.add($0)) }
+            // Begun before a reset or a reload: not part of the new report.
+            guard state.epoch == epoch else { return (exchange, findings.map { Checked(finding: $0, isNew: false) }) }
+            return (exchange, findings.map { Checked(finding: $0, isNew: state.report.add($0)) })
         }
     }
 
-    /// What was found since the start (or the last reset), with the coverage so far: the JSON of
-    /// `check --format json`.
+    /// What was found since the start (or the last reset, or reload of the contract), with the
+    /// coverage so far: the JSON of `check --format json`.
     package var report: DriftReport {
         settle()
         return state.withLock { state in
+            current(&state)
             var report = state.report
             report.noteCoverage(of: state.check)
             return report
         }
     }
 
-    /// `finding` without the value it quotes when the value's name (a member on its pointer, a
-    /// parameter or header) marks it as a secret: what a recording of the exchange would have
-    /// redacted, found without redacting every exchange.
+    /// `finding` without the value it quotes when a name on the way to it (a member on its
+    /// pointer, a parameter, a header) or in it (a member of an object it quotes) marks it as a
+    /// secret: what a recording of the exchange would have redacted, found without redacting every
+    /// exchange.
     static func hidingSecretValue(_ finding: ContractCheck.Finding) -> ContractCheck.Finding {
-        guard finding.rule == .schema, let pointer = finding.pointer else { return finding }
+        guard finding.rule == .schema, let pointer = finding.pointer,
+            let at = finding.message.range(of: pointer + ": ")
+        else { return finding }
         let names =
             pointer.hasPrefix("/")
             ? pointer.split(separator: "/").map { $0.replacingOccurrences(of: "~1", with: "/") }
             : [pointer.split(separator: " ").last.map(String.init) ?? pointer]
-        let location = pointer.hasPrefix("header ") ? SecretNames.isSecretHeader : SecretNames.isSecretField
-        guard names.contains(where: location), let at = finding.message.range(of: pointer + ": ") else {
+        let isSecret = pointer.hasPrefix("header ") ? SecretNames.isSecretHeader : SecretNames.isSecretField
+        // A value is quoted after its member's whole name and colon, so the names quoted are enough.
+        let quoted = quotedMemberNames(in: finding.message[at.upperBound...])
+        guard names.contains(where: isSecret) || quoted.contains(where: SecretNames.isSecretField) else {
             return finding
         }
         var hidden = finding
         hidden.message =
             finding.message[..<at.lowerBound] + pointer
-            + ": the value breaks its schema (not shown: its name marks a secret)"
+            + ": the value breaks its schema (not shown: a name marks it as a secret)"
         return hidden
+    }
+
+    /// The names written `"name":` in `text`: the members of an object a message quotes.
+    private static func quotedMemberNames(in text: Substring) -> [String] {
+        var names: [String] = []
+        var start: String.Index?
+        var escaped = false
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                if let opened = start {
+                    let after = text[text.index(after: index)...].drop { $0 == " " }
+                    if after.first == ":" { names.append(String(text[text.index(after: opened)..<index])) }
+                    start = nil
+                } else {
+                    start = index
+                }
+            }
+            index = text.index(after: index)
+        }
+        return names
     }
 
     /// Starts the report over (`POST /__admin/reset`).
     package func reset() {
         let (contract, revision) = source.revision
-        state.withLock { $0 = State(contract, revision: revision, basePath: source.basePath) }
+        state.withLock { state in
+            state = State(
+                epoch: state.epoch + 1, revision: revision, check: ContractCheck(contract, basePath: source.basePath),
+                report: DriftReport(maximumGroups: maximumKinds))
+        }
     }
 }

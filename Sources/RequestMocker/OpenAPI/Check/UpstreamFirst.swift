@@ -2,12 +2,13 @@ import Foundation
 
 /// `serve --openapi FILE --upstream URL --upstream-first`: the source in front of the mocks that
 /// sends every request to the upstream first and checks each exchange against the contract
-/// (``DriftWatch``). What the upstream answers `404` or `501`, or can't answer at all, the mocks
-/// behind this source answer instead (the folders, the cassette, the contract, in their order),
-/// when one has it; otherwise the upstream's answer goes to the client as it is.
+/// (``DriftWatch``). What the upstream answers `404` or `501`, or can't answer (see
+/// ``lacking(_:for:)``), the mocks behind this source answer instead (the folders, the cassette,
+/// the contract, in their order), when one has it; otherwise the upstream's answer goes to the
+/// client as it is.
 ///
 /// Only stubs registered in front of it (the admin API's, a stubs file's) answer before the
-/// upstream. With a recorder, every exchange the upstream answers is recorded.
+/// upstream. With a recorder, every exchange whose answer comes from the upstream is recorded.
 package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
     /// Where `--record` writes the upstream's exchanges.
     package enum Recorder: Sendable {
@@ -27,8 +28,7 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
 
     /// The statuses that say the upstream lacks what was asked: a mock answers instead.
     static let fallbackStatuses: Set<Int> = [404, 501]
-    /// The largest body checked; a larger one is relayed as it comes, its status and headers
-    /// checked.
+    /// The largest body checked; of a larger one, the status and headers are.
     static let maximumCheckedBody = 16 * 1024 * 1024
 
     package init(
@@ -63,6 +63,70 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
         return nil
     }
 
+    /// Why a mock answers instead of the upstream, or `nil` when the upstream's answer goes to the
+    /// client: a `404` or `501`; a connection that couldn't be made; and for a method that may be
+    /// sent twice (RFC 9110, 9.2.2), no answer in time or a connection lost before the answer
+    /// (another method's request may have been acted on). A cancelled forward (the client left,
+    /// the server is stopping) is answered by nobody.
+    static func lacking(_ outcome: Outcome, for method: HTTPMethod) -> String? {
+        switch outcome.result {
+        case .response(let response) where fallbackStatuses.contains(response.status.code):
+            return "the upstream answered \(response.status.code)"
+        case .refusal(let refusal):
+            guard let error = refusal.error as? URLError,
+                unreached.contains(error.code) || (idempotent.contains(method) && unanswered.contains(error.code))
+            else { return nil }
+            // The transport's reason, without the request the log line shows already.
+            let reason = refusal.message.range(of: " failed: ").map { String(refusal.message[$0.upperBound...]) }
+            return "the upstream could not answer (\(reason ?? refusal.message))"
+        default:
+            return nil
+        }
+    }
+
+    private static let unreached: Set<URLError.Code> = [
+        .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+    ]
+    private static let unanswered: Set<URLError.Code> = [.timedOut, .networkConnectionLost, .badServerResponse]
+    private static let idempotent: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
+
+    /// `response` on its way to the client, its exchange with `request` submitted to the watch:
+    /// a whole body at once; a streamed one as it passes (see `CheckedBody`), so the client gets
+    /// each piece when it comes. A body the upstream encoded anyway is not checked.
+    func checking(_ response: ResolvedResponse, of request: MockRequest, journalEntry: JournalEntry) -> ResolvedResponse
+    {
+        let submit: @Sendable (Data, String?) -> Void = { [watch, onNewFinding] body, unchecked in
+            if let unchecked { journalEntry.noteUpstream { $0.bodyUnchecked = unchecked } }
+            let exchange = RecordedResponse(
+                status: response.status, httpVersion: response.httpVersion, headers: response.headers, body: body)
+            watch.submit(request, answeredWith: exchange) { number, checked in
+                journalEntry.noteUpstream { upstream in
+                    upstream.exchange = number
+                    upstream.findings = checked
+                }
+                for new in checked where new.isNew { onNewFinding?(request, new.finding) }
+            }
+        }
+        if let encoding = response.headers[.contentEncoding], encoding.lowercased() != "identity" {
+            submit(Data(), "the upstream sent it encoded (Content-Encoding: \(encoding))")
+            return response
+        }
+        switch response.body {
+        case .bytes(let data):
+            submit(data, nil)
+            return response
+        case .stream(let stream):
+            let isJSON = MediaType(response.headers[.contentType] ?? "application/octet-stream").isJSON
+            let body = CheckedBody(keepsWhole: isJSON, submit: submit).relay(stream)
+            return ResolvedResponse(
+                status: response.status, httpVersion: response.httpVersion, headers: response.headers,
+                body: .stream(body), transfer: response.transfer, relayed: true)
+        case .file:
+            submit(Data(), "it is a file")
+            return response
+        }
+    }
+
     /// `request` as it goes to the upstream: asking for the body as it is (`identity`), which
     /// every client accepts, so that it can be checked.
     static func uncompressed(_ request: MockRequest) -> MockRequest {
@@ -74,62 +138,6 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
             method: request.method, url: request.url, headers: headers, body: request.body,
             bodyHiddenByUploadTask: request.bodyHiddenByUploadTask)
     }
-
-    /// `response` with its body read whole, and the body, when it ends by `deadline` within
-    /// ``maximumCheckedBody``; otherwise the body's bytes read so far go first, the rest follows as
-    /// it comes, and the body is `nil` with why it wasn't read.
-    static func collected(
-        _ response: ResolvedResponse, until deadline: ContinuousClock.Instant
-    ) -> (response: ResolvedResponse, body: Result<Data, Unchecked>) {
-        guard case .stream(let stream) = response.body else {
-            if case .bytes(let data) = response.body { return (response, .success(data)) }
-            return (response, .failure(Unchecked(reason: "the body is a file")))
-        }
-        var read = Data()
-        var why = "it took longer than the forwarding timeout"
-        reading: while ContinuousClock.now < deadline {
-            guard read.count <= maximumCheckedBody else {
-                why = "it is larger than \(maximumCheckedBody / 1024 / 1024) MiB"
-                break
-            }
-            let wait = min(ContinuousClock.now.duration(to: deadline), .milliseconds(100))
-            switch stream.next(waitingAtMost: wait) {
-            case .bytes(let piece): read.append(piece)
-            case .pending: continue
-            case .end:
-                // Framed by its length now (it came chunked, or until the upstream closed), still
-                // encoded as it came.
-                var headers = response.headers
-                if headers[.contentLength] == nil, !response.status.forbidsBody {
-                    headers.add(.contentLength, String(read.count))
-                }
-                let whole = ResolvedResponse(
-                    status: response.status, httpVersion: response.httpVersion, headers: headers, body: .bytes(read),
-                    relayed: true)
-                return (whole, .success(read))
-            case .failed(let error):
-                why = "it broke off: \(error.localizedDescription)"
-                break reading
-            }
-        }
-        // The part read goes out first; then the stream, which after a failure fails again.
-        let first = LockedState<Data?>(read)
-        let rest = BodyStream(
-            expectedLength: stream.expectedLength,
-            pull: { wait in
-                if let piece = first.withLock({ $0.take() }), !piece.isEmpty { return .bytes(piece) }
-                return stream.next(waitingAtMost: wait)
-            }, onCancel: { stream.cancel() })
-        let relayed = ResolvedResponse(
-            status: response.status, httpVersion: response.httpVersion, headers: response.headers,
-            body: .stream(rest), relayed: true)
-        return (relayed, .failure(Unchecked(reason: why)))
-    }
-
-    /// Why a body wasn't checked.
-    struct Unchecked: Error {
-        let reason: String
-    }
 }
 
 extension MockRegistry {
@@ -139,70 +147,38 @@ extension MockRegistry {
         _ request: MockRequest, upstreamFirst source: UpstreamFirst, entry: FilterIndex.Entry?,
         forwarding: Forwarding
     ) -> (outcome: PendingOutcome, entry: JournalEntry) {
+        // Recorded only once it is known that the upstream's answer goes to the client.
         let ticket = source.ticket(for: request)
+        let held = ticket.map { HeldRecording($0.target) }
         let journalEntry = journaled(
             request, entry, ticket?.target.destination, nil, ticket == nil ? .passedThrough : .recorded)
-        // The body whole, to check it (the relay to a plain-HTTP upstream may still stream it).
-        var whole = forwarding
-        whole.streamsBodies = false
-        let deadline = ContinuousClock.now + .milliseconds(Int64(max(forwarding.timeout, 1) * 1000))
         // The sources after this one are the mocks (the registry's order: lower is earlier).
         let order = entry?.order ?? .max
-        let sent = whole.passThrough(UpstreamFirst.uncompressed(request), recording: ticket)
+        let sent = forwarding.passThrough(
+            UpstreamFirst.uncompressed(request),
+            recording: ticket.flatMap { ticket in held.map { RecordingTicket(request: ticket.request, target: $0) } })
         let next = sent.then { [self] outcome in
-            afterUpstream(
-                outcome, of: request, source: source, after: order, journalEntry: journalEntry,
-                forwarding: forwarding, deadline: deadline)
+            if let lacking = UpstreamFirst.lacking(outcome, for: request.method),
+                let mock = mockAnswer(to: request, after: order, forwarding: forwarding)
+            {
+                if case .response(let response) = outcome.result, case .stream(let stream) = response.body {
+                    stream.cancel()
+                }
+                held?.drop()
+                journalEntry.noteUpstream { $0.fallback = mock.fallback(lacking) }
+                return mock.outcome
+            }
+            do throws(RequestMockerError) {
+                try held?.keep()
+            } catch {
+                return .ready(Outcome(.refusal(Refusal(error))))
+            }
+            guard case .response(let response) = outcome.result else { return .ready(outcome) }
+            var relayed = outcome
+            relayed.result = .response(source.checking(response, of: request, journalEntry: journalEntry))
+            return .ready(relayed)
         }
         return (next, journalEntry)
-    }
-
-    private func afterUpstream(
-        _ outcome: Outcome, of request: MockRequest, source: UpstreamFirst, after order: Int,
-        journalEntry: JournalEntry, forwarding: Forwarding, deadline: ContinuousClock.Instant
-    ) -> PendingOutcome {
-        let lacking: String? =
-            switch outcome.result {
-            case .response(let response) where UpstreamFirst.fallbackStatuses.contains(response.status.code):
-                "the upstream answered \(response.status.code)"
-            case .refusal(let refusal) where refusal.error is URLError:
-                // The transport's reason, without the request the log line shows already.
-                "the upstream could not answer ("
-                    + (refusal.message.range(of: " failed: ").map { String(refusal.message[$0.upperBound...]) }
-                        ?? refusal.message) + ")"
-            default: nil
-            }
-        if let lacking, let mock = mockAnswer(to: request, after: order, forwarding: forwarding) {
-            if case .response(let response) = outcome.result, case .stream(let stream) = response.body {
-                stream.cancel()
-            }
-            journalEntry.noteUpstream { $0.fallback = mock.fallback(lacking) }
-            return mock.outcome
-        }
-        guard case .response(let response) = outcome.result else { return .ready(outcome) }
-        let (relayed, body) = UpstreamFirst.collected(response, until: deadline)
-        var checkedBody = Data()
-        var unchecked: String?
-        switch body {
-        case .success(let data):
-            if let encoding = response.headers[.contentEncoding], encoding.lowercased() != "identity" {
-                unchecked = "the upstream sent it encoded (Content-Encoding: \(encoding))"
-            } else {
-                checkedBody = data
-            }
-        case .failure(let failure):
-            unchecked = failure.reason
-        }
-        journalEntry.noteUpstream { $0.bodyUnchecked = unchecked }
-        let exchange = RecordedResponse(
-            status: response.status, httpVersion: response.httpVersion, headers: response.headers, body: checkedBody)
-        source.watch.submit(request, answeredWith: exchange) { [onNewFinding = source.onNewFinding] checked in
-            journalEntry.noteUpstream { $0.findings = checked }
-            for new in checked where new.isNew { onNewFinding?(request, new.finding) }
-        }
-        var relayedOutcome = outcome
-        relayedOutcome.result = .response(relayed)
-        return .ready(relayedOutcome)
     }
 
     /// What the first source after `order` that answers `request` itself answers; one that would
