@@ -121,6 +121,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         /// The exchange's findings, each with whether it was the first of its kind: empty until
         /// the exchange is checked, after its answer went out.
         package var findings: [DriftWatch.Checked] = []
+        /// Findings past the first 100, not kept here (the drift report counts them).
+        package var findingsLeftOut = 0
         /// Why the body was not checked (its status and headers were), when it wasn't.
         package var bodyUnchecked: String?
         package var fallback: Fallback?
@@ -170,7 +172,13 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        switch disposition {
+        if let fallback = upstreamCheck?.fallback {
+            let mock =
+                fallback.contractAnswer.map { "openapi \($0)" } ?? fallback.file.map { "file \($0.path)" }
+                ?? fallback.filter.map(\.description) ?? "?"
+            return "\(request) -> \(mock), because \(fallback.reason)"
+        }
+        return switch disposition {
         case .answered:
             if let file, let entryIndex {
                 "\(request) -> cassette \(file.path), entry \(entryIndex)"

@@ -10,7 +10,7 @@ import RequestMocker
 /// | `GET /__admin/stubs` | `{"stubs": [...]}`: the added stubs (newest first, with `id`), then a stubs file's |
 /// | `POST /__admin/stubs` | adds one stub (``Stub``'s schema), tried before all others; `201 {"id": …}` |
 /// | `DELETE /__admin/stubs/{id}` | removes an added stub |
-/// | `POST /__admin/reset` | removes the added stubs, clears the journal and drift, puts the resources back to their seed |
+/// | `POST /__admin/reset` | removes the added stubs, clears the journal and drift, resets the resources |
 /// | `GET /__admin/resources` | a remembering contract's resources: `{"/pets": [...], "/users/7/settings": {...}}` |
 /// | `PUT /__admin/resources` | replaces them with the body, in that format, checked against the contract |
 /// | `GET /__admin/drift` | the upstream's drift from the contract (`--upstream-first`), as `check --format json` |
@@ -64,8 +64,9 @@ enum AdminAPI {
             return add(request, to: store, contract: server.registry.contracts.first)
         case (.post, ["reset"]):
             store.removeAdded()
-            server.registry.clearJournal()
+            // The report first: an exchange checked meanwhile belongs to neither.
             server.registry.resetDrift()
+            server.registry.clearJournal()
             do {
                 try server.registry.resetResourcesReporting()
             } catch {

@@ -39,6 +39,7 @@ enum AdminJSON {
                 })
             if let why = check.bodyUnchecked { members["bodyUnchecked"] = .string(why) }
             if let exchange = check.exchange { members["exchange"] = .int(exchange) }
+            if check.findingsLeftOut > 0 { members["driftLeftOut"] = .int(check.findingsLeftOut) }
         }
         return .object(members)
     }

@@ -14,7 +14,11 @@ import Testing
           /pets/{petId}:
             get:
               operationId: getPet
-              parameters: [{name: api_key, in: query, schema: {type: integer}}]
+              parameters:
+                - {name: api_key, in: query, schema: {type: integer}}
+                - name: filter
+                  in: query
+                  content: {application/json: {schema: {type: object, properties: {access_token: {type: integer}}}}}
               responses:
                 "200":
                   description: a pet
@@ -46,19 +50,21 @@ import Testing
         let (source, _) = try Self.source()
         let watch = DriftWatch(source)
         let found = Self.check(
-            watch, "/pets/1?api_key=sk-9",
+            watch, "/pets/1?api_key=sk-9&filter=%7B%22access_token%22%3A%22t-5%22%7D",
             #"{"id": "x", "owner": {"password": "hunter2"}, "profile": {"name": "Ada", "session_id": "s-77"}}"#)
         #expect(
             found.map(\.finding.message) == [
                 "GET /pets/1 request: query api_key: the value breaks its schema (not shown: a name marks it as a "
                     + "secret)",
+                "GET /pets/1 request: query filter /access_token: the value breaks its schema (not shown: a name "
+                    + "marks it as a secret)",
                 #"GET /pets/{petId} 200: /id: expected integer, got "x""#,
                 "GET /pets/{petId} 200: /owner/password: the value breaks its schema (not shown: a name marks it "
                     + "as a secret)",
                 "GET /pets/{petId} 200: /profile: the value breaks its schema (not shown: a name marks it as a "
                     + "secret)",
             ])
-        #expect(found.map(\.isNew) == [true, true, true, true])
+        #expect(found.map(\.isNew) == [true, true, true, true, true])
         #expect(found.allSatisfy { $0.finding.entry == 0 })
     }
 
@@ -81,17 +87,63 @@ import Testing
         let (source, _) = try Self.source()
         let watch = DriftWatch(source)
         let seen = LockedState<[Int]>([])
-        // More than wait at once: past 1,000, a submitter waits for its turn, and the order holds.
-        let count = DriftWatch.maximumWaiting.count + 200
-        for index in 0..<count {
+        for index in 0..<50 {
             let exchange = DraftCorpus.exchange("/pets/\(index)", response: #"{"id": "\#(index)"}"#)
             let response = try #require(exchange.response)
             watch.submit(exchange.request, answeredWith: response) { number, _ in
                 seen.withLock { $0.append(number) }
             }
         }
-        #expect(watch.report.groups.map(\.count) == [count])
-        #expect(seen.withLock { $0 } == Array(0..<count))
+        #expect(watch.report.groups.map(\.count) == [50])
+        #expect(seen.withLock { $0 } == Array(0..<50))
+    }
+
+    @Test func pastTheBoundASubmitterWaitsForItsOwnCheckInTurn() async throws {
+        let (source, _) = try Self.source()
+        let watch = DriftWatch(source, maximumWaiting: (count: 2, bytes: .max))
+        let seen = LockedState<[Int]>([])
+        let gate = DispatchSemaphore(value: 0)
+        let exchanges = try (0..<3).map { index in
+            let exchange = DraftCorpus.exchange("/pets/\(index)", response: #"{"id": "\#(index)"}"#)
+            return (exchange.request, try #require(exchange.response))
+        }
+        @Sendable func submit(_ index: Int) {
+            watch.submit(exchanges[index].0, answeredWith: exchanges[index].1) { number, _ in
+                // The first check holds the queue until the third submitter is waiting.
+                if index == 0 { gate.wait() }
+                seen.withLock { $0.append(number) }
+            }
+        }
+        submit(0)
+        submit(1)
+        // Two wait: the third submitter waits in turn, on a thread of its own.
+        async let third: Void = offThePool { submit(2) }
+        try await Self.until { watch.submittersThatWaited == 1 }
+        gate.signal()
+        await third
+        #expect(seen.withLock { $0 } == [0, 1, 2])
+        #expect(watch.report.groups.map(\.count) == [3])
+    }
+
+    @Test func theItemsOfAListAreOnePlace() {
+        #expect(DriftReport.anyItem("/items/12/tags/0") == "/items/*/tags/*")
+        #expect(DriftReport.anyItem("/v2/x1") == "/v2/x1")
+        var report = DriftReport(maximumGroups: 10)
+        for index in 0..<3 {
+            var finding = ContractCheck.Finding(place: "GET /pets", isError: true, message: "/\(index)/id")
+            finding.operation = "listPets"
+            finding.pointer = "/\(index)/id"
+            report.add(finding)
+        }
+        #expect(report.groups.map(\.count) == [3])
+        #expect(report.groups.first?.finding.pointer == "/0/id")
+    }
+
+    /// Waits, a millisecond at a time and at most a minute, until `condition` holds: an event
+    /// another thread brings about.
+    static func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<60_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(condition())
     }
 
     @Test func pastTheMostKindsAReportCountsFindingsWithoutListingThem() throws {

@@ -204,7 +204,10 @@ package struct ContractCheck: Sendable {
         }
         for violation in verdict.violations {
             let undeclared = violation.location == "query" && violation.keyword == "additionalProperties"
-            let place = violation.location + (violation.name.map { " \($0)" } ?? "") + violation.pointer
+            // As the violation names it: `query filter /api_key`.
+            let place =
+                violation.location + (violation.name.map { " \($0)" } ?? "")
+                + (violation.pointer.isEmpty ? "" : " \(violation.pointer)")
             findings.append(
                 make(
                     undeclared ? .undocumentedParameter : .schema, violation.location == "body" ? mediaType : nil,

@@ -42,10 +42,12 @@ package struct DriftReport: Sendable {
     /// Adds one finding to its kind's group; whether it is the first of its kind.
     @discardableResult
     package mutating func add(_ finding: ContractCheck.Finding) -> Bool {
-        // The message names the value (`got "2"`): findings of one place group whatever it was.
+        // The message names the value (`got "2"`): findings of one place group whatever it was,
+        // and the places of a list's items are one (`/pets/0/id` and `/pets/1/id` are `/pets/*/id`).
         let key = [
             finding.rule.rawValue, finding.operation ?? finding.message, finding.status.map(String.init) ?? "",
-            finding.mediaType ?? "", finding.location ?? "", finding.pointer ?? "", finding.isError ? "e" : "w",
+            finding.mediaType ?? "", finding.location ?? "", finding.pointer.map(Self.anyItem) ?? "",
+            finding.isError ? "e" : "w",
         ].joined(separator: "\u{1F}")
         if let known = index[key] {
             groups[known].count += 1
@@ -59,6 +61,16 @@ package struct DriftReport: Sendable {
         index[key] = groups.count
         groups.append(Group(finding: finding, count: 1, examples: [finding]))
         return true
+    }
+
+    /// `pointer` with each array index as `*`.
+    static func anyItem(_ pointer: String) -> String {
+        guard pointer.utf8.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return pointer
+        }
+        return pointer.split(separator: "/", omittingEmptySubsequences: false).map { step in
+            !step.isEmpty && step.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? "*" : step
+        }.joined(separator: "/")
     }
 
     /// Takes the operations and statuses reached from `check`'s coverage.

@@ -4,10 +4,11 @@ import Foundation
 /// the upstream answers is checked, request and response, as `check --cassette` checks a
 /// recording of it, and the findings are grouped into one report (`GET /__admin/drift`).
 ///
-/// Checks run one at a time, in the order submitted, once the answer's body has gone to the
-/// client, so checking costs the client no time (a check takes longer than relaying: parsing and
-/// validating the body). While ``maximumWaiting`` exchanges wait, the next submitter waits until
-/// its own is checked, rather than memory grow. ``settle()`` waits for those submitted.
+/// Checks run one at a time, in the order submitted (as a whole body is written to the client, or
+/// a streamed one has ended), so checking costs the client no time (a check takes longer than
+/// relaying: parsing and validating the body). While 1,000 exchanges (or 64 MiB of their bodies)
+/// wait, the next submitter waits until its own is checked, rather than memory grow. ``settle()``
+/// waits for those submitted.
 ///
 /// A finding quotes the value that broke the schema, unless a name on the way to it, or in it,
 /// marks it as a secret (``SecretNames``): then the value is left out. The report starts over when
@@ -36,11 +37,17 @@ package final class DriftWatch: Sendable {
     /// Exchanges submitted and not yet checked, and the bytes of their bodies.
     private let waiting = LockedState<(count: Int, bytes: Int)>((0, 0))
     /// The most exchanges, and body bytes, that wait to be checked.
-    static let maximumWaiting = (count: 1_000, bytes: 64 * 1024 * 1024)
+    private let maximumWaiting: (count: Int, bytes: Int)
+    /// How many submitters waited for their own check, the bound reached.
+    private let waitedInTurn = LockedState(0)
 
-    init(_ source: ContractSource, maximumKinds: Int = 10_000) {
+    init(
+        _ source: ContractSource, maximumKinds: Int = 10_000,
+        maximumWaiting: (count: Int, bytes: Int) = (1_000, 64 * 1024 * 1024)
+    ) {
         self.source = source
         self.maximumKinds = maximumKinds
+        self.maximumWaiting = maximumWaiting
         let (contract, revision) = source.revision
         state = LockedState(
             State(
@@ -70,8 +77,13 @@ package final class DriftWatch: Sendable {
         then done: @escaping @Sendable (_ exchange: Int, _ findings: [Checked]) -> Void
     ) {
         let size = response.body.count + (request.body?.count ?? 0)
+        // The report it belongs to is the one of its time: a reset meanwhile leaves it out.
+        let epoch = state.withLock { state in
+            current(&state)
+            return state.epoch
+        }
         let queued = waiting.withLock { waiting in
-            guard waiting.count < Self.maximumWaiting.count, waiting.bytes + size <= Self.maximumWaiting.bytes
+            guard waiting.count < maximumWaiting.count, waiting.bytes + size <= maximumWaiting.bytes
             else { return false }
             waiting.count += 1
             waiting.bytes += size
@@ -79,14 +91,15 @@ package final class DriftWatch: Sendable {
         }
         guard queued else {
             // In turn, after those waiting: the submitter waits.
+            waitedInTurn.withLock { $0 += 1 }
             queue.sync {
-                let (exchange, findings) = check(request, answeredWith: response)
+                let (exchange, findings) = check(request, answeredWith: response, epoch: epoch)
                 done(exchange, findings)
             }
             return
         }
         queue.async {
-            let (exchange, findings) = self.check(request, answeredWith: response)
+            let (exchange, findings) = self.check(request, answeredWith: response, epoch: epoch)
             done(exchange, findings)
             self.waiting.withLock { waiting in
                 waiting.count -= 1
@@ -101,14 +114,19 @@ package final class DriftWatch: Sendable {
         queue.sync {}
     }
 
+    /// How many submitters have waited for their own check, the bound reached.
+    var submittersThatWaited: Int { waitedInTurn.withLock { $0 } }
+
     /// Checks `request` answered with `response` (its body whole, or empty to check only its
-    /// status and headers) and adds the findings to the report; returns the exchange's number with
-    /// them.
-    func check(_ request: MockRequest, answeredWith response: RecordedResponse) -> (Int, [Checked]) {
+    /// status and headers) and adds the findings to the report of `epoch` (by default the one of
+    /// now), unless another has begun since; returns the exchange's number with them.
+    func check(
+        _ request: MockRequest, answeredWith response: RecordedResponse, epoch submitted: Int? = nil
+    ) -> (Int, [Checked]) {
         let (check, epoch, exchange) = state.withLock { state in
             current(&state)
             defer { state.exchanges += 1 }
-            return (state.check, state.epoch, state.exchanges)
+            return (state.check, submitted ?? state.epoch, state.exchanges)
         }
         // The request line without its query: a place, as a recording's file is.
         let place = "\(request.method.rawValue) \(request.path)"
@@ -144,11 +162,11 @@ package final class DriftWatch: Sendable {
         guard finding.rule == .schema, let pointer = finding.pointer,
             let at = finding.message.range(of: pointer + ": ")
         else { return finding }
-        let names =
-            pointer.hasPrefix("/")
-            ? pointer.split(separator: "/").map { $0.replacingOccurrences(of: "~1", with: "/") }
-            : [pointer.split(separator: " ").last.map(String.init) ?? pointer]
-        let isSecret = pointer.hasPrefix("header ") ? SecretNames.isSecretHeader : SecretNames.isSecretField
+        // A body's `/owner/password`, or a parameter's `query filter /api_key`: each name on the way.
+        let names = pointer.split(whereSeparator: { $0 == "/" || $0 == " " }).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+        let isSecret = { (name: String) in SecretNames.isSecretField(name) || SecretNames.isSecretHeader(name) }
         // A value is quoted after its member's whole name and colon, so the names quoted are enough.
         let quoted = quotedMemberNames(in: finding.message[at.upperBound...])
         guard names.contains(where: isSecret) || quoted.contains(where: SecretNames.isSecretField) else {

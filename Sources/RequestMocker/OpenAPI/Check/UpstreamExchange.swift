@@ -1,10 +1,35 @@
 import Foundation
 
+/// The bytes of bodies being copied aside for checks, across every connection: at most
+/// ``limit`` at once.
+final class KeptBytes: Sendable {
+    let limit: Int
+    private let held = LockedState(0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Whether `count` more may be kept; if so, they are counted.
+    func take(_ count: Int) -> Bool {
+        held.withLock { held in
+            guard held + count <= limit else { return false }
+            held += count
+            return true
+        }
+    }
+
+    func give(_ count: Int) {
+        held.withLock { $0 -= count }
+    }
+}
+
 /// A relayed body on its way to the client, copied aside for `serve --upstream-first`'s check. A
-/// JSON body is kept up to ``UpstreamFirst/maximumCheckedBody`` and submitted when it ends; any
-/// other is submitted at its first piece, since only its presence and media type are checked (an
-/// event stream may never end). The first of these submits the exchange, once: the end, a
-/// failure, the client leaving, the copy outgrowing its bound, or the body dropped unread.
+/// JSON body is kept up to ``UpstreamFirst/maximumCheckedBody`` (and while the bodies kept on
+/// every connection stay within their ``KeptBytes``) and submitted when it ends; any other is
+/// submitted at its first piece, since only its presence and media type are checked (an event
+/// stream may never end). The first of these submits the exchange, once: the end, a failure, the
+/// client leaving, the copy outgrowing a bound, or the body dropped unread.
 final class CheckedBody: Sendable {
     private struct State: Sendable {
         var kept = Data()
@@ -13,12 +38,16 @@ final class CheckedBody: Sendable {
 
     private let state = LockedState(State())
     private let keepsWhole: Bool
+    private let budget: KeptBytes
     /// Takes the body to check (empty to check the status and headers only) and why it isn't the
     /// whole body, when it isn't.
     private let submit: @Sendable (_ body: Data, _ unchecked: String?) -> Void
 
-    init(keepsWhole: Bool, submit: @escaping @Sendable (_ body: Data, _ unchecked: String?) -> Void) {
+    init(
+        keepsWhole: Bool, budget: KeptBytes, submit: @escaping @Sendable (_ body: Data, _ unchecked: String?) -> Void
+    ) {
         self.keepsWhole = keepsWhole
+        self.budget = budget
         self.submit = submit
     }
 
@@ -49,10 +78,18 @@ final class CheckedBody: Sendable {
                 state.submitted = true
                 return (piece, nil)
             }
-            guard state.kept.count + piece.count <= UpstreamFirst.maximumCheckedBody else {
+            let mebibytes = { (bytes: Int) in "\(bytes / 1024 / 1024) MiB" }
+            var full: String?
+            if state.kept.count + piece.count > UpstreamFirst.maximumCheckedBody {
+                full = "it is larger than \(mebibytes(UpstreamFirst.maximumCheckedBody))"
+            } else if !budget.take(piece.count) {
+                full = "more than \(mebibytes(budget.limit)) of bodies were being read for checks at once"
+            }
+            if let full {
                 state.submitted = true
+                budget.give(state.kept.count)
                 state.kept = Data()
-                return (Data(), "it is larger than \(UpstreamFirst.maximumCheckedBody / 1024 / 1024) MiB")
+                return (Data(), full)
             }
             state.kept.append(piece)
             return nil
@@ -65,6 +102,7 @@ final class CheckedBody: Sendable {
         let kept = state.withLock { state -> Data? in
             guard !state.submitted else { return nil }
             state.submitted = true
+            budget.give(state.kept.count)
             defer { state.kept = Data() }
             return state.kept
         }

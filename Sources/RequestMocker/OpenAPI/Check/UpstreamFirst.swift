@@ -30,6 +30,10 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
     static let fallbackStatuses: Set<Int> = [404, 501]
     /// The largest body checked; of a larger one, the status and headers are.
     static let maximumCheckedBody = 16 * 1024 * 1024
+    /// The streamed bodies being copied aside for checks, on every connection at once.
+    private let keptBytes = KeptBytes(limit: 64 * 1024 * 1024)
+    /// The most findings an exchange's journal entry keeps (the report counts them all).
+    static let maximumFindingsNoted = 100
 
     package init(
         checkingAgainst contract: ContractSource, recordingInto recorder: Recorder? = nil,
@@ -102,7 +106,8 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
             watch.submit(request, answeredWith: exchange) { number, checked in
                 journalEntry.noteUpstream { upstream in
                     upstream.exchange = number
-                    upstream.findings = checked
+                    upstream.findings = Array(checked.prefix(Self.maximumFindingsNoted))
+                    upstream.findingsLeftOut = max(0, checked.count - Self.maximumFindingsNoted)
                 }
                 for new in checked where new.isNew { onNewFinding?(request, new.finding) }
             }
@@ -117,7 +122,7 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
             return response
         case .stream(let stream):
             let isJSON = MediaType(response.headers[.contentType] ?? "application/octet-stream").isJSON
-            let body = CheckedBody(keepsWhole: isJSON, submit: submit).relay(stream)
+            let body = CheckedBody(keepsWhole: isJSON, budget: keptBytes, submit: submit).relay(stream)
             return ResolvedResponse(
                 status: response.status, httpVersion: response.httpVersion, headers: response.headers,
                 body: .stream(body), transfer: response.transfer, relayed: true)
