@@ -7,6 +7,8 @@ import RequestMockerServer
 /// line per request.
 enum ServeCommand {
     static func run(_ options: CommandLineOptions.ServeOptions) -> Never {
+        // First: the threads made from here on inherit the mask (see `StopSignals`).
+        StopSignals.block()
         // Nothing unanswered goes to the network unless there is an upstream to send it to.
         let registry = MockRegistry(unmatchedPolicy: options.upstream == nil ? .fail : .passThrough)
         // Each request is printed; the journal only needs to hold the recent ones.
@@ -168,9 +170,6 @@ enum ServeCommand {
             }
             sources.insert(stubsPath, at: 0)
         }
-        // Before the server starts: a client may stop it as soon as it is answered, before the
-        // line that says it is serving has been printed.
-        let stopSources = stopOnSignals(server)
         let url: URL
         do {
             url = try server.start()
@@ -192,7 +191,9 @@ enum ServeCommand {
         if options.admin { line += ", admin API at \(url)/__admin/" }
         printLine(line + " (Ctrl-C to stop)")
         let contractWatcher = contractSource.map { ContractWatcher($0, basePath: options.basePath) }
-        withExtendedLifetime((watcher, contractWatcher, stopSources)) { dispatchMain() }
+        // A signal sent meanwhile (a client may stop the server as soon as it is answered, before
+        // the line that says it is serving) has waited, blocked.
+        withExtendedLifetime((watcher, contractWatcher)) { StopSignals.waitThenStop(server) }
     }
 
     /// Fills a remembering contract's resources from `--data` (the seed a reset puts back), then
@@ -225,24 +226,5 @@ enum ServeCommand {
         } catch {
             fail("\(error)", status: ExitCode.dataError)
         }
-    }
-
-    /// Ctrl-C and `kill` stop the server cleanly: connections close, then the process exits.
-    /// The handlers run on the main queue, once `dispatchMain()` serves it; a signal that comes
-    /// earlier waits for it.
-    private static func stopOnSignals(_ server: MockServer) -> [any DispatchSourceSignal] {
-        var signalSources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler {
-                server.stop()
-                printLine("Stopped.")
-                exit(0)
-            }
-            source.resume()
-            signalSources.append(source)
-        }
-        return signalSources
     }
 }
