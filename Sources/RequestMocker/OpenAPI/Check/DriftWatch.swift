@@ -57,8 +57,8 @@ package final class DriftWatch: Sendable {
 
     /// `state` for the contract served now: a new report when it was reloaded since.
     private func current(_ state: inout State) {
+        guard state.revision != source.revisionNumber else { return }
         let (contract, revision) = source.revision
-        guard state.revision != revision else { return }
         state = State(
             epoch: state.epoch + 1, revision: revision, check: ContractCheck(contract, basePath: source.basePath),
             report: DriftReport(maximumGroups: maximumKinds))

@@ -79,6 +79,9 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     /// ``DriftWatch`` checks against, starting over when it changes.
     var revision: (contract: OpenAPIContract, number: Int) { current.withLock { ($0.contract, $0.revision) } }
 
+    /// How many reloads came so far, without copying the contract: asked on every exchange.
+    var revisionNumber: Int { current.withLock { $0.revision } }
+
     /// Answers from `contract` from now on (an edited file, read again); requests being answered
     /// finish with the one they started with.
     package func reload(_ contract: OpenAPIContract) {
