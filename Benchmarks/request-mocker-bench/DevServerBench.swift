@@ -20,6 +20,9 @@ func wrkMedianLatency(_ url: String, seconds: Int) -> Double? {
     return nil
 }
 
+/// The middle of `values` once sorted, or `nil` when there are none.
+func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.sorted()[values.count / 2] }
+
 struct DevServerResult {
     /// Median latencies in µs: straight to nginx, through nginx's proxy, through `serve --upstream`,
     /// and through socat (when it is installed).
@@ -59,12 +62,7 @@ func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult?
             + #""content": {"text/plain": {"example": "\#(body)"}}}}}}}}"#).utf8
     ).write(to: contractFile)
     var commands: [pid_t] = []
-    defer {
-        for pid in commands {
-            kill(pid, SIGTERM)
-            _ = reap(pid)
-        }
-    }
+    defer { stopCommands(commands) }
     let forwarding = startCommand(
         ["--upstream", "http://127.0.0.1:\(nginx.port)"], log: folder.appendingPathComponent("logs/upstream.log"))
     let stubbed = startCommand(["--stubs", stubsFile.path], log: folder.appendingPathComponent("logs/stubs.log"))
@@ -99,7 +97,6 @@ func devServerMeasurements(rounds: Int, seconds: Int) throws -> DevServerResult?
             if let url, let value = wrk(url, seconds: seconds) { throughputs[index].append(value) }
         }
     }
-    func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.sorted()[values.count / 2] }
     guard let direct = median(latencies[0]), let proxy = median(latencies[1]), let nginxRate = median(throughputs[0])
     else { return nil }
     return DevServerResult(

@@ -172,12 +172,7 @@ func printResourceRows(profiling: Bool = false) async throws {
         let stateful = startCommand(
             ["--openapi", contract.path, "--stateful", "--data", data.path, "--admin"],
             log: folder.appendingPathComponent("logs/stateful.log"))
-        defer {
-            for pid in [stateless?.pid, stateful?.pid].compactMap(\.self) {
-                kill(pid, SIGTERM)
-                _ = reap(pid)
-            }
-        }
+        defer { stopCommands([stateless?.pid, stateful?.pid]) }
         guard let stateless, let stateful else {
             print("  serve --stateful: skipped (the command did not start)")
             return

@@ -167,6 +167,14 @@ func startCommand(_ arguments: [String], log: URL) -> (pid: pid_t, base: String)
     return nil
 }
 
+/// Stops the commands `startCommand` started (those that did) and waits for their ends.
+func stopCommands(_ pids: [pid_t?]) {
+    for pid in pids.compactMap(\.self) {
+        kill(pid, SIGTERM)
+        _ = reap(pid)
+    }
+}
+
 /// Both servers answer 13 bytes; rounds alternate so load on the machine hits both alike.
 func serverThroughput(rounds: Int, seconds: Int) throws -> ThroughputResult? {
     guard installed("wrk"), installed("nginx") else { return nil }

@@ -92,12 +92,7 @@ func printUpstreamFirstRow(rounds: Int) throws {
     let checking = startCommand(
         ["--openapi", contractFile.path, "--upstream", upstream, "--upstream-first"],
         log: folder.appendingPathComponent("logs/first.log"))
-    defer {
-        for pid in [forwarding?.pid, checking?.pid].compactMap(\.self) {
-            kill(pid, SIGTERM)
-            _ = reap(pid)
-        }
-    }
+    defer { stopCommands([forwarding?.pid, checking?.pid]) }
     guard let forwarding, let checking else {
         print("  skipped: the command did not start")
         return
@@ -119,16 +114,16 @@ func printUpstreamFirstRow(rounds: Int) throws {
             if let value = wrkMedianLatency(url, seconds: 5) { latencies[index].append(value) }
         }
     }
-    func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.sorted()[values.count / 2] }
     guard let forwarded = median(latencies[0]), let checked = median(latencies[1]) else {
         print("  skipped: wrk gave no latency")
         return
     }
     let ratio = checked / forwarded
+    let verdict = ratio <= 1.3 ? "ok (budget ≤ 1.3×)" : "OVER BUDGET (≤ 1.3×)"
     print(
         String(
             format: "  serve --upstream-first, one connection: %.0f µs a request against %.0f µs with --upstream: "
-                + "%.2f×  ", checked, forwarded, ratio) + (ratio <= 1.3 ? "ok (budget ≤ 1.3×)" : "OVER BUDGET (≤ 1.3×)")
+                + "%.2f×  ", checked, forwarded, ratio) + verdict
     )
     // The checks run after the answers, one at a time: how many a second one core keeps up with.
     if let perCheck = try checkingTime(contractFile) {

@@ -36,4 +36,10 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let options: HTTPMethod = "OPTIONS"
     public static let trace: HTTPMethod = "TRACE"
     public static let connect: HTTPMethod = "CONNECT"
+
+    /// Whether sending the request twice has the effect of sending it once (RFC 9110, 9.2.2), so
+    /// one that may have been lost on the way can be sent again.
+    package var isIdempotent: Bool { Self.idempotent.contains(self) }
+
+    private static let idempotent: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
 }

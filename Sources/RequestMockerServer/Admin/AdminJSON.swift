@@ -46,30 +46,27 @@ enum AdminJSON {
 
     private static func answeredBy(_ entry: JournalEntry) -> String {
         if let fallback = entry.upstreamCheck?.fallback {
-            let mock: String =
-                if let file = fallback.file, let index = fallback.entryIndex {
-                    "cassette \(file.path), entry \(index)"
-                } else if let answer = fallback.contractAnswer {
-                    "openapi \(answer)"
-                } else if let file = fallback.file {
-                    "file \(file.path)"
-                } else {
-                    fallback.filter.map { "filter \($0)" } ?? "filter"
-                }
+            let mock = self.mock(fallback.file, fallback.entryIndex, fallback.contractAnswer, fallback.filter)
             return "\(mock), because \(fallback.reason)"
         }
         switch entry.disposition {
-        case .answered:
-            if let file = entry.file, let index = entry.entryIndex { return "cassette \(file.path), entry \(index)" }
-            if let answer = entry.contractAnswer { return "openapi \(answer)" }
-            if let file = entry.file { return "file \(file.path)" }
-            return entry.filter.map { "filter \($0)" } ?? "filter"
+        case .answered: return mock(entry.file, entry.entryIndex, entry.contractAnswer, entry.filter)
         case .recorded: return "upstream, recorded into \(entry.file?.path ?? "?")"
         case .passedThrough: return "upstream"
         case .unmatched: return "unmatched"
         case .answeredByPolicy: return "the unmatched-request policy"
         case .failed(let reason): return "failed: \(reason)"
         }
+    }
+
+    /// The mock that answered: a cassette's entry, a contract's answer, a file or a filter.
+    private static func mock(
+        _ file: URL?, _ entryIndex: Int?, _ contractAnswer: OpenAPIContract.Answer?, _ filter: RequestFilter?
+    ) -> String {
+        if let file, let entryIndex { return "cassette \(file.path), entry \(entryIndex)" }
+        if let contractAnswer { return "openapi \(contractAnswer)" }
+        if let file { return "file \(file.path)" }
+        return filter.map { "filter \($0)" } ?? "filter"
     }
 
     /// The request of an entry of `GET /__admin/requests`, or `nil` when it isn't one.

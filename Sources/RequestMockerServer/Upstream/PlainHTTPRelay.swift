@@ -95,7 +95,7 @@ final class PlainHTTPRelay: UpstreamRelay {
                 socket.close()
                 // A kept connection the upstream closed meanwhile: once more, on a new one, when
                 // the request can't have been acted on (it wasn't sent, or it is idempotent).
-                if reused != nil, attempt == 1, !stale.sent || Self.idempotent.contains(request.method) { continue }
+                if reused != nil, attempt == 1, !stale.sent || request.method.isIdempotent { continue }
                 let reason = "the server closed the connection before it answered"
                 return failure(request, Failed(code: .networkConnectionLost, reason: reason))
             } catch let failed as Failed {
@@ -107,8 +107,6 @@ final class PlainHTTPRelay: UpstreamRelay {
             }
         }
     }
-
-    private static let idempotent: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
 
     /// The connection turned out closed before any of the response came; `sent` when the
     /// request was written.

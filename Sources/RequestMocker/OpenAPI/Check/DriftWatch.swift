@@ -48,20 +48,21 @@ package final class DriftWatch: Sendable {
         self.source = source
         self.maximumKinds = maximumKinds
         self.maximumWaiting = maximumWaiting
+        state = LockedState(Self.fresh(source, maximumKinds: maximumKinds, epoch: 0))
+    }
+
+    /// An empty report of `epoch`, about the contract served now.
+    private static func fresh(_ source: ContractSource, maximumKinds: Int, epoch: Int) -> State {
         let (contract, revision) = source.revision
-        state = LockedState(
-            State(
-                epoch: 0, revision: revision, check: ContractCheck(contract, basePath: source.basePath),
-                report: DriftReport(maximumGroups: maximumKinds)))
+        return State(
+            epoch: epoch, revision: revision, check: ContractCheck(contract, basePath: source.basePath),
+            report: DriftReport(maximumGroups: maximumKinds))
     }
 
     /// `state` for the contract served now: a new report when it was reloaded since.
     private func current(_ state: inout State) {
         guard state.revision != source.revisionNumber else { return }
-        let (contract, revision) = source.revision
-        state = State(
-            epoch: state.epoch + 1, revision: revision, check: ContractCheck(contract, basePath: source.basePath),
-            report: DriftReport(maximumGroups: maximumKinds))
+        state = Self.fresh(source, maximumKinds: maximumKinds, epoch: state.epoch + 1)
     }
 
     /// One exchange's findings, each with whether it is the first of its kind since the start.
@@ -207,11 +208,6 @@ package final class DriftWatch: Sendable {
 
     /// Starts the report over (`POST /__admin/reset`).
     package func reset() {
-        let (contract, revision) = source.revision
-        state.withLock { state in
-            state = State(
-                epoch: state.epoch + 1, revision: revision, check: ContractCheck(contract, basePath: source.basePath),
-                report: DriftReport(maximumGroups: maximumKinds))
-        }
+        state.withLock { state in state = Self.fresh(source, maximumKinds: maximumKinds, epoch: state.epoch + 1) }
     }
 }

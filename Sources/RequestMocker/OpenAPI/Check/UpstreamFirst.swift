@@ -78,7 +78,7 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
             return "the upstream answered \(response.status.code)"
         case .refusal(let refusal):
             guard let error = refusal.error as? URLError,
-                unreached.contains(error.code) || (idempotent.contains(method) && unanswered.contains(error.code))
+                unreached.contains(error.code) || (method.isIdempotent && unanswered.contains(error.code))
             else { return nil }
             // The transport's reason, without the request the log line shows already.
             let reason = refusal.message.range(of: " failed: ").map { String(refusal.message[$0.upperBound...]) }
@@ -92,7 +92,6 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
         .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
     ]
     private static let unanswered: Set<URLError.Code> = [.timedOut, .networkConnectionLost, .badServerResponse]
-    private static let idempotent: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
 
     /// `response` on its way to the client, its exchange with `request` submitted to the watch:
     /// a whole body at once; a streamed one as it passes (see `CheckedBody`), so the client gets
