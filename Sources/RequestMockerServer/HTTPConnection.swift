@@ -195,10 +195,16 @@ struct HTTPConnection {
     ) {
         if let entry { server.registry.complete(entry, outcome.completion(refusal: refusal)) }
         guard let onRequest = server.onRequest else { return }
-        onRequest(
-            ServedRequest(
-                request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now),
-                hasUpstream: hasUpstream, refusal: refusal))
+        var served = ServedRequest(
+            request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now),
+            hasUpstream: hasUpstream, refusal: refusal)
+        // What the request asked of a contract that a source before it answered instead.
+        if case .answered? = entry?.disposition, entry?.contractAnswer == nil, let request,
+            let preferred = Preferences.shown(for: request), server.registry.servesContract
+        {
+            served.unappliedPreferences = preferred
+        }
+        onRequest(served)
     }
 
     // MARK: Answering

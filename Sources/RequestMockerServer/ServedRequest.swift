@@ -46,6 +46,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
     /// Why the server answered with a refusal of its own (a failed forward, a mistake in the
     /// mocks), when it did.
     let refusal: String?
+    /// What the request asked of the contract (`Prefer: code=404`) when a source before the
+    /// contract answered it, so the preference did nothing.
+    var unappliedPreferences: String?
 
     init(
         request: MockRequest?, journalEntry: JournalEntry?, outcome: Outcome, duration: Duration,
@@ -84,11 +87,14 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
             var how = answer.how
             if how.hasPrefix("example ") { how = "example \"\(how.dropFirst("example ".count))\"" }
             line += " from openapi \(answer.operation) (\(how), \(Self.milliseconds(duration)) ms)"
-            for violation in answer.violations { line += "\n    \(violation)" }
+            for violation in answer.violations + answer.warnings { line += "\n    \(violation)" }
             return line
         }
         if let source = journalEntry.flatMap(source) { line += " \(source)" }
         line += " (\(Self.milliseconds(duration)) ms)"
+        if let preferred = unappliedPreferences {
+            line += "\n    \(preferred) was not applied: a source before the contract answered"
+        }
         if case .unmatched(let report) = journalEntry?.disposition {
             for note in report.notes { line += "\n    \(note)" }
         }
@@ -103,6 +109,7 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         guard let fallback = check.fallback else {
             // The findings come later, once the exchange is checked: `serve` prints them then.
             var line = " " + (journalEntry.flatMap(source) ?? "from upstream") + " (\(time))"
+            if let kept = check.keptNotFound { line += ", not mocked: \(kept)" }
             if let why = check.bodyUnchecked { line += "\n    body not checked: \(why)" }
             return line
         }
@@ -117,7 +124,9 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
             line = " from filter \(fallback.filter.map(\.description) ?? "?") (\(time))"
         }
         line += ", because \(fallback.reason)"
-        for violation in fallback.contractAnswer?.violations ?? [] { line += "\n    \(violation)" }
+        for violation in (fallback.contractAnswer).map({ $0.violations + $0.warnings }) ?? [] {
+            line += "\n    \(violation)"
+        }
         return line
     }
 

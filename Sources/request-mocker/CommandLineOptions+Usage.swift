@@ -33,7 +33,7 @@ extension CommandLineOptions {
           --stubs FILE.json    Stubs (filters written as JSON or YAML; see stubs.schema.json), tried
                                before the folders. Reloaded when the file changes; a broken
                                edit is reported and the last good stubs stay.
-          --openapi FILE       Answer from an OpenAPI 3.0/3.1 contract (JSON or YAML) what the stubs,
+          --openapi FILE       Answer from an OpenAPI 3.0/3.1/3.2 contract (JSON or YAML) what the stubs,
                                FOLDERs and cassette don't: each request is checked against its
                                operation, then answered with the declared example (Prefer:
                                code=404, example=NAME or ?__code=404&__example=NAME pick one) or

@@ -37,6 +37,8 @@ enum ServeCommand {
                 } catch {
                     fail("cannot create \(folderPath) to record into: \(error)", status: ExitCode.cantCreate)
                 }
+            } else if exists, !isFolder.boolValue {
+                fail(Self.fileGivenAsFolder(folderPath), status: ExitCode.usage)
             } else if !isFolder.boolValue {
                 let hint =
                     options.namesASource
@@ -85,10 +87,12 @@ enum ServeCommand {
                 )
                 registry.register(cassette)
                 if recordsHere { recordingCassette = cassette }
+                // A cassette that is only recorded into serves nothing yet: the banner says it
+                // records, not that it serves.
+                if !(recordsHere && cassette.isNew) { sources.append(cassettePath) }
             } catch {
                 fail("\(error)", status: ExitCode.dataError)
             }
-            sources.append(cassettePath)
         }
         // The contract answers what the stubs, folders and cassette don't; then the upstream.
         var contractSource: ContractSource?
@@ -179,7 +183,7 @@ enum ServeCommand {
         if let upstream = options.upstream, !options.upstreamFirst {
             sources.append("upstream \(Redaction.hidingSecrets(upstream))")
         }
-        var line = "Serving \(sources.joined(separator: " and ")) at \(url)"
+        var line = sources.isEmpty ? "Listening at \(url)" : "Serving \(sources.joined(separator: " and ")) at \(url)"
         if options.record {
             let recording = recordingCassette.map { mode != .once || $0.isNew } ?? recordsIntoFolder
             line +=
@@ -194,6 +198,19 @@ enum ServeCommand {
         // A signal sent meanwhile (a client may stop the server as soon as it is answered, before
         // the line that says it is serving) has waited, blocked.
         withExtendedLifetime((watcher, contractWatcher)) { StopSignals.waitThenStop(server) }
+    }
+
+    /// What a file named where a FOLDER goes is told: which option takes it.
+    static func fileGivenAsFolder(_ path: String) -> String {
+        let which: String =
+            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+            case "har": "a HAR cassette goes after --cassette: serve --cassette \(path)"
+            case "json", "yml", "yaml":
+                "a cassette goes after --cassette (serve --cassette \(path)), a stubs file after --stubs, "
+                    + "a contract after --openapi"
+            default: "a cassette goes after --cassette, a stubs file after --stubs, a contract after --openapi"
+            }
+        return "\(path) is a file, not a folder of mock data; \(which)"
     }
 
     /// Fills a remembering contract's resources from `--data` (the seed a reset puts back), then

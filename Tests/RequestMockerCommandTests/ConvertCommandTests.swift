@@ -44,8 +44,9 @@ import Testing
         #expect(
             joined.output
                 == "converted 1 of 2 from the mock-data folder \(mockData.path) into the HAR file \(back.path)\n"
-                + "  left out POST|-post|d4-name3-Adae.http: a body in the name isn't read back "
-                + "(send the request to record it)\n")
+                + "  left out POST|-post|d4-name3-Adae.http: a folder keeps a request body only in the file's name "
+                + "(bencoded or hashed), which isn't read back; record into a cassette (--cassette FILE.har --record) "
+                + "to keep request bodies\n")
         let replayed = try Cassette(contentsOf: back, record: .none)
         #expect(replayed.interactions.map(\.request.description) == ["GET https://httpbin.org/get?page=2&sort=name"])
         #expect(replayed.interactions.first?.response?.body == Data("not found".utf8))

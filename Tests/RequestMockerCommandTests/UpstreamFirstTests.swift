@@ -8,7 +8,8 @@ import Testing
 /// backend that drifted from its contract (a Python server), each exchange is checked, and what
 /// the backend lacks or can't answer is answered by the contract.
 @Suite(.timeLimit(.minutes(3)), .hangGuard) struct UpstreamFirstTests {
-    /// DriftTests' contract, with a session whose token is an integer.
+    /// DriftTests' contract, with a session whose token is an integer, and owners, which the
+    /// upstream doesn't have at all.
     static let contract = DriftTests.contract.replacingOccurrences(
         of: "components:",
         with: """
@@ -21,6 +22,14 @@ import Testing
                       content:
                         application/json:
                           schema: {type: object, properties: {token: {type: integer}}}
+              /owners/{ownerId}:
+                get:
+                  operationId: getOwner
+                  parameters: [{name: ownerId, in: path, required: true, schema: {type: integer}}]
+                  responses:
+                    "200":
+                      description: an owner
+                      content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}
             components:
             """)
 
@@ -48,7 +57,7 @@ import Testing
                 json["rule"]?.stringValue ?? "?", json["operation"]?.stringValue ?? "?", json["status"]?.intValue,
                 json["mediaType"]?.stringValue, json["in"]?.stringValue, json["pointer"]?.stringValue,
                 count: json["count"]?.intValue ?? 0,
-                exchanges: elements(json["examples"]).compactMap { $0["entry"]?.intValue })
+                exchanges: elements(json["examples"]).compactMap { ($0["exchange"] ?? $0["entry"])?.intValue })
         }
 
         var description: String {
@@ -82,7 +91,10 @@ import Testing
         let chunked = try await get("/pets/8", ["--include"])
         _ = try await get("/session")
         _ = try await get("/pets/7", key: false)
-        let lacking = try await get("/pets/404")
+        // The upstream has answered getPet: its 404 is a real "no such pet", and is the answer.
+        let notFound = try await get("/pets/404", ["--include"])
+        // It has never answered getOwner but 404: the contract answers it.
+        let lacking = try await get("/owners/3")
         let unbuilt = try await get("/pets?limit=501")
         let drift = try await MockServerClient(baseURL: base).drift()
         let journal = try JSONValue(parsing: Data(try await get("/__admin/requests", key: false).utf8))
@@ -98,7 +110,9 @@ import Testing
         #expect(chunked.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(chunked.contains("\r\nTransfer-Encoding: chunked\r\n"))
         #expect(chunked.hasSuffix("\r\n\r\n" + #"{"id": "8", "name": "Ed"}"#))
-        // What it answered 404 and 501 the contract answers.
+        // What it lacks (only ever 404) and what it answered 501 the contract answers.
+        #expect(notFound.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+        #expect(notFound.hasSuffix(#"{"error": "no such route"}"#))
         #expect(lacking == #"{"id":0,"name":"string"}"#)
         #expect(unbuilt == #"[{"id":0,"name":"string"}]"#)
 
@@ -115,21 +129,29 @@ import Testing
             Found("undocumented-media-type", "listPets", 200, "text/csv", "response", nil, count: 1, exchanges: [7]),
             Found("schema", "getSession", 200, "application/json", "response", "/token", count: 1, exchanges: [9]),
             Found("security", "getPet", 200, nil, "request", nil, count: 1, exchanges: [10]),
+            Found(
+                "undocumented-media-type", "getPet", 404, "application/json", "response", nil, count: 1,
+                exchanges: [11]),
         ]
         #expect(findings == expected)
+        // The live exchanges are named by their number and request line, no file.
+        #expect(drift["findings"]?[0]?["examples"]?[0] == ["exchange": 1, "request": "GET /pets/2"])
         let coverage = drift["coverage"]
         #expect(coverage?["operations"]?["exercised"] == 3)
-        #expect(coverage?["statuses"]?["neverSeen"] == ["getPet 404"])
+        #expect(coverage?["statuses"]?["neverSeen"] == ["getOwner 200"])
 
         // The journal has each exchange's findings, and says which mock answered instead.
         let entries = elements(journal["requests"])
-        #expect(entries.count == 13)
+        #expect(entries.count == 14)
         #expect(entries[1]["drift"]?[0]?["new"] == true)
         #expect(entries[2]["drift"]?[0]?["new"] == false)
         #expect(entries[2]["drift"]?[0]?["pointer"] == "/id")
         #expect(entries[0]["drift"] == [])
-        #expect(entries.map { $0["exchange"]?.intValue } == Array(0...10) + [nil, nil])
-        #expect(entries[11]["answeredBy"] == "openapi getPet 200 generated, because the upstream answered 404")
+        #expect(entries.map { $0["exchange"]?.intValue } == Array(0...11) + [nil, nil])
+        #expect(
+            entries[12]["answeredBy"]?.stringValue
+                == "openapi getOwner 200 generated, because the upstream answered 404 (it has answered "
+                + "GET /owners/{ownerId} with nothing else yet)")
 
         // Each kind of finding is printed once, when it is first seen, without the secret's value.
         let lines = serving.log.split(separator: "\n").map(String.init)
@@ -153,13 +175,23 @@ import Testing
                     + "name marks it as a secret)",
                 "drift in GET /pets/7: warning: GET /pets/7 request: no credentials; send an API key in the header "
                     + "X-Api-Key",
+                "drift in GET /pets/404: error: GET /pets/{petId} 404: there is a body, but the contract declares none",
             ])
         #expect(!serving.log.contains("sk-live"))
         #expect(lines.contains { $0.hasPrefix("GET /pets/2 -> 200 from upstream (") })
         #expect(
             lines.contains {
-                $0.hasPrefix("GET /pets/404 -> 200 from openapi getPet (generated, ")
-                    && $0.hasSuffix(" ms), because the upstream answered 404")
+                $0.hasPrefix("GET /pets/404 -> 404 from upstream (")
+                    && $0.hasSuffix(
+                        " ms), not mocked: GET /pets/{petId} is built there (the upstream has answered it before), "
+                            + "so its 404 is the answer")
+            }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("GET /owners/3 -> 200 from openapi getOwner (generated, ")
+                    && $0.hasSuffix(
+                        " ms), because the upstream answered 404 (it has answered GET /owners/{ownerId} with nothing "
+                            + "else yet)")
             }, "\(lines)")
         #expect(
             lines.contains {
@@ -235,7 +267,7 @@ import Testing
         ]
         var (serving, base) = try await RequestMockerCommandTests.serving(arguments)
         var answers: [String] = []
-        for path in ["/pets/1", "/pets/1", "/pets/404"] {
+        for path in ["/pets/1", "/pets/1", "/owners/404"] {
             answers.append(try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + path]).output)
         }
         #expect(await serving.interrupt() == 0)
@@ -267,7 +299,7 @@ import Testing
             "--record",
         ])
         var answers: [String] = []
-        for path in ["/pets/1", "/pets/404", "/pets/404"] {
+        for path in ["/pets/1", "/owners/404", "/owners/404"] {
             answers.append(try await ExternalProcess.curl(["-H", "X-Api-Key: k", base.absoluteString + path]).output)
         }
         #expect(await serving.interrupt() == 0)
@@ -276,6 +308,30 @@ import Testing
         #expect(
             answers == [#"{"id": 1, "name": "Rex"}"#, #"{"id":0,"name":"string"}"#, #"{"id":0,"name":"string"}"#])
         #expect(try FileManager.default.contentsOfDirectory(atPath: mocks) == ["GET|-pets-1.http"])
+    }
+
+    @Test func aNotFoundFallsBackOnlyUntilTheUpstreamHasAnsweredTheOperationOtherwise() async throws {
+        let upstream = try await Upstream("drifting-upstream")
+        let folder = try TemporaryFolder()
+        let contract = try folder.write("openapi.yaml", Self.contract)
+        let (serving, base) = try await serving([
+            "--openapi", contract.path, "--upstream", upstream.url.absoluteString, "--upstream-first",
+        ])
+        var answers: [String] = []
+        for path in ["/pets/404", "/pets/1", "/pets/404", "/pets?limit=501", "/pets?limit=2", "/pets?limit=501"] {
+            let answer = try await ExternalProcess.curl(
+                ["--write-out", " %{http_code}", "-H", "X-Api-Key: k", base.absoluteString + path])
+            answers.append(answer.output)
+        }
+        #expect(await serving.interrupt() == 0)
+        await upstream.stop()
+        // Before the upstream has answered getPet, its 404 is "not built yet"; after, "no such pet".
+        // A 501 falls back whatever came before.
+        #expect(
+            answers == [
+                #"{"id":0,"name":"string"} 200"#, #"{"id": 1, "name": "Rex"} 200"#, #"{"error": "no such route"} 404"#,
+                #"[{"id":0,"name":"string"}] 200"#, "id,name\n1,Rex\n 200", #"[{"id":0,"name":"string"}] 200"#,
+            ])
     }
 
     @Test func aStreamedBodyReachesTheClientAsItComesAndIsCheckedAtItsFirstPiece() async throws {

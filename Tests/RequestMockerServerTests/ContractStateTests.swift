@@ -245,6 +245,128 @@ struct ContractStateTests {
             ])
     }
 
+    static let example = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // RequestMockerServerTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // the package
+        .appendingPathComponent("Examples/OpenAPI/petstore.json")
+
+    /// A contract whose create takes a form and declares no body and no headers for its answer.
+    static let formShop = """
+        openapi: 3.1.0
+        info: {title: Forms, version: "1"}
+        paths:
+          /things:
+            post:
+              requestBody:
+                content:
+                  application/x-www-form-urlencoded:
+                    schema:
+                      type: object
+                      properties: {name: {type: string}, count: {type: integer}, public: {type: boolean}}
+                  multipart/form-data:
+                    schema:
+                      type: object
+                      properties: {name: {type: string}, count: {type: integer}, file: {type: string, format: binary}}
+              responses:
+                "200": {description: made}
+          /things/{id}:
+            get:
+              parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+              responses:
+                "200":
+                  description: a thing
+                  content:
+                    application/json:
+                      schema: {type: object, properties: {id: {type: integer}, name: {type: string}}}
+        """
+
+    /// Each answer of `requests` as `status Location body`, through the URL protocol and through a
+    /// server, each on a registry of its own that remembers `contract`.
+    static func answers(
+        _ contract: OpenAPIContract,
+        _ requests: [(method: String, path: String, headers: [String: String], body: String?)]
+    ) async throws -> (viaProtocol: [String], viaServer: [String]) {
+        func run(_ base: URL, _ session: URLSession) async throws -> [String] {
+            var lines: [String] = []
+            for step in requests {
+                var request = URLRequest(url: try #require(URL(string: base.absoluteString + step.path)))
+                request.httpMethod = step.method
+                request.httpBody = step.body.map { Data($0.utf8) }
+                for (name, value) in step.headers { request.setValue(value, forHTTPHeaderField: name) }
+                let (data, response) = try await session.data(for: request)
+                let http = try #require(response as? HTTPURLResponse)
+                lines.append(
+                    "\(http.statusCode) \(http.value(forHTTPHeaderField: "Location") ?? "-") "
+                        + String(decoding: data, as: UTF8.self))
+            }
+            return lines
+        }
+        let viaProtocol = MockRegistry()
+        viaProtocol.register(contract, state: .resources)
+        let protocolLines = try await run(try #require(URL(string: "https://shop.example")), viaProtocol.makeSession())
+        let viaServer = MockRegistry()
+        viaServer.register(contract, state: .resources)
+        let serverLines = try await withServer(viaServer) { _, base in try await run(base, plainSession()) }
+        return (protocolLines, serverLines)
+    }
+
+    @Test("the example contract's walkthrough: both named examples seed a pet, and a create says where it is")
+    func theExampleWalkthrough() async throws {
+        let contract = try OpenAPIContract(contentsOf: Self.example)
+        let (viaProtocol, viaServer) = try await Self.answers(
+            contract,
+            [
+                ("GET", "/v1/pets", [:], nil),
+                (
+                    "POST", "/v1/pets", ["Content-Type": "application/json", "Authorization": "Bearer token"],
+                    #"{"name": "Kim", "kind": "bird"}"#
+                ),
+                ("PATCH", "/v1/pets/3", ["Content-Type": "application/merge-patch+json"], #"{"name": "Kimmy"}"#),
+                ("DELETE", "/v1/pets/1", [:], nil),
+                ("GET", "/v1/pets/1", [:], nil),
+                ("GET", "/v1/pets", [:], nil),
+            ])
+        #expect(
+            viaProtocol == [
+                #"200 - [{"id":1,"name":"Rex","kind":"dog"},{"id":2,"name":"Tom","kind":"cat"}]"#,
+                #"201 /v1/pets/3 {"name":"Kim","kind":"bird","id":3}"#,
+                #"200 - {"name":"Kimmy","kind":"bird","id":3}"#,
+                "204 - ",
+                #"404 - {"code":404,"message":"no such pet"}"#,
+                #"200 - [{"id":2,"name":"Tom","kind":"cat"},{"name":"Kimmy","kind":"bird","id":3}]"#,
+            ])
+        #expect(viaServer == viaProtocol)
+    }
+
+    @Test("a form's and a multipart body's fields are stored as their schema reads them, files left out")
+    func formsAreStoredAsTheirSchemaReadsThem() async throws {
+        let folder = try TemporaryFolder()
+        let contract = try OpenAPIContract(contentsOf: try folder.write("forms.yaml", Self.formShop))
+        let multipart =
+            "--B\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nMax\r\n"
+            + "--B\r\nContent-Disposition: form-data; name=\"count\"\r\n\r\n7\r\n"
+            + "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n\r\nbytes\r\n--B--\r\n"
+        let (viaProtocol, viaServer) = try await Self.answers(
+            contract,
+            [
+                (
+                    "POST", "/things", ["Content-Type": "application/x-www-form-urlencoded"],
+                    "name=Rex+the+dog&count=3&public=true"
+                ),
+                ("GET", "/things/1", [:], nil),
+                ("POST", "/things", ["Content-Type": "multipart/form-data; boundary=B"], multipart),
+                ("GET", "/things/2", [:], nil),
+            ])
+        // The create declares a 200 with no body and no headers: Location is how the app finds it.
+        #expect(
+            viaProtocol == [
+                "200 /things/1 ", #"200 - {"name":"Rex the dog","count":3,"public":true,"id":1}"#,
+                "200 /things/2 ", #"200 - {"name":"Max","count":7,"id":2}"#,
+            ])
+        #expect(viaServer == viaProtocol)
+    }
+
     @Test("the public switch: what a registry's resources hold is read and reset from the test, each registry its own")
     func publicAPI() async throws {
         let contract = try OpenAPIContract(contentsOf: Self.shop)

@@ -6,7 +6,8 @@ struct FileRecording: RecordingTarget {
     var destination: URL { file }
 
     func store(
-        _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
+        _ result: Result<RecordedResponse, URLError>, request: MockRequest, upstream: URL?, startedAt: Date,
+        duration: Duration
     ) throws(RequestMockerError) -> URL? {
         guard case .success(let response) = result,
             let redaction = folder.recording?.redaction,

@@ -2,14 +2,16 @@ extension Cassette: RecordingTarget {
     var destination: URL { url }
 
     func store(
-        _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
+        _ result: Result<RecordedResponse, URLError>, request: MockRequest, upstream: URL?, startedAt: Date,
+        duration: Duration
     ) -> URL? {
         var redacted = result
         if case .success(let response) = result {
             guard let kept = redaction.redact(response, for: request) else { return nil }
             redacted = .success(kept)
         }
-        let interaction = Interaction(request: request, result: redacted, startedAt: startedAt, duration: duration)
+        var interaction = Interaction(request: request, result: redacted, startedAt: startedAt, duration: duration)
+        interaction.upstream = upstream
         let recording = Recording(
             interaction: interaction, matchRequest: request, key: indexKey(request),
             entry: HAR.entry(from: interaction), isLoaded: false)

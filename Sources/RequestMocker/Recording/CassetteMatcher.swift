@@ -110,7 +110,8 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
 
     /// The body: equal bytes, or — when a `Content-Type` says JSON — equal JSON values (key
     /// order and spacing don't matter), or for `application/x-www-form-urlencoded` the same
-    /// fields in any order. No body and an empty body are the same.
+    /// fields in any order, or for `multipart/form-data` the same parts (names, file names and
+    /// bytes) in the same order, whatever the boundary. No body and an empty body are the same.
     public static let body = CassetteMatcher(
         name: "body", test: bodiesMatch,
         show: { request in
@@ -145,6 +146,16 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
             let x = String(data: a, encoding: .utf8), let y = String(data: b, encoding: .utf8)
         {
             return FormFields.comparable(x) == FormFields.comparable(y)
+        }
+        // Multipart bodies: the same fields and files in the same order, whatever the boundary
+        // (a browser's HAR lists a form's params, and the live request has a boundary of its own).
+        let parts = [(live, a), (recorded, b)].map { request, body -> [MultipartBody.Part]? in
+            request.headers[.contentType].flatMap(MultipartBody.boundary(of:))
+                .flatMap { MultipartBody(body, boundary: $0) }?.parts
+        }
+        if let x = parts[0], let y = parts[1] {
+            return x.map { [$0.name, $0.fileName ?? ""] } == y.map { [$0.name, $0.fileName ?? ""] }
+                && x.map(\.body) == y.map(\.body)
         }
         return false
     }

@@ -8,12 +8,14 @@ extension HAR {
         guard let url = URL(string: urlText), url.scheme != nil else {
             throw FormatError(path: requestPath + ".url", reason: "\"\(urlText)\" is not an absolute URL")
         }
+        var requestHeaders = try headers(request["headers"], requestPath + ".headers")
+        let posted = try postData(request["postData"], requestPath + ".postData")
+        // Browsers' exports often list no headers: the body's media type is then postData's.
+        if let posted, let mimeType = posted.mimeType, !requestHeaders.contains(.contentType) {
+            requestHeaders.add(.contentType, mimeType)
+        }
         let recordedRequest = MockRequest(
-            method: HTTPMethod(rawValue: method),
-            url: url,
-            headers: try headers(request["headers"], requestPath + ".headers"),
-            body: try postData(request["postData"], requestPath + ".postData")
-        )
+            method: HTTPMethod(rawValue: method), url: url, headers: requestHeaders, body: posted?.body)
 
         let responsePath = path + ".response"
         let response = try object(fields["response"], responsePath)
@@ -61,7 +63,18 @@ extension HAR {
             throw FormatError(path: path + ".time", reason: "\(milliseconds) is not a duration in milliseconds")
         }
         let duration = Duration.microseconds(Int64((max(0, milliseconds) * 1000).rounded()))
-        return Interaction(request: recordedRequest, result: result, startedAt: startedAt, duration: duration)
+        var interaction = Interaction(
+            request: recordedRequest, result: result, startedAt: startedAt, duration: duration)
+        if let upstream = try optionalString(fields, "_upstream", path) {
+            guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
+                throw FormatError(
+                    path: path + "._upstream", reason: "\"\(upstream)\" is not an http or https URL with a host")
+            }
+            interaction.upstream = url
+        }
+        return interaction
     }
 
     private static func object(_ value: JSONValue?, _ path: String) throws(FormatError) -> [String: JSONValue] {
@@ -141,31 +154,46 @@ extension HAR {
         return HTTPHeaders(fields)
     }
 
-    private static func postData(_ value: JSONValue?, _ path: String) throws(FormatError) -> Data? {
+    /// A request's body, and the media type `postData` gives it (for a request whose headers
+    /// name none): its `text`, else its `params` as the body they were (URL-encoded fields, or
+    /// `multipart/form-data` parts, files with their `fileName` and `contentType`).
+    private static func postData(
+        _ value: JSONValue?, _ path: String
+    ) throws(FormatError) -> (body: Data, mimeType: String?)? {
         guard let value, value != .null else { return nil }
         let fields = try object(value, path)
+        var mimeType = try optionalString(fields, "mimeType", path).flatMap { $0.isEmpty ? nil : $0 }
+        if let mimeType, !HTTPHeaders.isValidValue(mimeType) {
+            throw FormatError(path: path + ".mimeType", reason: "the value holds a carriage return, line feed or NUL")
+        }
         if let text = try optionalString(fields, "text", path) {
             var encoding = try optionalString(fields, "_encoding", path)
             if encoding == nil { encoding = try optionalString(fields, "encoding", path) }
-            return try decode(text, encoding: encoding, path: path + ".text")
+            return (try decode(text, encoding: encoding, path: path + ".text"), mimeType)
         }
-        // Form fields without text can be rebuilt only for URL-encoded forms: a multipart
-        // body's boundary and parts are not in the HAR.
-        let mimeType = try optionalString(fields, "mimeType", path)?.lowercased() ?? ""
-        guard case .array(let params)? = fields["params"],
-            mimeType.isEmpty || mimeType.contains("x-www-form-urlencoded")
-        else { return nil }
+        guard case .array(let params)? = fields["params"] else { return nil }
         var pairs: [String] = []
+        var parts: [MultipartBody.Part] = []
         for (index, param) in params.enumerated() {
             let paramPath = "\(path).params[\(index)]"
             let field = try object(param, paramPath)
-            let name = FormFields.encode(try string(field, "name", paramPath))
+            let name = try string(field, "name", paramPath)
             // A param without a value is a bare field (`flag`), as ``FormFields`` keeps it apart
             // from an empty one (`flag=`).
             let value = try optionalString(field, "value", paramPath)
-            pairs.append(value.map { "\(name)=\(FormFields.encode($0))" } ?? name)
+            pairs.append(value.map { "\(FormFields.encode(name))=\(FormFields.encode($0))" } ?? FormFields.encode(name))
+            parts.append(
+                MultipartBody.Part(
+                    name: name, fileName: try optionalString(field, "fileName", paramPath),
+                    contentType: try optionalString(field, "contentType", paramPath), body: Data((value ?? "").utf8)))
         }
-        return Data(pairs.joined(separator: "&").utf8)
+        guard let type = mimeType, MediaType(type).essence == "multipart/form-data" else {
+            return (Data(pairs.joined(separator: "&").utf8), mimeType ?? "application/x-www-form-urlencoded")
+        }
+        // The boundary the recording names, else one of ours, written into the media type.
+        let boundary = MultipartBody.boundary(of: type) ?? "RequestMockerHARBoundary"
+        if MultipartBody.boundary(of: type) == nil { mimeType = "multipart/form-data; boundary=\(boundary)" }
+        return (MultipartBody(parts: parts).encoded(boundary: boundary), mimeType)
     }
 
     private static func content(_ value: JSONValue?, _ path: String) throws(FormatError) -> Data {

@@ -1,7 +1,7 @@
 extension HAR {
     static func entry(from interaction: Interaction) -> JSONValue {
         let milliseconds = milliseconds(interaction.duration)
-        return .object([
+        var entry: [String: JSONValue] = [
             "startedDateTime": .string(HARTimestamp.format(interaction.startedAt)),
             "time": milliseconds,
             "request": request(interaction.request),
@@ -10,7 +10,12 @@ extension HAR {
             "timings": .object([
                 "blocked": -1, "dns": -1, "connect": -1, "ssl": -1, "send": 0, "wait": milliseconds, "receive": 0,
             ]),
-        ])
+        ]
+        // Where a server sent it, its credentials hidden (HAR allows fields that start with `_`).
+        if let upstream = interaction.upstream {
+            entry["_upstream"] = .string(Redaction.hidingSecrets(upstream).absoluteString)
+        }
+        return .object(entry)
     }
 
     private static func milliseconds(_ duration: Duration) -> JSONValue {

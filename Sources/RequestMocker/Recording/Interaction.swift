@@ -15,6 +15,10 @@ public struct Interaction: Sendable {
     public var startedAt: Date
     /// How long it took, until the whole response had arrived.
     public var duration: Duration
+    /// Where it was sent, when a server forwarded it to its upstream: the upstream's base URL
+    /// (`http://api.internal:3000/v2`), while ``request`` stays as the client asked. A draft
+    /// names this server, not the recorder's own address. HAR keeps it as the entry's `_upstream`.
+    package var upstream: URL?
 
     package init(request: MockRequest, result: Result<RecordedResponse, URLError>, startedAt: Date, duration: Duration)
     {

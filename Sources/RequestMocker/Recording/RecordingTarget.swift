@@ -3,8 +3,10 @@ protocol RecordingTarget: Sendable {
     /// Keeps one interaction (the request already redacted; the response not yet).
     ///
     /// - Returns: the file it was written to, if it was written at once.
+    /// - Parameter upstream: the base URL of the upstream it was sent to, when it went to one.
     func store(
-        _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
+        _ result: Result<RecordedResponse, URLError>, request: MockRequest, upstream: URL?, startedAt: Date,
+        duration: Duration
     ) throws(RequestMockerError) -> URL?
     /// Where recordings go, for the journal.
     var destination: URL { get }

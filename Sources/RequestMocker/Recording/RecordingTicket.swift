@@ -2,6 +2,8 @@
 struct RecordingTicket: Sendable {
     let request: MockRequest
     let target: any RecordingTarget
+    /// The upstream's base URL, when the request goes to a server's upstream.
+    var upstream: URL?
 
     /// Sends `original` (not the redacted copy: the server needs the real credentials), and
     /// records what came back once it is complete; a recording that can't be written fails the
@@ -10,10 +12,11 @@ struct RecordingTicket: Sendable {
         let startedAt = Date()
         let clock = ContinuousClock()
         let start = clock.now
-        let (request, target) = (request, target)
+        let (request, target, upstream) = (request, target, upstream)
         return await Forwarder.outcome(for: original, timeout: timeout, streams: streams) { result in
             _ = try target.store(
-                result, request: request, startedAt: startedAt, duration: start.duration(to: clock.now))
+                result, request: request, upstream: upstream, startedAt: startedAt,
+                duration: start.duration(to: clock.now))
         }
     }
 }

@@ -178,7 +178,10 @@ package enum TrafficConversion {
         }
         let method = HTTPMethod(rawValue: String(parts[0]))
         if MockDataNaming.methodsWithBodyInName.contains(method), parts.count > 2 {
-            skipped.append("\(file): a body in the name isn't read back (send the request to record it)")
+            skipped.append(
+                "\(file): a folder keeps a request body only in the file's name (bencoded or hashed), which isn't "
+                    + "read back; "
+                    + "record into a cassette (--cassette FILE.har --record) to keep request bodies")
             return nil
         }
         let decoded = target.replacingOccurrences(of: "-", with: "/")

@@ -61,6 +61,8 @@ package struct Forwarding: Sendable {
             return relayed
         }
         let (timeout, streams) = (self.timeout, streamsBodies)
+        var ticket = ticket
+        ticket?.upstream = upstream
         return .pending { [ticket] in
             guard let ticket else {
                 return await Forwarder.outcome(for: outgoing, timeout: timeout, streams: streams)

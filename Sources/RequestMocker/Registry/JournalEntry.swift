@@ -126,6 +126,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         /// Why the body was not checked (its status and headers were), when it wasn't.
         package var bodyUnchecked: String?
         package var fallback: Fallback?
+        /// Why the upstream's `404` went to the client rather than to a mock, when it did.
+        package var keptNotFound: String?
     }
 
     /// What `serve --upstream-first` made of the exchange, once the upstream answered.

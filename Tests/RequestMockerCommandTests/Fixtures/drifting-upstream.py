@@ -10,7 +10,8 @@ GET /pets/6           500 (an undeclared status)
 GET /pets/7           a pet, as the contract says
 GET /pets/8           "id" a string, the body chunked in three pieces
 GET /pets/9           a pet, gzip-encoded whatever the request accepts
-GET /pets/404         404: not built here yet
+GET /pets/404         404: no such pet (getPet is built here: the 404 is real)
+GET /owners/…         404: not built here at all
 GET /pets             text/csv (an undeclared media type); 501 with ?limit=501 (not built yet)
 GET /toys             [] (an undocumented operation)
 GET /session          a token that is a string, where the contract says integer

@@ -24,6 +24,9 @@ package struct ContractCheck: Sendable {
         package var pointer: String?
         /// For a cassette's recording, its index among the entries.
         package var entry: Int?
+        /// For an exchange checked as it happened (`serve --upstream-first`, ``OpenAPIContract/drift(in:basePath:)``),
+        /// its number; its ``place`` is then the request line (`GET /users/42`), no file.
+        package var exchange: Int?
 
         package init(place: String, isError: Bool, message: String) {
             self.place = place
@@ -202,7 +205,7 @@ package struct ContractCheck: Sendable {
         if let unsupported = verdict.unsupportedMediaType {
             findings.append(make(.undocumentedMediaType, mediaType, "\(label): \(unsupported)", true, nil))
         }
-        for violation in verdict.violations {
+        for violation in verdict.violations + verdict.warnings {
             let undeclared = violation.location == "query" && violation.keyword == "additionalProperties"
             // As the violation names it: `query filter /api_key`.
             let place =

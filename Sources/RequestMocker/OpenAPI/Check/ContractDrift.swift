@@ -110,17 +110,18 @@ extension OpenAPIContract {
         var findings: [ContractCheck.Finding] = []
         for (index, interaction) in interactions.enumerated() {
             guard let response = interaction.response else { continue }
+            let request = interaction.request
             findings += check.check(
-                interaction.request, answeredWith: response, at: "exchange \(index)", checkingRequest: true
+                request, answeredWith: response, at: "\(request.method.rawValue) \(request.path)", checkingRequest: true
             ).map { finding in
                 var finding = finding
-                finding.entry = index
+                finding.exchange = index
                 return finding
             }
         }
         let report = DriftReport(findings: findings, check: check)
         let neverSeen = report.operations.flatMap { operation in
-            operation.reached.isEmpty
+            !operation.exercised
                 ? [operation.name]
                 : operation.declared.filter { !operation.reached.contains($0) }.map { "\(operation.name) \($0)" }
         }
@@ -130,7 +131,7 @@ extension OpenAPIContract {
                 return ContractDrift.Finding(
                     rule: finding.rule, isError: finding.isError, operation: finding.operation, status: finding.status,
                     mediaType: finding.mediaType, location: finding.location, pointer: finding.pointer,
-                    message: finding.message, count: group.count, exchanges: group.examples.compactMap(\.entry))
+                    message: finding.message, count: group.count, exchanges: group.examples.compactMap(\.exchange))
             }, neverSeen: neverSeen, report: report)
     }
 }

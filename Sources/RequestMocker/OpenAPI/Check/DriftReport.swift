@@ -20,8 +20,11 @@ package struct DriftReport: Sendable {
     private var index: [String: Int] = [:]
     /// Findings of kinds past ``maximumGroups``, errors and warnings: counted, not listed.
     package private(set) var unlisted = (errors: 0, warnings: 0)
-    /// The contract's operations, each with the statuses it declares and those reached.
-    package private(set) var operations: [(name: String, declared: [String], reached: Set<String>)] = []
+    /// The contract's operations, each with the statuses it declares, those reached, and whether
+    /// any exchange reached it at all (one whose every status is undeclared was exercised too:
+    /// it has findings).
+    package private(set) var operations: [(name: String, declared: [String], reached: Set<String>, exercised: Bool)] =
+        []
 
     /// The most kinds of finding listed: all of them for `check`, whose findings are all in
     /// memory anyway; 10,000 for `serve --upstream-first`, where live traffic to undocumented
@@ -77,7 +80,7 @@ package struct DriftReport: Sendable {
     package mutating func noteCoverage(of check: ContractCheck) {
         let reached = check.coverage.statuses
         operations = check.contract.operations.enumerated().map { offset, operation in
-            (operation.description, operation.statuses, reached[offset] ?? [])
+            (operation.description, operation.statuses, reached[offset] ?? [], reached[offset] != nil)
         }
     }
 
@@ -101,17 +104,17 @@ package struct DriftReport: Sendable {
 
     /// `n of m` operations and statuses reached, then the ones never seen.
     package var coverageLines: [String] {
-        let reached = operations.filter { !$0.reached.isEmpty }
+        let reached = operations.filter(\.exercised)
         let statuses = operations.reduce(0) { $0 + $1.declared.count }
         let reachedStatuses = operations.reduce(0) { $0 + $1.reached.count }
         var lines = [
             "coverage: \(reached.count) of \(operations.count) operations, \(reachedStatuses) of \(statuses) "
                 + "declared statuses"
         ]
-        for operation in operations where operation.reached.isEmpty {
+        for operation in operations where !operation.exercised {
             lines.append("  never seen: \(operation.name)")
         }
-        for operation in operations where !operation.reached.isEmpty {
+        for operation in operations where operation.exercised {
             let missing = operation.declared.filter { !operation.reached.contains($0) }
             if !missing.isEmpty { lines.append("  never seen: \(operation.name) " + missing.joined(separator: ", ")) }
         }
@@ -134,7 +137,7 @@ package struct DriftReport: Sendable {
             members["pointer"] = finding.pointer.map(JSONValue.string) ?? .null
             return .object(members)
         }
-        let reached = operations.filter { !$0.reached.isEmpty }
+        let reached = operations.filter(\.exercised)
         let unseen: [JSONValue] = operations.flatMap { operation in
             operation.declared.filter { !operation.reached.contains($0) }.map {
                 JSONValue.string("\(operation.name) \($0)")
@@ -143,7 +146,7 @@ package struct DriftReport: Sendable {
         let coverage: JSONValue = [
             "operations": [
                 "exercised": .int(reached.count), "declared": .int(operations.count),
-                "neverSeen": .array(operations.filter { $0.reached.isEmpty }.map { .string($0.name) }),
+                "neverSeen": .array(operations.filter { !$0.exercised }.map { .string($0.name) }),
             ],
             "statuses": [
                 "exercised": .int(operations.reduce(0) { $0 + $1.reached.count }),
@@ -196,8 +199,12 @@ package struct DriftReport: Sendable {
         ]
     }
 
-    /// Where a finding is: `{"file", "line", "entry"}` (the entry for a cassette's recordings).
+    /// Where a finding is: `{"file", "line", "entry"}` (the entry for a cassette's recordings), or
+    /// for an exchange checked as it happened `{"exchange", "request"}` (its number and request line).
     private static func example(_ finding: ContractCheck.Finding) -> JSONValue {
+        if let exchange = finding.exchange {
+            return ["exchange": .int(exchange), "request": .string(finding.place)]
+        }
         let (file, line) = split(finding.place)
         return [
             "file": .string(file), "line": line.map(JSONValue.int) ?? .null,

@@ -133,7 +133,7 @@ package final class DriftWatch: Sendable {
         let place = "\(request.method.rawValue) \(request.path)"
         let findings = check.check(request, answeredWith: response, at: place, checkingRequest: true).map {
             var finding = Self.hidingSecretValue($0)
-            finding.entry = exchange
+            finding.exchange = exchange
             return finding
         }
         return state.withLock { state in

@@ -134,11 +134,13 @@ final class HeldRecording: RecordingTarget {
     var destination: URL { target.destination }
 
     func store(
-        _ result: Result<RecordedResponse, URLError>, request: MockRequest, startedAt: Date, duration: Duration
+        _ result: Result<RecordedResponse, URLError>, request: MockRequest, upstream: URL?, startedAt: Date,
+        duration: Duration
     ) throws(RequestMockerError) -> URL? {
         let target = target
         let write: @Sendable () throws(RequestMockerError) -> Void = {
-            _ = try target.store(result, request: request, startedAt: startedAt, duration: duration)
+            _ = try target.store(
+                result, request: request, upstream: upstream, startedAt: startedAt, duration: duration)
         }
         let keeps = state.withLock { state -> Bool? in
             if state.keeps == nil { state.held = write }

@@ -2,10 +2,12 @@ import Foundation
 
 /// `serve --openapi FILE --upstream URL --upstream-first`: the source in front of the mocks that
 /// sends every request to the upstream first and checks each exchange against the contract
-/// (``DriftWatch``). What the upstream answers `404` or `501`, or can't answer (see
+/// (``DriftWatch``). What the upstream answers `501`, or can't answer (see
 /// ``lacking(_:for:)``), the mocks behind this source answer instead (the folders, the cassette,
 /// the contract, in their order), when one has it; otherwise the upstream's answer goes to the
-/// client as it is.
+/// client as it is. A `404` falls back the same way only while the upstream has answered the
+/// operation with nothing but `404` and `501`: once it has answered it otherwise, the operation
+/// is built there, and its `404` ("no such user") is the answer.
 ///
 /// Only stubs registered in front of it (the admin API's, a stubs file's) answer before the
 /// upstream. With a recorder, every exchange whose answer comes from the upstream is recorded.
@@ -34,6 +36,11 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
     private let keptBytes = KeptBytes(limit: 64 * 1024 * 1024)
     /// The most findings an exchange's journal entry keeps (the report counts them all).
     static let maximumFindingsNoted = 100
+    /// The operations the upstream has answered with a status other than `404` and `501` (as
+    /// `GET /users/{userId}`; a request outside the contract by its method and path): built
+    /// there, so their `404`s are real. Kept across resets: a reset forgets what was asked, not
+    /// what the upstream serves.
+    private let built = LockedState<Set<String>>([])
 
     package init(
         checkingAgainst contract: ContractSource, recordingInto recorder: Recorder? = nil,
@@ -65,6 +72,21 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
             }
         if case .record(let ticket)? = answer { return ticket }
         return nil
+    }
+
+    /// What `request` is to the upstream: its contract operation, else its method and path.
+    func operation(of request: MockRequest) -> String {
+        contract.operationName(of: request) ?? "\(request.method) \(request.path)"
+    }
+
+    /// Notes what the upstream answered `operation` with, and tells whether a `404` of it falls
+    /// back to a mock: only while the upstream has answered it with nothing but `404` or `501`.
+    func notes(_ outcome: Outcome, of operation: String) -> Bool {
+        if case .response(let response) = outcome.result, !Self.fallbackStatuses.contains(response.status.code) {
+            built.withLock { _ = $0.insert(operation) }
+            return false
+        }
+        return built.withLock { !$0.contains(operation) }
     }
 
     /// Why a mock answers instead of the upstream, or `nil` when the upstream's answer goes to the
@@ -161,10 +183,24 @@ extension MockRegistry {
         let sent = forwarding.passThrough(
             UpstreamFirst.uncompressed(request),
             recording: ticket.flatMap { ticket in held.map { RecordingTicket(request: ticket.request, target: $0) } })
+        let operation = source.operation(of: request)
         let next = sent.then { [self] outcome in
-            if let lacking = UpstreamFirst.lacking(outcome, for: request.method),
-                let mock = mockAnswer(to: request, after: order, forwarding: forwarding)
-            {
+            var lacking = UpstreamFirst.lacking(outcome, for: request.method)
+            if case .response(let response) = outcome.result, response.status.code == 404 {
+                if source.notes(outcome, of: operation) {
+                    lacking? += " (it has answered \(operation) with nothing else yet)"
+                } else {
+                    lacking = nil
+                    journalEntry.noteUpstream {
+                        $0.keptNotFound =
+                            "\(operation) is built there (the upstream has answered it before), so its 404 "
+                            + "is the answer"
+                    }
+                }
+            } else {
+                _ = source.notes(outcome, of: operation)
+            }
+            if let lacking, let mock = mockAnswer(to: request, after: order, forwarding: forwarding) {
                 if case .response(let response) = outcome.result, case .stream(let stream) = response.body {
                     stream.cancel()
                 }

@@ -15,7 +15,7 @@ struct MediaBodies {
             types.append(type)
             bodies[type] = body
         }
-        body.add(data, limits: limits)
+        body.add(data, contentType: contentType, limits: limits)
     }
 
     mutating func absorb(_ other: MediaBodies) {
@@ -34,7 +34,7 @@ struct MediaBodies {
 /// The bodies of one media type: their shape (JSON, or a form's fields), and one example.
 final class BodyShape {
     enum Kind {
-        case json, form, text, other
+        case json, form, multipart, text, other
     }
 
     let mediaType: String
@@ -48,6 +48,8 @@ final class BodyShape {
     /// Bodies past ``DraftLimits/sampledBodySize`` that were counted but not read.
     private(set) var skipped = 0
     private var readLarge = false
+    /// The multipart fields that came as files: `type: string, format: binary` in the schema.
+    private(set) var files: Set<String> = []
 
     init(mediaType: String) {
         self.mediaType = mediaType
@@ -55,10 +57,13 @@ final class BodyShape {
         kind =
             media.isJSON
             ? .json
-            : mediaType == "application/x-www-form-urlencoded" ? .form : media.type == "text" ? .text : .other
+            : mediaType == "application/x-www-form-urlencoded"
+                ? .form
+                : mediaType == "multipart/form-data" ? .multipart : media.type == "text" ? .text : .other
     }
 
-    func add(_ data: Data, limits: DraftLimits) {
+    /// - Parameter contentType: the whole `Content-Type`, whose `boundary` a multipart body needs.
+    func add(_ data: Data, contentType: String? = nil, limits: DraftLimits) {
         count += 1
         if data.count > limits.sampledBodySize {
             // One large body per media type is read; the others are counted.
@@ -91,6 +96,29 @@ final class BodyShape {
                 })
             shape.add(node)
             if example == nil, data.count <= limits.exampleSize { example = node }
+        case .multipart:
+            // Text fields as a form's; files named, their bytes left out (no example then).
+            guard let boundary = contentType.flatMap(MultipartBody.boundary(of:)),
+                let parts = MultipartBody(data, boundary: boundary)?.parts
+            else {
+                unreadable += 1
+                return
+            }
+            var fields = GroupedTexts(ignoresCase: false)
+            var sentFiles = false
+            for part in parts {
+                if part.fileName != nil {
+                    files.insert(part.name)
+                    sentFiles = true
+                }
+                fields.add(part.name, part.fileName != nil ? "" : String(decoding: part.body, as: UTF8.self))
+            }
+            let node = DocumentNode.map(
+                fields.groups.map { name, texts in
+                    (name, texts.count == 1 ? .text(texts[0]) : .list(texts.map(DocumentNode.text)))
+                })
+            shape.add(node)
+            if example == nil, !sentFiles, data.count <= limits.exampleSize { example = node }
         case .text:
             if example == nil, data.count <= limits.exampleSize, let text = String(data: data, encoding: .utf8) {
                 example = .text(text)
@@ -120,6 +148,7 @@ final class BodyShape {
 
     func absorb(_ other: BodyShape) {
         count += other.count
+        files.formUnion(other.files)
         shape.absorb(other.shape)
         if example == nil { example = other.example }
         unreadable += other.unreadable
@@ -140,6 +169,19 @@ final class BodyShape {
         case .json, .form:
             // Past 1 MiB only one body was read: the schema claims nothing the others could break.
             if unreadable == 0 { members.append(("schema", shape.schema(loose: skipped > 0).node)) }
+        case .multipart:
+            guard unreadable == 0 else { break }
+            let binary = DocumentNode.map([("type", .text("string")), ("format", .text("binary"))])
+            let schema = shape.schema(loose: skipped > 0).node.replacingMembers { key, value in
+                key == "properties"
+                    ? value.replacingMembers { name, property in
+                        guard files.contains(name) else { return property }
+                        // A file sent more than once is a list of files.
+                        return property["type"]?.string == "array"
+                            ? property.replacingMembers { $0 == "items" ? binary : $1 } : binary
+                    } : value
+            }
+            members.append(("schema", schema))
         case .text:
             members.append(("schema", .map([("type", .text("string"))])))
         case .other:

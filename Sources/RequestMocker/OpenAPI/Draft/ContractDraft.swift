@@ -134,7 +134,12 @@ public final class ContractDraft {
             tooDeep += 1
             return
         }
-        if let scheme = request.url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        if let upstream = interaction.upstream {
+            // A server forwarded it: the API is there, not at the recorder's own address.
+            var text = upstream.absoluteString
+            while text.hasSuffix("/") { text.removeLast() }
+            origins.insert(text)
+        } else if let scheme = request.url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = request.url.host
         {
             let bracketed = host.contains(":") ? "[\(host)]" : host

@@ -138,10 +138,17 @@ struct PlanReader {
                     }
                 }
             }
+            var encoding: [String: OperationPlan.Encoding] = [:]
+            for (name, written) in try files.members(of: declared.member("encoding"), "encoding") {
+                let style = written.node["style"]?.string ?? "form"
+                encoding[name] = OperationPlan.Encoding(
+                    contentType: written.node["contentType"]?.string, style: style,
+                    explode: written.node["explode"]?.bool ?? (style == "form"))
+            }
             media.append(
                 OperationPlan.Media(
                     type: type, mediaType: MediaType(type), example: declared.node["example"], examples: examples,
-                    schema: schema))
+                    schema: schema, encoding: encoding))
         }
         return media
     }
@@ -175,6 +182,12 @@ struct PlanReader {
         let isJSON = content.first.map { $0.type.lowercased().contains("json") } ?? false
         var schema = try schema(of: declared) ?? content.first?.schema
         var required = location == .path || declared.node["required"]?.bool == true
+        let explode = declared.node["explode"]?.bool ?? (style == "form")
+        // Every member of an exploded object is a query name of its own, carried or not.
+        let memberNames =
+            location == .query && explode && style == "form" && !isJSON
+                && schema?.lookup.types?.contains("object") == true
+            ? schema?.lookup.declaredNames ?? [] : []
         if !isJSON, let declaredSchema = schema, let carried = Self.carried(declaredSchema) {
             // What the style can't carry is not checked (a form object whose members are lists
             // of objects): a required one no client could send would refuse every request.
@@ -187,9 +200,8 @@ struct PlanReader {
             required = required && (carried.schema.map { !$0.required.isEmpty } ?? true)
         }
         return OperationPlan.Parameter(
-            name: name, location: location, required: required,
-            style: style, explode: declared.node["explode"]?.bool ?? (style == "form"),
-            schema: schema, isJSON: isJSON, example: example ?? content.first?.example)
+            name: name, location: location, required: required, style: style, explode: explode,
+            schema: schema, isJSON: isJSON, example: example ?? content.first?.example, memberNames: memberNames)
     }
 
     /// The part of a parameter's schema its style carries, when the style can't carry all of

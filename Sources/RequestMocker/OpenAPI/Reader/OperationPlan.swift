@@ -13,6 +13,17 @@ final class OperationPlan: Sendable {
         /// `examples`, in document order, by name.
         let examples: [(name: String, value: DocumentNode)]
         let schema: Schema?
+        /// How a form's or multipart body's properties are written (its `encoding`), by name.
+        var encoding: [String: Encoding] = [:]
+    }
+
+    /// One property's `encoding` in a form or multipart body.
+    struct Encoding: Sendable {
+        /// The part's media type (`application/json` makes a text part JSON).
+        let contentType: String?
+        /// `form`, `spaceDelimited`, `pipeDelimited` or `deepObject`, for a form's fields.
+        let style: String
+        let explode: Bool
     }
 
     struct Response: Sendable {
@@ -46,6 +57,9 @@ final class OperationPlan: Sendable {
         /// Whether the value is JSON (a parameter with `content: {application/json: …}`).
         let isJSON: Bool
         let example: DocumentNode?
+        /// The query names an exploded object declares, one per member (even those its style
+        /// can't carry, which ``schema`` leaves out): each is a declared query name.
+        var memberNames: Set<String> = []
     }
 
     struct Body: Sendable {
@@ -75,6 +89,11 @@ final class OperationPlan: Sendable {
     let body: Body?
     /// Any of these, each all of its credentials; empty when the operation needs none.
     let security: [[Credential]]
+    /// The query names the operation declares (its parameters', an exploded object's members',
+    /// an API key's), and the prefixes of its `deepObject` ones (`filter[`): found once here,
+    /// not for every request.
+    let queryNames: Set<String>
+    let queryPrefixes: [String]
 
     // A class: a request's answer hands the plan along as one reference, not as copies of each
     // of its arrays (which, among 10,000 operations, each cost a cache miss to count).
@@ -83,6 +102,18 @@ final class OperationPlan: Sendable {
         self.parameters = parameters
         self.body = body
         self.security = security
+        var names: Set<String> = []
+        var prefixes: [String] = []
+        for parameter in parameters where parameter.location == .query {
+            names.insert(parameter.name)
+            names.formUnion(parameter.memberNames)
+            if parameter.style == "deepObject" { prefixes.append(parameter.name + "[") }
+        }
+        for credential in security.joined() {
+            if case .apiKey(let name, .query) = credential.kind { names.insert(name) }
+        }
+        queryNames = names
+        queryPrefixes = prefixes
     }
 }
 

@@ -1,7 +1,8 @@
 extension ResourceMap {
     /// Puts the contract's examples into `store`, as a contract that remembers starts: each
-    /// collection holds the items of its list response's example and of its read response's, by
-    /// id, each once (for the same id, the read's example wins). A collection below an item has
+    /// collection holds the items of its list response's example and of every example of its read
+    /// response (each named one too: a `dog` and a `cat` are two pets), by id, each once (for the
+    /// same id, the read's example wins). A collection below an item has
     /// no items at start (its examples name no parent), and a singleton is its read's answer until
     /// it is written.
     func seed(_ store: ResourceStore, from contract: OpenAPIContract) {
@@ -24,11 +25,13 @@ extension ResourceMap {
                     }
                 if case .array(let elements)? = list?.value { elements.forEach(take) }
             }
-            if let index = collection.operations[.read], let example = Self.example(of: index, in: contract) {
-                switch collection.item {
-                case .bare: take(example)
-                case .wrapped(let member): example[member].map(take)
-                case .alone: if case .array(let elements) = example.value { elements.forEach(take) }
+            if let index = collection.operations[.read] {
+                for example in Self.examples(of: index, in: contract) {
+                    switch collection.item {
+                    case .bare: take(example)
+                    case .wrapped(let member): example[member].map(take)
+                    case .alone: if case .array(let elements) = example.value { elements.forEach(take) }
+                    }
                 }
             }
             let path = ResourceMapReader.normalized(collection.path) ?? collection.path
@@ -44,6 +47,14 @@ extension ResourceMap {
     static func example(of index: Int, in contract: OpenAPIContract) -> DocumentNode? {
         guard let media = successMedia(of: index, in: contract) else { return nil }
         return media.example ?? media.examples.first?.value ?? media.schema?.exampleNode
+    }
+
+    /// Every example the operation's lowest 2xx JSON answer gives: the media type's `example`
+    /// and each of its named examples, in document order; else its schema's example.
+    static func examples(of index: Int, in contract: OpenAPIContract) -> [DocumentNode] {
+        guard let media = successMedia(of: index, in: contract) else { return [] }
+        let written = (media.example.map { [$0] } ?? []) + media.examples.map(\.value)
+        return written.isEmpty ? (media.schema?.exampleNode.map { [$0] } ?? []) : written
     }
 
     /// The JSON media type of the operation's lowest 2xx answer (else its `200`'s, its `2XX`'s or

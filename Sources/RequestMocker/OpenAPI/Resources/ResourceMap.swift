@@ -109,6 +109,8 @@ package struct ResourceMap: Sendable, CustomStringConvertible {
     package let singletons: [Singleton]
     /// The operations that answer as without state, by index, in document order.
     package let stateless: [Int]
+    /// The same operations as `serve` names them: `POST /pets/{petId}/photo`.
+    package let statelessNames: [String]
     /// Collections the map found but can't keep, each with why (its items have no id property).
     package let skipped: [String]
 
@@ -121,10 +123,12 @@ package struct ResourceMap: Sendable, CustomStringConvertible {
         let stateful = Set(
             reader.collections.flatMap(\.operations.values) + reader.singletons.flatMap(\.operations.values))
         stateless = contract.operations.indices.filter { !stateful.contains($0) }
+        statelessNames = stateless.map { "\(contract.operations[$0].method) \(contract.operations[$0].path)" }
     }
 
     /// One line per resource, as `serve` prints them: the collection, its item path, its id,
-    /// its list's shape and paging; then the singletons, and how many operations stay stateless.
+    /// its list's shape and paging; then the singletons, and each operation that stays stateless
+    /// (so a user whose upload "didn't stick" finds why at start).
     package var description: String {
         var lines = collections.map { collection in
             var line =
@@ -152,7 +156,7 @@ package struct ResourceMap: Sendable, CustomStringConvertible {
         }
         lines += singletons.map { "\($0.path): a singleton per parent item" }
         lines += skipped
-        lines.append("\(stateless.count) operation\(stateless.count == 1 ? "" : "s") stay stateless")
+        lines += statelessNames.map { "\($0): stateless (answered from the contract, remembers nothing)" }
         return lines.joined(separator: "\n")
     }
 }

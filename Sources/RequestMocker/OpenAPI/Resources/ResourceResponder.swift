@@ -9,7 +9,8 @@ import Foundation
 /// by `limit`/`offset` or `page` and its size (their declared defaults when not sent). An unknown
 /// id gets the operation's declared `404`, else a `404` problem; creating an id that is there,
 /// its declared `409`, else a `409` problem; a store past its bounds, a `507` problem. A create
-/// answers `201` where declared, with `Location` where the response declares that header or none.
+/// answers `201` where declared (else its lowest 2xx), always with `Location` to the new item.
+/// A form's or multipart body's fields are stored as their schema reads them (``FormBody``).
 /// A `PATCH` of JSON or `application/merge-patch+json` merges (RFC 7396), one of
 /// `application/json-patch+json` applies its operations (RFC 6902); a patch that can't be applied,
 /// or whose result breaks the item schema, is refused (`422`), and nothing changes.
@@ -189,10 +190,9 @@ package struct ResourceResponder {
             return refused(error)
         }
         var reply = answer(item, collection, status: status)
-        let headers = plan.response(for: status)?.headers ?? []
-        if status == 201, headers.isEmpty || headers.contains(where: { $0.name.lowercased() == "location" }),
-            let id = item[collection.idProperty]
-        {
+        // Where the item is, always: a client that gets no body (or one without the id) has
+        // nothing else to find it by, and an extra header breaks no client.
+        if let id = item[collection.idProperty] {
             let text = Self.text(id)
             let escaped =
                 text.utf8.allSatisfy(URICharacters.isUnreserved)
@@ -287,7 +287,7 @@ package struct ResourceResponder {
     }
 
     private func notAnObject() -> ContractReply {
-        problem(400, "the body must be a JSON object to be stored")
+        problem(400, "the body must be a JSON object, a form or multipart fields to be stored")
     }
 
     /// A refusal when `value` breaks `schema`, as validation refuses a body.
@@ -336,7 +336,15 @@ package struct ResourceResponder {
         body.flatMap { try? DocumentNode.parseJSON([UInt8]($0)) }
     }
 
+    /// The body as an object to store: JSON, or a form's or multipart body's fields as their
+    /// schema reads them (``FormBody``), without the files a multipart body carries.
     private func object(from body: Data?) -> DocumentNode? {
+        if let contentType = request.header(.contentType),
+            let media = plan.body?.content.first(where: { $0.mediaType.accepts(contentType) }),
+            let form = FormBody.read(body ?? Data(), contentType: contentType, media: media)
+        {
+            return try? form.get().storable
+        }
         guard let node = parsed(body), case .object = node.value else { return nil }
         return node
     }

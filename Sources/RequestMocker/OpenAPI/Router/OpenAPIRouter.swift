@@ -56,12 +56,22 @@ package struct OpenAPIRouter: Sendable {
     }
 
     private let root = Node()
+    /// The base paths operations are filed under (`/v1`), each once, in the order first seen.
+    package let basePaths: [String]
     /// Operations no request can reach, with the one that is reached instead.
     package private(set) var unreachable: [(operation: Int, shadowedBy: Int)] = []
 
     /// Files each operation under its base path (`basePaths[i]` for `operations[i]`, as a
     /// path such as `/v1`; `""` or `/` for none).
     package init(_ operations: [OpenAPIContract.Operation], basePaths: [String]) {
+        var prefixes: [String] = []
+        for path in basePaths {
+            let segments = PathPattern.segments(ofEncodedPath: path)
+            if !segments.isEmpty, !prefixes.contains("/" + segments.joined(separator: "/")) {
+                prefixes.append("/" + segments.joined(separator: "/"))
+            }
+        }
+        self.basePaths = prefixes
         for (index, operation) in operations.enumerated() {
             var template = operation.path
             if let hash = template.firstIndex(of: "#") { template = String(template[..<hash]) }

@@ -12,7 +12,7 @@ struct ContractResponder {
     let request: MockRequest
     /// The path parameters' values, by name, as the router captured them.
     let pathValues: [String: String]
-    private(set) var preferences: Preferences
+    var preferences: Preferences
     /// The operation's index in the contract's operations, when known (the router gives it).
     let index: Int?
 
@@ -54,10 +54,11 @@ struct ContractResponder {
             case .chosen(let (status, response)): reply = self.reply(status, response)
             }
         }
-        guard !verdict.isClean else { return reply }
-        let lines = verdict.lines
+        let lines = verdict.lines + verdict.warningLines
+        guard !lines.isEmpty else { return reply }
         reply.answer = OpenAPIContract.Answer(
-            operation: reply.answer.operation, status: reply.answer.status, how: reply.answer.how, violations: lines)
+            operation: reply.answer.operation, status: reply.answer.status, how: reply.answer.how,
+            violations: verdict.lines, warnings: verdict.warningLines)
         // One line: the first ten findings, each on its own after a semicolon.
         let shown = lines.prefix(10).joined(separator: "; ") + (lines.count > 10 ? "; …" : "")
         reply.headers.add(
@@ -89,42 +90,7 @@ struct ContractResponder {
         }
     }
 
-    /// What a request that breaks the contract gets: `401` without credentials, `415` for a
-    /// body of another media type (the operation's own where it declares them), else the
-    /// operation's own `422`, `400` or `default` (sent as `422`), else a `422` problem listing
-    /// the violations.
-    private mutating func refusal(_ verdict: RequestValidator.Verdict) -> ContractReply {
-        // The operation's own 401 or 415, where it declares one; else a problem.
-        preferences = Preferences()
-        if let requirements = verdict.unauthorized {
-            let declared = plan.responses.first { $0.status == "401" }
-            var refused =
-                declared.map { self.reply(401, $0) } ?? problem(401, RequestValidator.missingCredentials(requirements))
-            let realm = contract.title ?? contract.url.lastPathComponent
-            if refused.headers[.wwwAuthenticate] == nil {
-                refused.headers.add(.wwwAuthenticate, RequestValidator.challenges(requirements, realm: realm))
-            }
-            return refused
-        }
-        if let unsupported = verdict.unsupportedMediaType {
-            return plan.responses.first { $0.status == "415" }.map { self.reply(415, $0) } ?? problem(415, unsupported)
-        }
-        let declared =
-            plan.responses.first { $0.status == "422" }.map { (422, $0) }
-            ?? plan.responses.first { $0.status == "400" }.map { (400, $0) }
-            ?? plan.responses.first { $0.status == "default" }.map { (422, $0) }
-        if let (status, response) = declared {
-            // The operation's own error, chosen as any response is, without the request's
-            // preferences (they were for the answer it would have had).
-            return reply(status, response)
-        }
-        let count = verdict.violations.count
-        return problem(
-            422, "the request breaks the contract in \(count) place\(count == 1 ? "" : "s"); see errors",
-            extra: ["errors": .array(verdict.violations.map(\.problemMember))])
-    }
-
-    private func problem(_ status: Int, _ detail: String, extra: [String: JSONValue] = [:]) -> ContractReply {
+    func problem(_ status: Int, _ detail: String, extra: [String: JSONValue] = [:]) -> ContractReply {
         ContractReply.problem(status, operation: operation.description, detail: detail, extra: extra)
     }
 
@@ -157,7 +123,7 @@ struct ContractResponder {
                     + (declared.isEmpty ? "" : "; ask for one of \(declared) with Prefer: code=…")))
     }
 
-    private func reply(_ status: Int, _ response: OperationPlan.Response) -> ContractReply {
+    func reply(_ status: Int, _ response: OperationPlan.Response) -> ContractReply {
         var headers: HTTPHeaders = [:]
         var body = Data()
         var how = "empty"

@@ -104,9 +104,20 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         let (contract, router, _) = current.withLock { $0 }
         switch router.route(request.method, segments: request.pathSegments, query: query) {
         case .notFound:
+            // A path the contract has, but outside its base path: say where it serves.
+            let underBase = router.basePaths.first { base in
+                let segments = PathPattern.segments(ofEncodedPath: base)
+                return !request.pathSegments.starts(with: segments)
+                    && router.route(request.method, segments: segments + request.pathSegments, query: query)
+                        != .notFound
+            }
             misses.append(
                 SourceAnswer.Miss(
-                    note: { "\(self) has no path for \(request.method) \(request.path)" }, forbidsNetwork: false))
+                    note: {
+                        "\(self) has no path for \(request.method) \(request.path)"
+                            + (underBase.map { "; it serves under \($0): send \(request.method) \($0)\(request.path)" }
+                                ?? "")
+                    }, forbidsNetwork: false))
             return nil
         case .methodNotAllowed(let allowed):
             let methods = allowed.map(\.rawValue).joined(separator: ", ")
@@ -121,6 +132,16 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
                 request: request, pathValues: parameters, index: index)
             return responder.reply().answer(from: contract.url)
         }
+    }
+
+    /// The operation `request` reaches, as `GET /users/{userId}`, or `nil` when the contract has
+    /// none for it.
+    func operationName(of request: MockRequest) -> String? {
+        let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
+        let (contract, router, _) = current.withLock { $0 }
+        guard case .operation(let index, _) = router.route(request.method, segments: request.pathSegments, query: query)
+        else { return nil }
+        return "\(contract.operations[index].method) \(contract.operations[index].path)"
     }
 
     /// The status and body the contract answers `request` with, or `nil` when it has no path for

@@ -162,8 +162,12 @@ extension OpenAPIContract {
             var text = ""
             if case .object(let members)? = value {
                 for (name, member) in members.sorted(by: { $0.key < $1.key }) {
-                    text += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n"
-                    text += scalarText(member) + "\r\n"
+                    // A list is one part per item, as OpenAPI writes an array of a multipart body.
+                    let items: [JSONValue] = if case .array(let items) = member { items } else { [member] }
+                    for item in items {
+                        text += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n"
+                        text += scalarText(item) + "\r\n"
+                    }
                 }
             }
             return (Data((text + "--\(boundary)--\r\n").utf8), "multipart/form-data; boundary=\(boundary)")

@@ -49,12 +49,22 @@ extension OpenAPIContract {
         public let how: String
         /// What the request broke, one line each (`query limit: expected integer, got "x"`).
         public let violations: [String]
+        /// What the request does that the contract doesn't declare, though no server would refuse
+        /// it, one line each (`warning: query acitve: the operation declares no query parameter
+        /// of this name`). Never a reason to refuse, nor an end-of-test issue.
+        public internal(set) var warnings: [String] = []
 
         public var description: String { "\(operation) \(status) \(how)" }
     }
 }
 
 extension MockRegistry {
+    /// Whether a contract is among the sources: `serve`'s log then says when a source before it
+    /// answered a request that asked the contract for something (`Prefer: code=404`).
+    package var servesContract: Bool {
+        state.withLock { state in state.index.ordered.contains { $0.source is ContractSource } }
+    }
+
     /// Adds a contract: requests to its paths that no source before it answers are answered as
     /// the contract declares, after checking them against it.
     ///

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a request asks of the contract through `Prefer` (RFC 7240: several preferences in one
 /// header, comma-separated) or the query, for clients that can't set headers.
-struct Preferences {
+package struct Preferences {
     /// The query items that are preferences, not parameters.
     static let queryNames: Set<String> = ["__code", "__example", "__dynamic"]
 
@@ -30,6 +30,18 @@ struct Preferences {
         for item in request.queryItems where Self.queryNames.contains(item.name) {
             set(String(item.name.dropFirst(2)), item.value ?? "true")
         }
+    }
+
+    /// What the request prefers, as `serve`'s log shows it when a source other than the contract
+    /// answered it (the preferences were not applied): `Prefer: code=404`; `nil` when it
+    /// prefers nothing.
+    package static func shown(for request: MockRequest) -> String? {
+        let preferences = Preferences(request)
+        var shown: [String] = []
+        if let code = preferences.code { shown.append("code=\(code)") }
+        if let example = preferences.example { shown.append("example=\(example)") }
+        if preferences.dynamic { shown.append("dynamic=true") }
+        return shown.isEmpty ? nil : "Prefer: " + shown.joined(separator: ", ")
     }
 
     private mutating func set(_ name: String, _ value: String) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// One way a request breaks its operation: where (`query` and the parameter's name, `body` and
 /// a pointer), the keyword, and a message.
-package struct RequestViolation: Sendable, Hashable, CustomStringConvertible {
+package struct RequestViolation: Error, Sendable, Hashable, CustomStringConvertible {
     /// `path`, `query`, `header`, `cookie`, `body` or `security`.
     package let location: String
     /// The parameter's name, for parameters.
@@ -69,10 +69,14 @@ struct RequestValidator {
         /// Why the body's media type isn't one the operation takes, when it isn't.
         var unsupportedMediaType: String?
         var violations: [RequestViolation] = []
+        /// What the request does that the contract doesn't declare but no server refuses (a query
+        /// parameter it doesn't name): named beside the answer, never a reason to refuse.
+        var warnings: [RequestViolation] = []
 
+        /// Whether nothing is broken (warnings may still be there).
         var isClean: Bool { unauthorized == nil && unsupportedMediaType == nil && violations.isEmpty }
 
-        /// Every finding, one line each, for the `RequestMocker-Violations` header and the journal.
+        /// Every violation, one line each, for the `RequestMocker-Violations` header and the journal.
         var lines: [String] {
             var lines: [String] = []
             if let unauthorized {
@@ -81,6 +85,9 @@ struct RequestValidator {
             if let unsupportedMediaType { lines.append("body: " + unsupportedMediaType) }
             return lines + violations.map(\.description)
         }
+
+        /// Every warning, one line each: `warning: query acitve: the operation declares no …`.
+        var warningLines: [String] { warnings.map { "warning: \($0)" } }
     }
 
     func verdict() -> Verdict {
@@ -89,29 +96,19 @@ struct RequestValidator {
             verdict.unauthorized = plan.security
         }
         for parameter in plan.parameters { verdict.violations += violations(of: parameter) }
-        verdict.violations += undeclaredQueryItems()
+        verdict.warnings = undeclaredQueryItems()
         checkBody(into: &verdict)
         return verdict
     }
 
     /// The query items the operation declares no parameter for: a client that sends one (a
-    /// misspelt name, one the API dropped) has drifted from the contract.
+    /// misspelt name, one the API dropped) has drifted from the contract, but a cache-buster or a
+    /// tracking parameter must not break an app, so each is a warning, never a refusal.
     private func undeclaredQueryItems() -> [RequestViolation] {
-        var declared = conditionNames.union(Preferences.queryNames)
-        var prefixes: [String] = []
-        for parameter in plan.parameters where parameter.location == .query {
-            declared.insert(parameter.name)
-            if parameter.style == "deepObject" { prefixes.append(parameter.name + "[") }
-            if parameter.explode, let lookup = parameter.schema?.lookup, lookup.types?.contains("object") == true {
-                declared.formUnion(lookup.declaredNames)
-            }
-        }
-        for credential in plan.security.joined() {
-            if case .apiKey(let name, .query) = credential.kind { declared.insert(name) }
-        }
         var seen: Set<String> = []
         return queryItems.compactMap { item in
-            guard !declared.contains(item.name), !prefixes.contains(where: item.name.hasPrefix),
+            guard !plan.queryNames.contains(item.name), !conditionNames.contains(item.name),
+                !Preferences.queryNames.contains(item.name), !plan.queryPrefixes.contains(where: item.name.hasPrefix),
                 seen.insert(item.name).inserted
             else { return nil }
             return RequestViolation(
@@ -208,15 +205,16 @@ struct RequestValidator {
             return
         }
         guard let schema = media.schema else { return }
-        let essence = MediaType(contentType ?? media.type).essence
         let value: JSONValue
         var exactNumbers: [String: ExactNumber] = [:]
-        if essence == "application/x-www-form-urlencoded" {
-            (value, exactNumbers) = formValue(String(decoding: body, as: UTF8.self), schema)
-        } else if essence == "multipart/form-data" {
-            verdict.violations += missingParts(body, contentType ?? "", schema)
-            return
-        } else if MediaType(essence).isJSON || media.mediaType.isJSON {
+        if let form = FormBody.read(body, contentType: contentType ?? media.type, media: media) {
+            switch form {
+            case .success(let read): (value, exactNumbers) = (read.object.jsonValue, read.exactNumbers)
+            case .failure(let violation):
+                verdict.violations.append(violation)
+                return
+            }
+        } else if MediaType(contentType ?? media.type).isJSON || media.mediaType.isJSON {
             do {
                 (value, exactNumbers) = try JSONValue.parsingExactly(body)
             } catch {
@@ -233,66 +231,6 @@ struct RequestValidator {
             of: value, against: schema, direction: .request, exactNumbers: exactNumbers)
         verdict.violations += violations.map {
             RequestViolation(location: "body", name: nil, pointer: $0.pointer, keyword: $0.keyword, message: $0.message)
-        }
-    }
-
-    /// A form body as an object: each field converted by its property's schema, a repeated
-    /// field (or one whose property is an array) as an array.
-    private func formValue(_ text: String, _ schema: Schema) -> (JSONValue, [String: ExactNumber]) {
-        var grouped: [(name: String, values: [String])] = []
-        for (name, value) in FormFields.pairs(text) {
-            if let index = grouped.firstIndex(where: { $0.name == name }) {
-                grouped[index].values.append(value ?? "")
-            } else {
-                grouped.append((name, [value ?? ""]))
-            }
-        }
-        var members: [String: JSONValue] = [:]
-        var exact: [String: ExactNumber] = [:]
-        func read(_ text: String, _ schema: Schema?, at pointer: String) -> JSONValue {
-            let (value, number) = ParameterText.read(text, schema)
-            if let number { exact[pointer] = number }
-            return value
-        }
-        for (name, values) in grouped {
-            let property = schema.lookup.property(name)
-            let pointer = "/" + Located.escaped(name)
-            if property?.lookup.types?.contains("array") == true || values.count > 1 {
-                members[name] = .array(
-                    values.enumerated().map { read($1, property?.lookup.items, at: pointer + "/\($0)") })
-            } else {
-                members[name] = read(values[0], property, at: pointer)
-            }
-        }
-        return (.object(members), exact)
-    }
-
-    /// The required parts a `multipart/form-data` body lacks.
-    private func missingParts(_ body: Data, _ contentType: String, _ schema: Schema) -> [RequestViolation] {
-        let boundary = contentType.split(separator: ";").dropFirst().compactMap { parameter -> String? in
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2, pair[0].lowercased() == "boundary" else { return nil }
-            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        }.first
-        guard let boundary, !boundary.isEmpty else {
-            return [
-                RequestViolation(
-                    location: "body", name: nil, pointer: "", keyword: "multipart",
-                    message: "the multipart/form-data body has no boundary in its Content-Type")
-            ]
-        }
-        let text = String(decoding: body, as: UTF8.self)
-        var names: Set<String> = []
-        for part in text.components(separatedBy: "--" + boundary).dropFirst() {
-            let head = part.components(separatedBy: "\r\n\r\n").first ?? ""
-            guard let range = head.range(of: "name=\"", options: .caseInsensitive) else { continue }
-            let rest = head[range.upperBound...]
-            names.insert(String(rest.prefix { $0 != "\"" }))
-        }
-        return schema.lookup.required.filter { !names.contains($0) }.map { name in
-            RequestViolation(
-                location: "body", name: nil, pointer: "/" + Located.escaped(name), keyword: "required",
-                message: "the required part \"\(name)\" is missing")
         }
     }
 }

@@ -298,18 +298,28 @@ package struct SchemaValidator {
         }
     }
 
-    /// `anyOf` and `oneOf`; a discriminator that names a branch decides it alone. One whose value
-    /// names no branch (real contracts leave out the mapping and name their schemas otherwise)
-    /// decides nothing: the branches are tried as without it.
+    /// `anyOf` and `oneOf`; a discriminator that names a branch decides it alone. With a
+    /// `mapping`, a value that names neither a mapped schema nor a branch by its own name
+    /// (OpenAPI's implicit mapping) is a violation naming the values allowed. Without one, a value
+    /// that names no branch (real contracts name their schemas otherwise) decides nothing: the
+    /// branches are tried as without it.
     private mutating func checkAlternatives(
         _ value: JSONValue, _ schema: Schema, _ depth: Int, _ valueDepth: Int
     ) {
         for (keyword, branches) in [("anyOf", schema.anyOf), ("oneOf", schema.oneOf)] where !branches.isEmpty {
-            if let discriminator = schema.discriminator, case .string(let name)? = value[discriminator.property],
-                let chosen = discriminator.mapping[name] ?? branches.first(where: { $0.isNamed(name) })
-            {
-                check(value, against: chosen, depth: depth + 1, valueDepth: valueDepth)
-                continue
+            if let discriminator = schema.discriminator, case .string(let name)? = value[discriminator.property] {
+                if let chosen = discriminator.mapping[name] ?? branches.first(where: { $0.isNamed(name) }) {
+                    check(value, against: chosen, depth: depth + 1, valueDepth: valueDepth)
+                    continue
+                }
+                if !discriminator.mapping.isEmpty {
+                    let allowed = Self.discriminatorValues(discriminator, branches)
+                    report(
+                        at: .key(discriminator.property), "discriminator",
+                        "\(Self.shown(.string(name))) names no schema of the \(keyword); expected one of "
+                            + allowed.map { Self.shown(.string($0)) }.joined(separator: ", "))
+                    continue
+                }
             }
             // anyOf needs one match, oneOf a second one to fail; a spent budget stops both.
             var matching = 0
@@ -324,6 +334,16 @@ package struct SchemaValidator {
                 report(keyword, "matches \(matching) of the schemas of oneOf; exactly one expected")
             }
         }
+    }
+
+    /// The values a discriminator takes: its mapping's, in order, then the names of the branches
+    /// no mapping names (the implicit mapping).
+    static func discriminatorValues(
+        _ discriminator: (property: String, mapping: [String: Schema], order: [String]), _ branches: [Schema]
+    ) -> [String] {
+        let mapped = discriminator.mapping.values
+        return discriminator.order
+            + branches.filter { branch in !mapped.contains { $0 === branch } }.map(\.name)
     }
 
     static func hasType(_ value: JSONValue, in types: Schema.TypeMask) -> Bool {

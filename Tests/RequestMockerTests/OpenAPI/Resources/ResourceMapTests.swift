@@ -28,7 +28,9 @@ struct ResourceMapTests {
                 #"/api/parts/: items /api/parts/{id}/, id pk (integer), list in "entries""#,
                 "/tags: items /tags/{label}, id label (string), list bare",
                 "/users/{userId}/settings: a singleton per parent item",
-                "3 operations stay stateless",
+                "POST /pets/{petId}/adopt: stateless (answered from the contract, remembers nothing)",
+                "GET /orders/{orderId}: stateless (answered from the contract, remembers nothing)",
+                "GET /search: stateless (answered from the contract, remembers nothing)",
             ])
     }
 

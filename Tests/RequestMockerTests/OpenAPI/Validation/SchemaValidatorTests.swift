@@ -119,11 +119,26 @@ struct SchemaValidatorTests {
             Self.violations(["pet": ["kind": "dog", "lives": 9]], schema) == [
                 "/pet required: missing the required property \"barks\""
             ])
-        // A value the discriminator doesn't know decides nothing: the branches are tried.
+        // With a mapping, a value that names neither a mapped schema nor a branch by its own name
+        // is refused, naming the values allowed, even where a branch would take the rest.
+        let unknown = #"/pet/kind discriminator: "fish" names no schema of the oneOf; expected one of "dog", "Cat""#
+        #expect(Self.violations(["pet": ["kind": "fish"]], schema) == [unknown])
+        #expect(Self.violations(["pet": ["kind": "fish", "barks": true]], schema) == [unknown])
+        // Without a mapping, a value that names no branch decides nothing: the branches are tried.
+        let unmapped = try Self.schema(
+            #"{"oneOf": [{"$ref": "pets.json#/Cat"}, {"$ref": "pets.json#/Dog"}], "#
+                + #""discriminator": {"propertyName": "kind"}}"#,
+            others: [
+                "pets.json":
+                    #"{"Cat": {"type": "object", "required": ["kind", "lives"]}, "#
+                    + #""Dog": {"type": "object", "required": ["kind", "barks"]}}"#
+            ])
+        #expect(Self.violations(["kind": "fish"], unmapped) == [" oneOf: matches none of the 2 schemas of oneOf"])
+        #expect(Self.violations(["kind": "fish", "barks": true], unmapped) == [])
         #expect(
-            Self.violations(["pet": ["kind": "fish"]], schema) == ["/pet oneOf: matches none of the 2 schemas of oneOf"]
-        )
-        #expect(Self.violations(["pet": ["kind": "fish", "barks": true]], schema) == [])
+            Self.violations(["kind": "Cat", "barks": true], unmapped) == [
+                #" required: missing the required property "lives""#
+            ])
         var deep: JSONValue = ["v": "bottom"]
         for _ in 0..<50 { deep = ["next": deep, "v": 1] }
         #expect(
