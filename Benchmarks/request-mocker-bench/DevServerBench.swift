@@ -134,15 +134,17 @@ func printDevServerRows(rounds: Int) throws {
                     "  (socat relaying the bytes, reading no HTTP, for the least a second hop costs: %.0f µs, %.2f×)",
                 byteRelay, byteRelay / result.direct))
     }
-    printShareRow("serve --stubs with 1,000 stubs, log on", result.stubs, of: result.nginx, skipped: "serve --stubs")
     printShareRow(
-        "serve --openapi, a static example, validation on, log on", result.openapi, of: result.nginx,
+        "serve --stubs with 1,000 stubs, log on", result.stubs, of: result.nginx, budget: 0.5, skipped: "serve --stubs")
+    // Issue 43: back to what it was before the contract fixes, and then some.
+    printShareRow(
+        "serve --openapi, a static example, validation on, log on", result.openapi, of: result.nginx, budget: 0.75,
         skipped: "serve --openapi")
 }
 
-/// A command's requests a second under `wrk -t2 -c16` as a share of nginx's (budget ≥ 0.5), or
-/// that it was skipped.
-private func printShareRow(_ name: String, _ rate: Double?, of nginx: Double, skipped: String) {
+/// A command's requests a second under `wrk -t2 -c16` as a share of nginx's, against its budget,
+/// or that it was skipped.
+private func printShareRow(_ name: String, _ rate: Double?, of nginx: Double, budget: Double, skipped: String) {
     guard let rate else {
         print("  \(skipped): skipped (the command did not start)")
         return
@@ -151,5 +153,5 @@ private func printShareRow(_ name: String, _ rate: Double?, of nginx: Double, sk
     print(
         String(
             format: "  %@ (wrk -t2 -c16): %.0f req/s against nginx %.0f: %.2f of nginx  ", name, rate, nginx, share)
-            + (share >= 0.5 ? "ok (budget ≥ 0.5)" : "UNDER BUDGET (≥ 0.5)"))
+            + String(format: share >= budget ? "ok (budget ≥ %.2f)" : "UNDER BUDGET (≥ %.2f)", budget))
 }

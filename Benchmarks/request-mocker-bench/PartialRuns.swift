@@ -1,6 +1,6 @@
 import Foundation
 
-/// The runs of a part of the table only (`--draft-only`, `--yaml-only`, `--server-only`,
+/// The runs of a part of the table only (`--draft-only`, `--yaml-only`, `--server-only`, `--dev-server-only`,
 /// `--upstream-first-only`, …) and the child processes the table starts (`--serve-file`,
 /// `--draft-exchanges`): each runs its part and ends the process. Returns when the command line
 /// asks for the whole table.
@@ -38,6 +38,7 @@ func runAPartOnly() async throws {
             }
         ),
         ("--server-only", { try printServerRows(rounds: rounds()) }),
+        ("--dev-server-only", { try printDevServerRows(rounds: rounds()) }),
     ]
     for part in parts where CommandLine.arguments.contains(part.flag) {
         try await part.run()

@@ -5,6 +5,7 @@
 //     swift run -c release request-mocker-bench [--rounds N] [--per-round N] [--server-rounds N] [--server-only]
 //     swift run -c release request-mocker-bench --streaming-only
 //     swift run -c release request-mocker-bench --openapi-only
+//     swift run -c release request-mocker-bench --dev-server-only [--server-rounds N]
 //     swift run -c release request-mocker-bench --resources-only [--stateful-only]
 //     swift run -c release request-mocker-bench --stateful-serve-only [--server-rounds N]
 //     swift run -c release request-mocker-bench --yaml-only

@@ -11,6 +11,62 @@ final class FuzzFiles: Sendable {
 
     private let prefix = "request-mocker-fuzz-\(ProcessInfo.processInfo.processIdentifier)-"
     private let counter = LockedCounter()
+    /// A registry whose contract takes forms and multipart bodies and remembers what it takes.
+    private let forms: MockRegistry?
+
+    private init() {
+        forms = Self.formRegistry(
+            in: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "request-mocker-fuzz-\(ProcessInfo.processInfo.processIdentifier)-forms"))
+    }
+
+    /// The form target's contract: every kind of field its properties and `encoding` read.
+    private static func formRegistry(in folder: URL) -> MockRegistry? {
+        let contract = """
+            {"openapi": "3.1.0", "info": {"title": "Forms", "version": "1"}, "paths": {
+             "/things": {"post": {"requestBody": {"content": {
+               "multipart/form-data": {"schema": {"$ref": "#/components/schemas/Form"},
+                 "encoding": {"meta": {"contentType": "application/json"}}},
+               "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/Form"},
+                 "encoding": {"csv": {"style": "form", "explode": false}, "filter": {"style": "deepObject"},
+                   "meta": {"contentType": "application/json"}}}}},
+               "responses": {"201": {"description": "made"}}}},
+             "/things/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": true,
+               "schema": {"type": "integer"}}], "responses": {"200": {"description": "a thing", "content": {
+               "application/json": {"schema": {"$ref": "#/components/schemas/Form"}}}}}}}},
+             "components": {"schemas": {"Form": {"type": "object", "properties": {
+               "id": {"type": "integer"}, "title": {"type": "string", "maxLength": 20},
+               "count": {"type": "integer"}, "flag": {"type": "boolean"},
+               "ids": {"type": "array", "items": {"type": "integer"}},
+               "csv": {"type": "array", "items": {"type": "integer"}},
+               "filter": {"type": "object", "properties": {"n": {"type": "integer"}}},
+               "meta": {"type": "object"}, "file": {"type": "string", "format": "binary"}}}}}}
+            """
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
+            (try? Data(contract.utf8).write(to: folder.appendingPathComponent("forms.json"))) != nil,
+            let read = try? OpenAPIContract(contentsOf: folder.appendingPathComponent("forms.json"))
+        else { return nil }
+        let registry = MockRegistry()
+        registry.register(read, state: .resources)
+        // The journal only needs the recent requests.
+        registry.journalCapacity = 16
+        return registry
+    }
+
+    /// Posts `input` as a multipart body and as a form to the form registry, whose contract reads,
+    /// checks and stores it.
+    func postForm(_ input: Data) {
+        guard let forms, let url = URL(string: "https://forms.test/things") else { return }
+        for type in ["multipart/form-data; boundary=B", "application/x-www-form-urlencoded"] {
+            let request = MockRequest(method: .post, url: url, headers: ["Content-Type": type], body: input)
+            if case .ready(let outcome) = forms.answer(request, forwarding: Forwarding(timeout: 1)).outcome,
+                case .response(let response) = outcome.result
+            {
+                _ = try? response.body.data()
+            }
+        }
+    }
 
     /// A new, empty folder, or `nil` when it can't be made.
     private func makeFolder() -> URL? {

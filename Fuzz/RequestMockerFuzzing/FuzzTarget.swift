@@ -13,7 +13,7 @@ package struct FuzzTarget: Sendable {
     /// Every target, in the order the smoke run takes them.
     package static let all: [FuzzTarget] = [
         json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI, schemaPattern,
-        schemaValidation, yaml, draft,
+        schemaValidation, yaml, draft, formBody,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {
@@ -283,4 +283,29 @@ extension FuzzTarget {
             ##""password": "##, ##""/users/7""##, ##""/files/a.txt/x""##, "999",
         ].map { Data($0.utf8) },
         run: { input in FuzzFiles.shared.draft(input) })
+}
+
+extension FuzzTarget {
+    /// Form and multipart bodies, sent to a contract that reads their fields by its schema and
+    /// `encoding`, checks them and stores them (`FormBody`, `MultipartBody`): the same bytes as
+    /// `multipart/form-data; boundary=B` and as `application/x-www-form-urlencoded`.
+    static let formBody = FuzzTarget(
+        name: "form-body",
+        seeds: [
+            "--B\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nTrip\r\n"
+                + "--B\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n"
+                + "{\"a\": 1}\r\n--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\r\n"
+                + "PNG\r\n--B\r\nContent-Disposition: form-data; name=\"ids\"\r\n\r\n1\r\n--B--\r\n",
+            "title=Trip&count=3&flag=true&ids=1&ids=2&csv=1,2,3&filter%5Bn%5D=4&meta=%7B%22a%22%3A1%7D",
+        ].map { Data($0.utf8) },
+        tokens: [
+            "--B\r\n", "--B--", "\r\n\r\n", "\n", "Content-Disposition: form-data; name=\"", "\"; filename=\"",
+            "Content-Type: application/json\r\n", "name=\"a;b\"", "&", "=", "%", "%5B", "[", "]", ",", "{", "}",
+        ].map { Data($0.utf8) },
+        run: { input in
+            if let read = MultipartBody(input, boundary: "B") {
+                precondition(read.parts.count <= MultipartBody.maximumParts, "more parts read than the bound")
+            }
+            FuzzFiles.shared.postForm(input)
+        })
 }

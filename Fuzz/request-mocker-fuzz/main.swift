@@ -7,7 +7,7 @@
 //     swift run request-mocker-fuzz --target json --replay FILE             # reproduce a finding
 //
 // Targets: json, pattern, http-file, har, yahttpvcr, script, request-head, websocket, openapi,
-// schema-pattern, schema-validation, yaml (or all).
+// schema-pattern, schema-validation, yaml, draft, form-body (or all).
 // Findings go to .build/fuzz-findings (--findings DIR); the exit status is 1 when there are any.
 import Foundation
 import RequestMockerFuzzing

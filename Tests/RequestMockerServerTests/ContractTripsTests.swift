@@ -123,10 +123,32 @@ struct ContractTripsTests {
                 422, "Unprocessable Content", "the request breaks the contract in 1 place; see errors",
                 #","errors":[{"in":"body","keyword":"discriminator","message":"\"goat2\" names no schema of the "#
                     + #"oneOf; expected one of \"hen\", \"goat\"","pointer":"/animalType"}]"#)),
-        // A branch's own name is its implicit mapping.
+        // A mapping's key replaces the branch's own name (OpenAPI's implicit mapping) for that branch.
         Case(
             "POST", "/v1/animals", ["Content-Type": "application/json"], sending: #"{"animalType": "Hen", "eggs": 2}"#,
+            422,
+            problem(
+                "addAnimal 422 problem",
+                #"body /animalType: "Hen" names no schema of the oneOf; expected one of "hen", "goat""#),
+            ContractAnsweringTests.problemBody(
+                422, "Unprocessable Content", "the request breaks the contract in 1 place; see errors",
+                #","errors":[{"in":"body","keyword":"discriminator","message":"\"Hen\" names no schema of the "#
+                    + #"oneOf; expected one of \"hen\", \"goat\"","pointer":"/animalType"}]"#)),
+        Case(
+            "POST", "/v1/animals", ["Content-Type": "application/json"], sending: #"{"animalType": "hen", "eggs": 2}"#,
             204, ["RequestMocker-OpenAPI": "addAnimal 204 empty"], ""),
+        // A refusal's status is ours: an Accept that takes none of its media types gets the first.
+        Case(
+            "GET", "/v1/items?limit=abc", key.merging(["Accept": "text/html"]) { first, _ in first }, 422,
+            ContractAnsweringTests.json(
+                "listItems 422 generated", ["RequestMocker-Violations": #"query limit: expected integer, got "abc""#]),
+            #"{"code":422,"message":"query limit: expected integer, got \"abc\""}"#),
+        // A message member too short for the text is left; the next one that takes it carries it.
+        Case(
+            "GET", "/v1/short?n=x", [:], 422,
+            ContractAnsweringTests.json(
+                "short 422 generated", ["RequestMocker-Violations": #"query n: expected integer, got "x""#]),
+            #"{"code":422,"detail":"query n: expected integer, got \"x\"","message":"string"}"#),
         // A generated body names its branch by the mapping's key, as a client decoding by it expects.
         Case(
             "GET", "/v1/animals", [:], 200, ContractAnsweringTests.json("listAnimals 200 generated"),

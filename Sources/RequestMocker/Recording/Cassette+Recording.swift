@@ -11,7 +11,8 @@ extension Cassette: RecordingTarget {
             redacted = .success(kept)
         }
         var interaction = Interaction(request: request, result: redacted, startedAt: startedAt, duration: duration)
-        interaction.upstream = upstream
+        // Its credentials hidden, as everything the cassette keeps (a draft names it).
+        interaction.upstream = upstream.map(Redaction.hidingSecrets)
         let recording = Recording(
             interaction: interaction, matchRequest: request, key: indexKey(request),
             entry: HAR.entry(from: interaction), isLoaded: false)

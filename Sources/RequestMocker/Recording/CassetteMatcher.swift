@@ -111,7 +111,8 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
     /// The body: equal bytes, or — when a `Content-Type` says JSON — equal JSON values (key
     /// order and spacing don't matter), or for `application/x-www-form-urlencoded` the same
     /// fields in any order, or for `multipart/form-data` the same parts (names, file names and
-    /// bytes) in the same order, whatever the boundary. No body and an empty body are the same.
+    /// bytes; a recorded file without bytes, as browsers export one, takes any) in the same order,
+    /// whatever the boundary. No body and an empty body are the same.
     public static let body = CassetteMatcher(
         name: "body", test: bodiesMatch,
         show: { request in
@@ -147,15 +148,21 @@ public struct CassetteMatcher: Sendable, CustomStringConvertible {
         {
             return FormFields.comparable(x) == FormFields.comparable(y)
         }
-        // Multipart bodies: the same fields and files in the same order, whatever the boundary
-        // (a browser's HAR lists a form's params, and the live request has a boundary of its own).
+        // Form-data bodies read whole: the same fields and files in the same order, whatever the
+        // boundary (a browser's HAR lists a form's params, and the live request has a boundary
+        // of its own). A recorded file without its bytes (browsers leave them out) matches any.
         let parts = [(live, a), (recorded, b)].map { request, body -> [MultipartBody.Part]? in
-            request.headers[.contentType].flatMap(MultipartBody.boundary(of:))
-                .flatMap { MultipartBody(body, boundary: $0) }?.parts
+            guard let type = request.headers[.contentType], type.lowercased().contains("multipart/form-data"),
+                let boundary = MultipartBody.boundary(of: type), let read = MultipartBody(body, boundary: boundary),
+                read.problem == nil
+            else { return nil }
+            return read.parts
         }
-        if let x = parts[0], let y = parts[1] {
-            return x.map { [$0.name, $0.fileName ?? ""] } == y.map { [$0.name, $0.fileName ?? ""] }
-                && x.map(\.body) == y.map(\.body)
+        if let x = parts[0], let y = parts[1], x.count == y.count {
+            return zip(x, y).allSatisfy { live, recorded in
+                live.name == recorded.name && live.fileName == recorded.fileName
+                    && (live.body == recorded.body || recorded.fileName != nil && recorded.body.isEmpty)
+            }
         }
         return false
     }

@@ -35,6 +35,15 @@ extension HAR {
                 )
             }
             var headers = try headers(response["headers"], responsePath + ".headers")
+            let body = try content(response["content"], responsePath + ".content")
+            // As for a request: a response without a Content-Type header has content's mimeType
+            // (not browsers' "x-unknown" for none).
+            if !body.isEmpty, !headers.contains(.contentType), case .object(let content)? = response["content"],
+                let mimeType = try optionalString(content, "mimeType", responsePath + ".content"),
+                mimeType.contains("/"), HTTPHeaders.isValidValue(mimeType)
+            {
+                headers.add(.contentType, mimeType)
+            }
             let redirect = try optionalString(response, "redirectURL", responsePath) ?? ""
             if (300..<400).contains(status), !redirect.isEmpty, !headers.contains(.location) {
                 headers.add(.location, redirect)
@@ -44,7 +53,7 @@ extension HAR {
                     status: HTTPStatus(status),
                     httpVersion: normalizedVersion(try optionalString(response, "httpVersion", responsePath)),
                     headers: headers,
-                    body: try content(response["content"], responsePath + ".content")
+                    body: body
                 ))
         }
 
@@ -171,7 +180,11 @@ extension HAR {
             if encoding == nil { encoding = try optionalString(fields, "encoding", path) }
             return (try decode(text, encoding: encoding, path: path + ".text"), mimeType)
         }
-        guard case .array(let params)? = fields["params"] else { return nil }
+        // Params make a body again only for a form: a URL-encoded one, or multipart parts.
+        let essence = mimeType.map { MediaType($0).essence }
+        guard case .array(let params)? = fields["params"],
+            essence == nil || essence == "application/x-www-form-urlencoded" || essence == "multipart/form-data"
+        else { return nil }
         var pairs: [String] = []
         var parts: [MultipartBody.Part] = []
         for (index, param) in params.enumerated() {
@@ -182,10 +195,15 @@ extension HAR {
             // from an empty one (`flag=`).
             let value = try optionalString(field, "value", paramPath)
             pairs.append(value.map { "\(FormFields.encode(name))=\(FormFields.encode($0))" } ?? FormFields.encode(name))
+            let contentType = try optionalString(field, "contentType", paramPath)
+            if let contentType, !HTTPHeaders.isValidValue(contentType) {
+                throw FormatError(
+                    path: paramPath + ".contentType", reason: "the value holds a carriage return, line feed or NUL")
+            }
             parts.append(
                 MultipartBody.Part(
-                    name: name, fileName: try optionalString(field, "fileName", paramPath),
-                    contentType: try optionalString(field, "contentType", paramPath), body: Data((value ?? "").utf8)))
+                    name: name, fileName: try optionalString(field, "fileName", paramPath), contentType: contentType,
+                    body: Data((value ?? "").utf8)))
         }
         guard let type = mimeType, MediaType(type).essence == "multipart/form-data" else {
             return (Data(pairs.joined(separator: "&").utf8), mimeType ?? "application/x-www-form-urlencoded")

@@ -128,7 +128,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
 
     /// The query items, percent-decoded, in order; empty when the URL has no query.
     public var queryItems: [URLQueryItem] {
-        URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
+        // Most requests have none: no URLComponents to parse for them.
+        guard url.query != nil else { return [] }
+        return URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
     }
 
     /// The first value of a header field, by case-insensitive name.

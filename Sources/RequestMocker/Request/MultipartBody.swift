@@ -2,10 +2,12 @@ import Foundation
 
 /// A `multipart/form-data` body (RFC 7578) as its parts: each part's field name, file name,
 /// media type and bytes. Read by a contract's validation and state (text parts become the
-/// schema's values), written for a HAR recording whose `postData` lists `params`.
+/// schema's values) and by a cassette's body matcher, written for a HAR recording whose
+/// `postData` lists `params`.
 ///
-/// Reading is lenient where senders differ (a missing final boundary, `\n` line ends in a part's
-/// head) and bounded: at most ``maximumParts`` parts, each head at most 8 KiB.
+/// Reading is lenient where senders differ (a missing final boundary, `\n` line ends) and
+/// bounded: at most ``maximumParts`` parts, each head at most 8 KiB, in one pass over the bytes.
+/// What it couldn't read is in ``problem``.
 package struct MultipartBody: Sendable, Equatable {
     package struct Part: Sendable, Equatable {
         /// The `name` of its `Content-Disposition`.
@@ -25,9 +27,14 @@ package struct MultipartBody: Sendable, Equatable {
     }
 
     package var parts: [Part]
+    /// What couldn't be read, when something couldn't: more than ``maximumParts`` parts, a part
+    /// without a name, a head past 8 KiB. The parts read are in ``parts``.
+    package private(set) var problem: String?
 
     /// More parts than this are not read.
     package static let maximumParts = 1_000
+    /// A part's head (its header fields) is at most this long.
+    static let maximumHead = 8_192
 
     package init(parts: [Part]) {
         self.parts = parts
@@ -46,51 +53,87 @@ package struct MultipartBody: Sendable, Equatable {
 
     /// The parts of `body` between `--boundary` lines; `nil` when the body has no such line.
     package init?(_ body: Data, boundary: String) {
-        let bytes = [UInt8](body)
         let delimiter = [UInt8]("--\(boundary)".utf8)
-        guard !delimiter.isEmpty, delimiter.count <= 72 else { return nil }
-        // A delimiter starts the body or a line: each line is looked at once, and a comparison
-        // stops at its line's end (a boundary holds no line break), so this is linear.
+        // RFC 2046: a boundary is 1 to 70 characters.
+        guard delimiter.count > 2, delimiter.count <= 72 else { return nil }
+        let bytes = [UInt8](body)
+        // Where each delimiter line starts: the body's start or a line's, followed by spaces
+        // and the line's end, or by `--` (the close). One pass over the lines; a comparison stops
+        // at a byte that differs, and a boundary holds no line break, so this is linear.
         var starts: [Int] = []
-        var lineStart: Int? = 0
-        while let start = lineStart, starts.count <= Self.maximumParts {
-            if bytes[start...].starts(with: delimiter) { starts.append(start) }
-            lineStart = bytes[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }
+        var closed = false
+        var position = 0
+        while position < bytes.count, !closed {
+            if Self.isDelimiter(bytes, at: position, delimiter) {
+                closed = Self.closes(bytes, after: position + delimiter.count)
+                starts.append(position)
+                if starts.count > Self.maximumParts { break }
+            }
+            // The next line.
+            while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
+            position += 1
         }
         guard !starts.isEmpty else { return nil }
-        var parts: [Part] = []
-        for (offset, start) in starts.enumerated() {
+        parts = []
+        for (offset, start) in starts.enumerated() where offset < Self.maximumParts {
             var begin = start + delimiter.count
-            // `--boundary--` closes the body.
-            if bytes[begin...].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) { break }
+            if Self.closes(bytes, after: begin) { break }
             // The rest of the delimiter's line.
             while begin < bytes.count, bytes[begin] != UInt8(ascii: "\n") { begin += 1 }
             begin += 1
-            var end = offset + 1 < starts.count ? starts[offset + 1] : bytes.count
+            let isLast = offset + 1 >= starts.count
+            var end = isLast ? bytes.count : starts[offset + 1]
             // The line end before the next delimiter belongs to it.
-            if end > begin, offset + 1 < starts.count, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
-            if end > begin, offset + 1 < starts.count, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            guard begin <= end, let part = Self.part(bytes[begin..<end]) else { continue }
-            parts.append(part)
+            if !isLast, end > begin, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+            if !isLast, end > begin, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            guard begin <= end else { continue }
+            switch Self.part(bytes, begin, end) {
+            case .success(let part): parts.append(part)
+            case .failure(let failure): problem = problem ?? failure.reason
+            }
         }
-        self.parts = parts
+        if starts.count > Self.maximumParts {
+            problem = "it has more than \(Self.maximumParts) parts; the first \(Self.maximumParts) are read"
+        }
     }
 
-    /// One part: its head up to an empty line, then its body.
-    private static func part(_ bytes: ArraySlice<UInt8>) -> Part? {
+    /// Whether a delimiter line starts at `position`: the delimiter, then spaces or tabs and the
+    /// line's end, or `--`.
+    private static func isDelimiter(_ bytes: [UInt8], at position: Int, _ delimiter: [UInt8]) -> Bool {
+        guard bytes.count - position >= delimiter.count else { return false }
+        for index in delimiter.indices where bytes[position + index] != delimiter[index] { return false }
+        var after = position + delimiter.count
+        if closes(bytes, after: after) { return true }
+        while after < bytes.count, bytes[after] == UInt8(ascii: " ") || bytes[after] == UInt8(ascii: "\t") {
+            after += 1
+        }
+        return after == bytes.count || bytes[after] == UInt8(ascii: "\r") || bytes[after] == UInt8(ascii: "\n")
+    }
+
+    /// Whether `--` follows: the close delimiter.
+    private static func closes(_ bytes: [UInt8], after position: Int) -> Bool {
+        position + 1 < bytes.count && bytes[position] == UInt8(ascii: "-") && bytes[position + 1] == UInt8(ascii: "-")
+    }
+
+    /// One part, between `begin` and `end`: its head up to an empty line, then its body.
+    private static func part(_ bytes: [UInt8], _ begin: Int, _ end: Int) -> Result<Part, Problem> {
         var lines: [String] = []
-        var index = bytes.startIndex
-        var bodyStart = bytes.endIndex
-        while index < bytes.endIndex, index - bytes.startIndex < 8_192 {
-            let lineEnd = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            var line = bytes[index..<lineEnd]
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            index = lineEnd + 1
-            if line.isEmpty {
-                bodyStart = min(index, bytes.endIndex)
+        var index = begin
+        var bodyStart: Int?
+        while index < end {
+            guard index - begin <= maximumHead else {
+                return .failure(Problem("a part's header fields are longer than \(maximumHead / 1024) KiB"))
+            }
+            var lineEnd = index
+            while lineEnd < end, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            var last = lineEnd
+            if last > index, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+            if last == index {
+                bodyStart = min(lineEnd + 1, end)
                 break
             }
-            lines.append(String(decoding: line, as: UTF8.self))
+            lines.append(String(decoding: bytes[index..<last], as: UTF8.self))
+            index = lineEnd + 1
         }
         var name: String?
         var fileName: String?
@@ -100,28 +143,56 @@ package struct MultipartBody: Sendable, Equatable {
             guard pair.count == 2 else { continue }
             switch pair[0].lowercased() {
             case "content-disposition":
-                name = parameter("name", in: pair[1])
-                fileName = parameter("filename", in: pair[1])
+                let parameters = Self.parameters(pair[1])
+                name = parameters["name"]
+                fileName = parameters["filename"]
             case "content-type": contentType = pair[1]
             default: continue
             }
         }
-        guard let name else { return nil }
-        return Part(name: name, fileName: fileName, contentType: contentType, body: Data(bytes[bodyStart...]))
+        guard let name else { return .failure(Problem("a part has no name in its Content-Disposition")) }
+        return .success(
+            Part(name: name, fileName: fileName, contentType: contentType, body: Data(bytes[(bodyStart ?? end)..<end])))
     }
 
-    /// A parameter of a `Content-Disposition` value: `name="avatar"` or `name=avatar`.
-    private static func parameter(_ wanted: String, in value: String) -> String? {
-        for piece in value.split(separator: ";").dropFirst() {
+    /// Why a part wasn't read.
+    struct Problem: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// The parameters of a `Content-Disposition` value (`form-data; name="a;b"; filename=x`), by
+    /// lower-cased name: split at semicolons outside quotes, quotes and their escapes undone.
+    private static func parameters(_ value: String) -> [String: String] {
+        var found: [String: String] = [:]
+        var pieces: [String] = [""]
+        var quoted = false
+        var escaped = false
+        for character in value {
+            if escaped {
+                pieces[pieces.count - 1].append(character)
+                escaped = false
+            } else if quoted, character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+                pieces[pieces.count - 1].append(character)
+            } else if character == ";", !quoted {
+                pieces.append("")
+            } else {
+                pieces[pieces.count - 1].append(character)
+            }
+        }
+        for piece in pieces.dropFirst() {
             let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2, pair[0].lowercased() == wanted else { continue }
+            guard pair.count == 2 else { continue }
             var text = pair[1]
             if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
-                text = String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                text = String(text.dropFirst().dropLast())
             }
-            return text
+            found[pair[0].lowercased()] = found[pair[0].lowercased()] ?? text
         }
-        return nil
+        return found
     }
 
     /// The body as bytes, each part with its `Content-Disposition` and, where it has one, its
@@ -137,7 +208,10 @@ package struct MultipartBody: Sendable, Equatable {
             var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\(quoted(part.name))"
             if let fileName = part.fileName { head += "; filename=\(quoted(fileName))" }
             head += "\r\n"
-            if let contentType = part.contentType { head += "Content-Type: \(contentType)\r\n" }
+            // A field value holds no line break (the HAR reader refuses one): none is written.
+            if let contentType = part.contentType, HTTPHeaders.isValidValue(contentType) {
+                head += "Content-Type: \(contentType)\r\n"
+            }
             data.append(Data((head + "\r\n").utf8))
             data.append(part.body)
             data.append(Data("\r\n".utf8))

@@ -10,18 +10,23 @@ package final class ResolvedResponse: Sendable {
     /// How the body goes onto the wire (the server honours it byte by byte; the URL protocol
     /// turns it into a delay and an error).
     package let transfer: BodyTransfer
-    /// `headers` as `HTTPURLResponse` takes them: built once, as a prepared response answers
-    /// many requests through the URL protocol.
-    var headerDictionary: [String: String] { builtDictionary ?? headers.dictionary }
-    private let builtDictionary: [String: String]?
+    /// `headers` as `HTTPURLResponse` takes them: built once, when the URL protocol first asks (a
+    /// prepared response answers many requests through it), never for the server, which writes
+    /// the fields as they are.
+    var headerDictionary: [String: String] {
+        if let built = builtDictionary.withLock({ $0 }) { return built }
+        let built = headers.dictionary
+        builtDictionary.withLock { $0 = built }
+        return built
+    }
+    private let builtDictionary = LockedState<[String: String]?>(nil)
     /// Why the response can't go out as HTTP/1.1, if it can't: a status outside 100–999, a
     /// header name that isn't a token, or a value with a line break or NUL (which would let a
     /// mock write headers, or a second response, of its own). Not asked of a relayed answer.
     let wireProblem: String?
 
     /// - Parameter relayed: an answer the server relays from its upstream, which only goes onto
-    ///   a socket: it isn't checked as a mock's is (its head was parsed strictly) and gets no
-    ///   header dictionary (only the URL protocol reads one).
+    ///   a socket: it isn't checked as a mock's is (its head was parsed strictly).
     package init(
         status: HTTPStatus, httpVersion: String, headers: HTTPHeaders, body: ResponseBody,
         transfer: BodyTransfer = .whole, relayed: Bool = false
@@ -31,7 +36,6 @@ package final class ResolvedResponse: Sendable {
         self.headers = headers
         self.body = body
         self.transfer = transfer
-        builtDictionary = relayed ? nil : headers.dictionary
         wireProblem = relayed ? nil : Self.wireProblem(status: status, headers: headers)
     }
 

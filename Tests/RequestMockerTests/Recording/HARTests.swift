@@ -292,3 +292,71 @@ struct CorruptCassetteTests {
         #expect(harProblems(try JSONValue(parsing: Data(contentsOf: file))) == [])
     }
 }
+
+/// A HAR as browsers export it (issue 43): the body's media type in `postData` when the request
+/// lists no headers, `params` as the body they were, checked as headers are.
+@Suite("HAR postData as browsers write it", .timeLimit(.minutes(3)), .hangGuard)
+struct HARPostDataTests {
+    static func interactions(_ request: String, response: String = "") throws -> [Interaction] {
+        let folder = try TemporaryFolder()
+        let answer =
+            response.isEmpty
+            ? #"{"status": 200, "headers": [], "content": {"size": 2, "mimeType": "application/json", "text": "{}"}}"#
+            : response
+        let file = try folder.write(
+            "browser.har",
+            #"{"log": {"entries": [{"request": {"method": "POST", "url": "https://app.example/x", "headers": [], "#
+                + #""postData": \#(request)}, "response": \#(answer)}]}}"#)
+        return try Cassette(contentsOf: file, record: .none).interactions
+    }
+
+    @Test("params are the body of a form or a multipart upload; postData's mimeType is the body's media type")
+    func paramsAndMimeType() throws {
+        let form = try #require(
+            try Self.interactions(
+                #"{"mimeType": "application/x-www-form-urlencoded", "params": [{"name": "a b", "value": "1&2"}]}"#
+            ).first?.request)
+        #expect(form.bodyText == "a%20b=1%262")
+        #expect(form.headers[.contentType] == "application/x-www-form-urlencoded")
+        let upload = try #require(
+            try Self.interactions(
+                #"{"mimeType": "multipart/form-data; boundary=----Q", "params": [{"name": "t", "value": "x"}, "#
+                    + #"{"name": "f", "fileName": "a.png", "contentType": "image/png", "value": "PNG"}]}"#
+            ).first?.request)
+        #expect(upload.headers[.contentType] == "multipart/form-data; boundary=----Q")
+        let parts = MultipartBody(upload.body ?? Data(), boundary: "----Q")?.parts
+        #expect(
+            parts == [
+                MultipartBody.Part(name: "t", body: Data("x".utf8)),
+                MultipartBody.Part(name: "f", fileName: "a.png", contentType: "image/png", body: Data("PNG".utf8)),
+            ])
+        // Without a boundary in the mimeType, one of ours is written into it.
+        let unbounded = try #require(
+            try Self.interactions(#"{"mimeType": "multipart/form-data", "params": [{"name": "t", "value": "x"}]}"#)
+                .first?.request)
+        #expect(unbounded.headers[.contentType] == "multipart/form-data; boundary=RequestMockerHARBoundary")
+        // Params of a type that isn't a form make no body; text keeps its mimeType.
+        let json = try Self.interactions(#"{"mimeType": "application/json", "params": [{"name": "a", "value": "1"}]}"#)
+        #expect(json.first?.request.body == nil)
+        let text = try Self.interactions(#"{"mimeType": "application/json", "text": "{\"a\": 1}"}"#)
+        #expect(text.first?.request.headers[.contentType] == "application/json")
+        // A response without a Content-Type header has content's mimeType, not browsers' x-unknown.
+        #expect(text.first?.response?.headers[.contentType] == "application/json")
+        let unknown = try Self.interactions(
+            #"{"text": "x"}"#,
+            response: #"{"status": 200, "headers": [], "content": {"mimeType": "x-unknown", "text": "hi"}}"#)
+        #expect(unknown.first?.response?.headers[.contentType] == nil)
+    }
+
+    @Test("a param's contentType with a line break is refused where it is")
+    func lineBreaks() throws {
+        #expect {
+            try Self.interactions(
+                #"{"mimeType": "multipart/form-data", "params": [{"name": "f", "fileName": "a", "#
+                    + #""contentType": "text/plain\r\n\r\ninjected", "value": "x"}]}"#)
+        } throws: { error in
+            "\(error)".contains("log.entries[0].request.postData.params[0].contentType")
+                && "\(error)".contains("carriage return, line feed or NUL")
+        }
+    }
+}

@@ -36,10 +36,10 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
     private let keptBytes = KeptBytes(limit: 64 * 1024 * 1024)
     /// The most findings an exchange's journal entry keeps (the report counts them all).
     static let maximumFindingsNoted = 100
-    /// The operations the upstream has answered with a status other than `404` and `501` (as
-    /// `GET /users/{userId}`; a request outside the contract by its method and path): built
-    /// there, so their `404`s are real. Kept across resets: a reset forgets what was asked, not
-    /// what the upstream serves.
+    /// The contract's operations the upstream has answered with a status other than `404` and
+    /// `501` (as `GET /users/{userId}`): built there, so their `404`s are real. At most as many as
+    /// the contract has operations; kept across resets (a reset forgets what was asked, not what
+    /// the upstream serves).
     private let built = LockedState<Set<String>>([])
 
     package init(
@@ -74,14 +74,16 @@ package final class UpstreamFirst: AnswerSource, CustomStringConvertible {
         return nil
     }
 
-    /// What `request` is to the upstream: its contract operation, else its method and path.
-    func operation(of request: MockRequest) -> String {
-        contract.operationName(of: request) ?? "\(request.method) \(request.path)"
+    /// The contract operation `request` reaches, as `GET /users/{userId}`.
+    func operation(of request: MockRequest) -> String? {
+        contract.operationName(of: request)
     }
 
     /// Notes what the upstream answered `operation` with, and tells whether a `404` of it falls
     /// back to a mock: only while the upstream has answered it with nothing but `404` or `501`.
-    func notes(_ outcome: Outcome, of operation: String) -> Bool {
+    /// A request outside the contract always may (nothing is kept for it).
+    func notes(_ outcome: Outcome, of operation: String?) -> Bool {
+        guard let operation else { return true }
         if case .response(let response) = outcome.result, !Self.fallbackStatuses.contains(response.status.code) {
             built.withLock { _ = $0.insert(operation) }
             return false
@@ -188,8 +190,8 @@ extension MockRegistry {
             var lacking = UpstreamFirst.lacking(outcome, for: request.method)
             if case .response(let response) = outcome.result, response.status.code == 404 {
                 if source.notes(outcome, of: operation) {
-                    lacking? += " (it has answered \(operation) with nothing else yet)"
-                } else {
+                    if let operation { lacking? += " (it has answered \(operation) with nothing else yet)" }
+                } else if let operation {
                     lacking = nil
                     journalEntry.noteUpstream {
                         $0.keptNotFound =

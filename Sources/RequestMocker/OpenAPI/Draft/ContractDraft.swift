@@ -134,11 +134,15 @@ public final class ContractDraft {
             tooDeep += 1
             return
         }
-        if let upstream = interaction.upstream {
-            // A server forwarded it: the API is there, not at the recorder's own address.
-            var text = upstream.absoluteString
-            while text.hasSuffix("/") { text.removeLast() }
-            origins.insert(text)
+        if let upstream = interaction.upstream, let scheme = upstream.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = upstream.host
+        {
+            // A server forwarded it: the API is there, not at the recorder's own address. Its
+            // scheme, host, port and path: no credentials, no query.
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            var path = upstream.path(percentEncoded: true)
+            while path.hasSuffix("/") { path.removeLast() }
+            origins.insert("\(scheme)://\(bracketed)" + (upstream.port.map { ":\($0)" } ?? "") + path)
         } else if let scheme = request.url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = request.url.host
         {

@@ -250,10 +250,12 @@ package struct SchemaGenerator {
             guard let property = group.discriminator?.property, case .object(let object) = value.value else { continue }
             let branch = group.branches[index]
             let named = group.discriminator.flatMap { found in found.order.first { found.mapping[$0] === branch } }
-            if named == nil, object[property]?.string != nil { continue }
+            // The mapping's key, else the branch's own name where it has one (the implicit mapping).
+            guard let chosen = named ?? (object[property]?.string == nil && branch.isDeclaredByName ? branch.name : nil)
+            else { continue }
             // The name goes where the property is, or last.
             let name = DocumentObject.Member(
-                key: property, keyOffset: 0, value: DocumentNode(.string(named ?? branch.name), at: 0))
+                key: property, keyOffset: 0, value: DocumentNode(.string(chosen), at: 0))
             var updated = DocumentObject()
             for member in object.members { _ = updated.append(member.key == property ? name : member) }
             _ = updated.append(name)

@@ -147,8 +147,8 @@ struct PlanReader {
             }
             media.append(
                 OperationPlan.Media(
-                    type: type, mediaType: MediaType(type), example: declared.node["example"], examples: examples,
-                    schema: schema, encoding: encoding))
+                    type: type, example: declared.node["example"], examples: examples, schema: schema,
+                    encoding: encoding))
         }
         return media
     }

@@ -15,6 +15,33 @@ final class OperationPlan: Sendable {
         let schema: Schema?
         /// How a form's or multipart body's properties are written (its `encoding`), by name.
         var encoding: [String: Encoding] = [:]
+        /// The `Content-Type` an answer of this media type carries (`application/octet-stream`
+        /// for a range such as `image/*`).
+        let contentType: String
+        /// The body answered when nothing is asked for, when the contract writes one: the
+        /// `example`, else the first named example, as bytes, and how it was chosen. Encoded once
+        /// here, not for every request.
+        let written: (body: Data, how: String)?
+
+        init(
+            type: String, example: DocumentNode?, examples: [(name: String, value: DocumentNode)], schema: Schema?,
+            encoding: [String: Encoding] = [:]
+        ) {
+            self.type = type
+            mediaType = MediaType(type)
+            self.example = example
+            self.examples = examples
+            self.schema = schema
+            self.encoding = encoding
+            contentType = type.utf8.contains(UInt8(ascii: "*")) ? "application/octet-stream" : type
+            if let example {
+                written = (ContractResponder.encoded(example, as: type), "example")
+            } else if let first = examples.first {
+                written = (ContractResponder.encoded(first.value, as: type), "example \(first.name)")
+            } else {
+                written = nil
+            }
+        }
     }
 
     /// One property's `encoding` in a form or multipart body.
@@ -32,6 +59,8 @@ final class OperationPlan: Sendable {
         let pointer: String
         let headers: [Header]
         let content: [Media]
+        /// The media types of `content`, as negotiation takes them.
+        var offered: [String] { content.map(\.type) }
     }
 
     struct Header: Sendable {
@@ -94,6 +123,9 @@ final class OperationPlan: Sendable {
     /// not for every request.
     let queryNames: Set<String>
     let queryPrefixes: [String]
+    /// The lowest 2xx the operation declares as a code (`201`, not `2XX`): the status answering
+    /// chooses when nothing is asked for, and the one a resource's operations answer with.
+    let lowestSuccess: Int?
 
     // A class: a request's answer hands the plan along as one reference, not as copies of each
     // of its arrays (which, among 10,000 operations, each cost a cache miss to count).
@@ -114,6 +146,7 @@ final class OperationPlan: Sendable {
         }
         queryNames = names
         queryPrefixes = prefixes
+        lowestSuccess = responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }.min()
     }
 }
 
@@ -127,9 +160,4 @@ extension OperationPlan {
             ?? responses.first { $0.status == "default" }
     }
 
-    /// The lowest 2xx the operation declares as a code (`201`, not `2XX`): the status answering
-    /// chooses when nothing is asked for, and the one a resource's operations answer with.
-    var lowestSuccess: Int? {
-        responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }.min()
-    }
 }

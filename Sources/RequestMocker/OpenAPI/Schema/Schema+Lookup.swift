@@ -2,6 +2,12 @@ extension Schema {
     /// The schema read through its `allOf` parts (and, for types, its `oneOf`/`anyOf` branches):
     /// what a parameter's text is converted by.
     var lookup: SchemaLookup { SchemaLookup(self) }
+
+    /// ``SchemaLookup/types``, without making a lookup for a schema that has no parts or
+    /// branches (nearly every parameter's): read for every parameter of every request.
+    var lookedUpTypes: Set<String>? {
+        allOf.isEmpty && oneOf.isEmpty && anyOf.isEmpty ? types : lookup.types
+    }
 }
 
 /// A schema with its `allOf` parts, breadth first and at most 64 of them, asked for the first
@@ -74,7 +80,7 @@ enum ParameterText {
     /// The value, and the number it is when no `Int` or `Double` holds it exactly (an integer
     /// past `Int`'s range, whose nearest `Double` may be `Int`'s bound).
     static func read(_ text: String, _ schema: Schema?) -> (value: JSONValue, exact: ExactNumber?) {
-        guard let types = schema?.lookup.types else { return (.string(text), nil) }
+        guard let types = schema?.lookedUpTypes else { return (.string(text), nil) }
         let isNumeric = types.contains("integer") || types.contains("number")
         if isNumeric, let int = Int(text) { return (.int(int), nil) }
         // A whole number past Int's range is still a number (its format may refuse it).

@@ -117,10 +117,19 @@ package final class Schema: @unchecked Sendable {
         self.pointer = pointer
     }
 
-    /// Whether the schema's name (the last step of where it is declared) is `name`, as an
-    /// implicit discriminator mapping names its branches.
-    func isNamed(_ name: String) -> Bool {
-        pointer.hasSuffix("/" + name) || source.deletingPathExtension().lastPathComponent == name && pointer == "#"
+    /// Whether the schema is declared under a name an implicit discriminator mapping can use: a
+    /// component (`#/components/schemas/Cat`, `#/$defs/Cat`, `#/definitions/Cat`), a schema at
+    /// the top of a file (`pets.json#/Cat`), or a whole file; not one written inline
+    /// (`…/oneOf/2`).
+    var isDeclaredByName: Bool {
+        let steps = pointer.split(separator: "/", omittingEmptySubsequences: false)
+        switch steps.count {
+        case 1: return pointer == "#"
+        case 2: return true
+        case 3: return steps[1] == "$defs" || steps[1] == "definitions"
+        case 4: return steps[1] == "components" && steps[2] == "schemas"
+        default: return false
+        }
     }
 }
 

@@ -10,8 +10,9 @@ extension ContractResponder {
     /// operation that declares none of them gets our `application/problem+json`.
     mutating func refusal(_ verdict: RequestValidator.Verdict) -> ContractReply {
         // The operation's own error, chosen as any response is, without the request's
-        // preferences (they were for the answer it would have had).
+        // preferences (they were for the answer it would have had); never a 406 instead.
         preferences = Preferences()
+        refusing = true
         if let requirements = verdict.unauthorized {
             let reason = RequestValidator.missingCredentials(requirements)
             var refused =
@@ -48,39 +49,53 @@ extension ContractResponder {
 
     /// `refused` with its JSON body telling the reader what is wrong: the first string member its
     /// schema names like a message (`message`, `detail`, `error_description`, `error`,
-    /// `description`, `title`) carries `reason`, and integer members named `code` or `status`
-    /// carry the status; the same one level down, in an object named `error` (`{"error":
-    /// {"message": …}}`). A change that would break the schema (an `enum`, a `maxLength`) is not
-    /// made; an example or generated value stays where nothing fits.
+    /// `description`, `title`) that takes it carries `reason`, and integer members named `code`
+    /// or `status` carry the status; the same one level down, in an object named `error`
+    /// (`{"error": {"message": …}}`). Each is a change of its own, not made where it would break
+    /// the schema (an `enum`, a `maxLength`); the example or generated value stays where nothing
+    /// fits.
     private func explained(_ refused: ContractReply, _ reason: String) -> ContractReply {
         guard let contentType = refused.headers[.contentType], MediaType(contentType).isJSON,
             let response = plan.response(for: refused.status),
             let schema = response.content.first(where: { $0.type == contentType })?.schema,
             case .object(var body)? = try? JSONValue(parsing: refused.body)
         else { return refused }
-        func fill(_ object: inout [String: JSONValue], _ schema: Schema) {
-            let lookup = schema.lookup
-            func declared(_ name: String, as type: String) -> Bool {
-                lookup.declaredProperty(name)?.lookup.types?.contains(type) == true
+        // Each member filled on its own, and kept only where the body breaks its schema in no more
+        // places than before (a message past a `maxLength` is not written; the code still is).
+        func broken(_ value: JSONValue) -> Int {
+            SchemaValidator.violations(of: value, against: schema, direction: .response).count
+        }
+        let before = broken(.object(body))
+        @discardableResult
+        func fill(_ name: String, with value: JSONValue, declaredAs type: String, inError: Bool) -> Bool {
+            var changed = body
+            if inError {
+                guard case .object(var inner)? = body["error"],
+                    let errorSchema = schema.lookup.declaredProperty("error"),
+                    errorSchema.lookup.declaredProperty(name)?.lookup.types?.contains(type) == true
+                else { return false }
+                inner[name] = value
+                changed["error"] = .object(inner)
+            } else {
+                guard schema.lookup.declaredProperty(name)?.lookup.types?.contains(type) == true else { return false }
+                changed[name] = value
             }
-            if let name = Self.messageNames.first(where: { declared($0, as: "string") }) {
-                object[name] = .string(reason)
-            }
-            for name in Self.statusNames where declared(name, as: "integer") {
-                object[name] = .int(refused.status)
-            }
+            guard broken(.object(changed)) <= before else { return false }
+            body = changed
+            return true
         }
         let original = body
-        fill(&body, schema)
-        if case .object(var inner)? = body["error"], let errorSchema = schema.lookup.declaredProperty("error") {
-            fill(&inner, errorSchema)
-            body["error"] = .object(inner)
+        for inError in [false, true] {
+            // The first message member that takes the text.
+            for name in Self.messageNames
+            where fill(name, with: .string(reason), declaredAs: "string", inError: inError) {
+                break
+            }
+            for name in Self.statusNames {
+                fill(name, with: .int(refused.status), declaredAs: "integer", inError: inError)
+            }
         }
-        let value = JSONValue.object(body)
-        guard value != .object(original),
-            SchemaValidator.violations(of: value, against: schema, direction: .response).isEmpty,
-            let bytes = try? value.serialized()
-        else { return refused }
+        guard body != original, let bytes = try? JSONValue.object(body).serialized() else { return refused }
         var explained = refused
         explained.body = bytes
         return explained

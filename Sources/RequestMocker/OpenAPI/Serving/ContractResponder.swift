@@ -15,12 +15,22 @@ struct ContractResponder {
     var preferences: Preferences
     /// The operation's index in the contract's operations, when known (the router gives it).
     let index: Int?
+    /// The request's query items, read once.
+    let queryItems: [URLQueryItem]
+    /// Whether the reply is a refusal: its status is ours, so an `Accept` that takes none of the
+    /// declared media types gets the first of them rather than a `406`.
+    var refusing = false
 
-    /// - Parameter preferences: what to choose, instead of what the request prefers.
+    /// - Parameters:
+    ///   - preferences: what to choose, instead of what the request prefers.
+    ///   - queryItems: the request's query items, when they were read already.
     init(
         source: ContractSource, contract: OpenAPIContract, operation: OpenAPIContract.Operation, plan: OperationPlan,
-        request: MockRequest, pathValues: [String: String], preferences: Preferences? = nil, index: Int? = nil
+        request: MockRequest, pathValues: [String: String], preferences: Preferences? = nil, index: Int? = nil,
+        queryItems: [URLQueryItem]? = nil
     ) {
+        let queryItems = queryItems ?? request.queryItems
+        self.queryItems = queryItems
         self.index = index
         self.source = source
         self.contract = contract
@@ -28,7 +38,7 @@ struct ContractResponder {
         self.plan = plan
         self.request = request
         self.pathValues = pathValues
-        self.preferences = preferences ?? Preferences(request)
+        self.preferences = preferences ?? Preferences(request, queryItems: queryItems)
     }
 
     /// The reply: the operation's response, or the problem that stands in for it; for a
@@ -39,9 +49,8 @@ struct ContractResponder {
             source.validation == .off
             ? RequestValidator.Verdict()
             : RequestValidator(
-                plan: plan, request: request, pathValues: pathValues,
-                conditionNames: Set(
-                    URLComponents(string: operation.path.drop { $0 != "?" } + "")?.queryItems?.map(\.name) ?? [])
+                plan: plan, request: request, pathValues: pathValues, conditionNames: conditionNames,
+                queryItems: queryItems
             ).verdict()
         var reply: ContractReply
         if source.validation == .strict, !verdict.isClean {
@@ -64,6 +73,12 @@ struct ContractResponder {
         reply.headers.add(
             "RequestMocker-Violations", String(shown.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }))
         return reply
+    }
+
+    /// The query names the operation's path key carries (`/responses?beta=true`): declared.
+    private var conditionNames: Set<String> {
+        guard operation.path.utf8.contains(UInt8(ascii: "?")) else { return [] }
+        return Set(URLComponents(string: operation.path.drop { $0 != "?" } + "")?.queryItems?.map(\.name) ?? [])
     }
 
     /// The reply from the resources' store, when the source remembers, the operation is a
@@ -129,15 +144,15 @@ struct ContractResponder {
         var how = "empty"
         if !response.content.isEmpty {
             guard
-                let index = MediaNegotiation.choose(
-                    accept: request.header(.accept), offered: response.content.map(\.type))
+                let index = MediaNegotiation.choose(accept: request.header(.accept), offered: response.offered)
+                    ?? (refusing ? 0 : nil)
             else {
-                let offered = response.content.map(\.type).joined(separator: ", ")
+                let offered = response.offered.joined(separator: ", ")
                 return problem(
                     406, "\(operation.description) \(status) answers with \(offered), and Accept takes none of them")
             }
             let media = response.content[index]
-            headers.add(.contentType, media.type.contains("*") ? "application/octet-stream" : media.type)
+            headers.add(.contentType, media.contentType)
             switch self.body(status, response, media) {
             case .refused(let problem): return problem
             case .chosen(let (bytes, chosen)): (body, how) = (bytes, chosen)
@@ -174,29 +189,25 @@ struct ContractResponder {
             }
             return .chosen((Self.encoded(found.value, as: media.type), "example \(name)"))
         }
-        if let example = media.example { return .chosen((Self.encoded(example, as: media.type), "example")) }
-        if let first = media.examples.first {
-            return .chosen((Self.encoded(first.value, as: media.type), "example \(first.name)"))
-        }
+        if let written = media.written { return .chosen(written) }
         guard let schema = media.schema else { return .chosen((Data(), "empty")) }
         if let example = schema.exampleNode {
             return .chosen((Self.encoded(example, as: media.type), "schema example"))
         }
-        let made: Result<SchemaGenerator.Generated, SchemaGenerator.Failure>
+        let made: Result<(body: Data, isMinimal: Bool), SchemaGenerator.Failure>
         let how: String
         if let seed = dynamicSeed(status, media) {
             made = Result { () throws(SchemaGenerator.Failure) in
                 try SchemaGenerator.generated(for: schema, direction: .response, seed: seed)
-            }
+            }.map { (Self.encoded($0.value, as: media.type), $0.isMinimal) }
             how = "dynamic \(seed)"
         } else {
-            made = source.staticBody("\(operation.pointer) \(response.status) \(media.type)", schema)
+            made = source.staticBytes("\(operation.pointer) \(response.status) \(media.type)", schema, as: media.type)
             how = "generated"
         }
         switch made {
-        case .success(let generated):
-            return .chosen(
-                (Self.encoded(generated.value, as: media.type), how + (generated.isMinimal ? " minimal" : "")))
+        case .success(let (body, isMinimal)):
+            return .chosen((body, how + (isMinimal ? " minimal" : "")))
         case .failure(let failure):
             return .refused(
                 problem(
@@ -215,7 +226,7 @@ struct ContractResponder {
             guard preferences.dynamic else { return nil }
             base = 0
         }
-        let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
+        let query = queryItems.filter { !Preferences.queryNames.contains($0.name) }
             .map { "\($0.name)=\($0.value ?? "")" }.sorted().joined(separator: "&")
         return SeededRandom.seed(
             [operation.description, String(status), media.type, request.pathSegments.joined(separator: "/"), query],

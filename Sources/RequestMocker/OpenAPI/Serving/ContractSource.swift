@@ -8,12 +8,26 @@ import Foundation
 package final class ContractSource: AnswerSource, CustomStringConvertible {
     /// The contract and its router, replaced whole when `serve` reloads an edited file, and how
     /// many times that happened.
-    private let current: LockedState<(contract: OpenAPIContract, router: OpenAPIRouter, revision: Int)>
+    private let current: LockedState<Revision>
+
+    /// One revision of the contract, with its router: one reference, which each request copies
+    /// out of the lock (the contract's many fields would each be retained).
+    private final class Revision: Sendable {
+        let contract: OpenAPIContract
+        let router: OpenAPIRouter
+        let number: Int
+
+        init(_ contract: OpenAPIContract, _ router: OpenAPIRouter, _ number: Int) {
+            (self.contract, self.router, self.number) = (contract, router, number)
+        }
+    }
     let validation: OpenAPIContract.Validation
     let generation: OpenAPIContract.Generation
     let basePath: String?
     /// Static generated bodies by operation, status and media type.
     private let generated = LockedState<[String: Result<SchemaGenerator.Generated, SchemaGenerator.Failure>]>([:])
+    /// The same bodies as bytes of their media type, by the same keys: encoded once.
+    private let encoded = LockedState<[String: (body: Data, isMinimal: Bool)]>([:])
 
     /// The resources the contract declares, when it answers with state, and what they hold: one
     /// store per source, so per registry.
@@ -32,7 +46,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         self.validation = validation
         self.generation = generation
         self.basePath = basePath.map(Self.normalized)
-        current = LockedState((contract, contract.router(basePath: basePath.map(Self.normalized)), 0))
+        current = LockedState(Revision(contract, contract.router(basePath: basePath.map(Self.normalized)), 0))
         resources = remembering ? LockedState(contract.resourceMap) : nil
         resourceMap?.seed(store, from: contract)
     }
@@ -77,17 +91,21 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
 
     /// The contract answered from now, and how many reloads came before it: what a
     /// ``DriftWatch`` checks against, starting over when it changes.
-    var revision: (contract: OpenAPIContract, number: Int) { current.withLock { ($0.contract, $0.revision) } }
+    var revision: (contract: OpenAPIContract, number: Int) {
+        let revision = current.withLock { $0 }
+        return (revision.contract, revision.number)
+    }
 
     /// How many reloads came so far, without copying the contract: asked on every exchange.
-    var revisionNumber: Int { current.withLock { $0.revision } }
+    var revisionNumber: Int { current.withLock { $0.number } }
 
     /// Answers from `contract` from now on (an edited file, read again); requests being answered
     /// finish with the one they started with.
     package func reload(_ contract: OpenAPIContract) {
         let router = contract.router(basePath: basePath)
-        current.withLock { $0 = (contract, router, $0.revision + 1) }
+        current.withLock { $0 = Revision(contract, router, $0.number + 1) }
         generated.withLock { $0 = [:] }
+        encoded.withLock { $0 = [:] }
         resources?.withLock { $0 = contract.resourceMap }
     }
 
@@ -100,8 +118,10 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     }
 
     func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
-        let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
-        let (contract, router, _) = current.withLock { $0 }
+        let queryItems = request.queryItems
+        let query = queryItems.isEmpty ? [] : queryItems.filter { !Preferences.queryNames.contains($0.name) }
+        let revision = current.withLock { $0 }
+        let (contract, router) = (revision.contract, revision.router)
         switch router.route(request.method, segments: request.pathSegments, query: query) {
         case .notFound:
             // A path the contract has, but outside its base path: say where it serves.
@@ -129,7 +149,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         case .operation(let index, let parameters):
             var responder = ContractResponder(
                 source: self, contract: contract, operation: contract.operations[index], plan: contract.plans[index],
-                request: request, pathValues: parameters, index: index)
+                request: request, pathValues: parameters, index: index, queryItems: queryItems)
             return responder.reply().answer(from: contract.url)
         }
     }
@@ -138,7 +158,8 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     /// none for it.
     func operationName(of request: MockRequest) -> String? {
         let query = request.queryItems.filter { !Preferences.queryNames.contains($0.name) }
-        let (contract, router, _) = current.withLock { $0 }
+        let revision = current.withLock { $0 }
+        let (contract, router) = (revision.contract, revision.router)
         guard case .operation(let index, _) = router.route(request.method, segments: request.pathSegments, query: query)
         else { return nil }
         return "\(contract.operations[index].method) \(contract.operations[index].path)"
@@ -153,6 +174,19 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
             case .body(let body, _) = response.content
         else { return nil }
         return (response.status?.code ?? 0, body)
+    }
+
+    /// The static body generated for `schema` under `key` as bytes of `mediaType`, made and
+    /// encoded once.
+    func staticBytes(
+        _ key: String, _ schema: Schema, as mediaType: String
+    ) -> Result<(body: Data, isMinimal: Bool), SchemaGenerator.Failure> {
+        if let known = encoded.withLock({ $0[key] }) { return .success(known) }
+        return staticBody(key, schema).map { generated in
+            let made = (ContractResponder.encoded(generated.value, as: mediaType), generated.isMinimal)
+            encoded.withLock { $0[key] = made }
+            return made
+        }
     }
 
     /// The static body generated for `schema` under `key`, made once.

@@ -14,6 +14,8 @@ enum MediaNegotiation {
     /// The index in `offered` to answer with; `nil` when `accept` accepts none of them.
     static func choose(accept: String?, offered: [String]) -> Int? {
         guard !offered.isEmpty else { return nil }
+        // The common case: one media type, and a request that takes anything.
+        if offered.count == 1, accept == nil || accept == "*/*" { return 0 }
         let ranges = accept.map(parse) ?? []
         let scores = offered.map { ranges.isEmpty ? 1 : quality(of: $0, under: ranges) }
         let best = offered.indices.filter { scores[$0] > 0 }.max { first, second in

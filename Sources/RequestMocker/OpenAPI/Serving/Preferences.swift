@@ -13,7 +13,8 @@ package struct Preferences {
     /// No preferences.
     init() {}
 
-    init(_ request: MockRequest) {
+    /// - Parameter queryItems: the request's query items, when they were read already.
+    init(_ request: MockRequest, queryItems: [URLQueryItem]? = nil) {
         for header in request.headers.values(for: "Prefer") {
             for preference in header.split(separator: ",") {
                 // `name=value; parameter`: the parameters don't matter here.
@@ -27,7 +28,7 @@ package struct Preferences {
                 set(name, value)
             }
         }
-        for item in request.queryItems where Self.queryNames.contains(item.name) {
+        for item in queryItems ?? request.queryItems where Self.queryNames.contains(item.name) {
             set(String(item.name.dropFirst(2)), item.value ?? "true")
         }
     }

@@ -21,6 +21,9 @@ enum FormBody {
         var exactNumbers: [String: ExactNumber]
         /// The members that came as files (multipart parts with a file name).
         var files: Set<String> = []
+        /// What couldn't be read as the schema says, beside what could: a field declared JSON that
+        /// isn't, parts past the bound.
+        var problems: [RequestViolation] = []
 
         /// The object without its files: what a stateful create keeps (a file's bytes are no
         /// member of an item).
@@ -54,7 +57,16 @@ enum FormBody {
                         message: "the multipart/form-data body has no boundary in its Content-Type, "
                             + "or no part that starts with it"))
             }
-            return partsObject(parts.parts, schema: schema, encoding: media.encoding)
+            return partsObject(parts.parts, schema: schema, encoding: media.encoding).map { read in
+                var read = read
+                if let problem = parts.problem {
+                    read.problems.append(
+                        RequestViolation(
+                            location: "body", name: nil, pointer: "", keyword: "multipart",
+                            message: "the multipart/form-data body can't be read whole: \(problem)"))
+                }
+                return read
+            }
         default:
             return nil
         }
@@ -68,6 +80,7 @@ enum FormBody {
         let lookup = schema.lookup
         var exact: [String: ExactNumber] = [:]
         var members: [(String, DocumentNode)] = []
+        var problems: [RequestViolation] = []
         var taken: Set<String> = []
         func add(_ name: String, _ value: DocumentNode) {
             if taken.insert(name).inserted { members.append((name, value)) }
@@ -96,10 +109,16 @@ enum FormBody {
             let style = encoding[name]?.style ?? "form"
             let explode = encoding[name]?.explode ?? (style == "form")
             let types = property?.lookup.types ?? []
-            if let type = encoding[name]?.contentType, MediaType(type).isJSON,
-                let parsed = try? DocumentNode.parseJSON([UInt8](values[0].utf8))
-            {
-                add(name, parsed)
+            if let type = encoding[name]?.contentType, MediaType(type).isJSON {
+                do {
+                    add(name, try DocumentNode.parseJSON([UInt8](values[0].utf8)))
+                } catch {
+                    problems.append(
+                        RequestViolation(
+                            location: "body", name: nil, pointer: pointer, keyword: "json",
+                            message: "the field \"\(name)\" is not JSON: \(error)"))
+                    add(name, .text(values[0]))
+                }
             } else if types.contains("array") {
                 var items = explode ? values : values[0].components(separatedBy: separator(style))
                 if !explode, values[0].isEmpty { items = [] }
@@ -114,7 +133,11 @@ enum FormBody {
                 while index + 1 < pieces.count {
                     let key = pieces[index]
                     object.append(
-                        (key, scalar(pieces[index + 1], property?.lookup.property(key), pointer + "/" + key)))
+                        (
+                            key,
+                            scalar(
+                                pieces[index + 1], property?.lookup.property(key), pointer + "/" + Located.escaped(key))
+                        ))
                     index += 2
                 }
                 add(name, .map(object))
@@ -135,7 +158,7 @@ enum FormBody {
             }
             if !object.isEmpty { add(name, .map(object)) }
         }
-        return Read(object: .map(members), exactNumbers: exact)
+        return Read(object: .map(members), exactNumbers: exact, problems: problems)
     }
 
     /// What separates a list's items in one field.
@@ -181,7 +204,8 @@ enum FormBody {
                 }
             }
             members.append((part.name, isList || values.count > 1 ? .list(values) : values[0]))
-            if part.fileName != nil { files.insert(part.name) }
+            // A file that stayed bytes (not one read as JSON) is no member of a stored item.
+            if part.fileName != nil, values.contains(where: { $0.string != nil }) { files.insert(part.name) }
         }
         return .success(Read(object: .map(members), exactNumbers: exact, files: files))
     }
@@ -193,13 +217,14 @@ enum FormBody {
     ) -> Result<(DocumentNode, ExactNumber?), RequestViolation> {
         let text = String(decoding: part.body, as: UTF8.self)
         let lookup = schema?.lookup
-        let isBinary = ["binary", "byte"].contains(lookup?.format ?? "")
-        if part.fileName != nil || isBinary { return .success((.text(text), nil)) }
         let types = lookup?.types ?? []
+        let isBinary = ["binary", "byte"].contains(lookup?.format ?? "")
         let declaredJSON = (part.contentType ?? contentType).map { MediaType($0).isJSON } ?? false
-        // A structured property's part is JSON (OpenAPI's default for objects and arrays), unless
-        // the property may also be text.
-        if declaredJSON || !types.isDisjoint(with: ["object", "array"]) && !types.contains("string") {
+        // A part whose media type is JSON is JSON, a file too (a browser's Blob of JSON), as is a
+        // structured property's part (OpenAPI's default for objects and arrays) unless the
+        // property may be text; a binary property's part, or any other file, stays as it came.
+        let structured = !types.isDisjoint(with: ["object", "array"]) && !types.contains("string")
+        if !isBinary, declaredJSON || structured {
             do {
                 return .success((try DocumentNode.parseJSON([UInt8](part.body)), nil))
             } catch {
@@ -209,6 +234,7 @@ enum FormBody {
                         message: "the part \"\(part.name)\" is not JSON: \(error)"))
             }
         }
+        if part.fileName != nil || isBinary { return .success((.text(text), nil)) }
         let (value, number) = ParameterText.read(text, schema)
         return .success((node(value), number))
     }

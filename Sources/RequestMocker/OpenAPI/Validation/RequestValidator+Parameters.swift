@@ -58,10 +58,11 @@ extension RequestValidator {
     /// The parameter's value read by its style, or `nil` when the request doesn't send it; the
     /// numbers in it no `Int` or `Double` holds exactly go into `exact`, by their pointer.
     private func value(of parameter: OperationPlan.Parameter, exact: inout [String: ExactNumber]) -> JSONValue? {
-        let lookup = parameter.schema?.lookup
-        let types = lookup?.types ?? []
+        let types = parameter.schema?.lookedUpTypes ?? []
         let isArray = types.contains("array")
         let isObject = types.contains("object") && !isArray
+        // Made only for a list or an object, whose items and members it reads.
+        let lookup = isArray || isObject ? parameter.schema?.lookup : nil
         func read(_ text: String, _ schema: Schema?, at pointer: String) -> JSONValue {
             let (value, number) = ParameterText.read(text, schema)
             if let number { exact[pointer] = number }

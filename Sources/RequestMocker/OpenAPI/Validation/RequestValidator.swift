@@ -46,12 +46,16 @@ struct RequestValidator {
     let queryItems: [URLQueryItem]
     let cookies: [String: String]
 
-    init(plan: OperationPlan, request: MockRequest, pathValues: [String: String], conditionNames: Set<String> = []) {
+    /// - Parameter queryItems: the request's query items, when they were read already.
+    init(
+        plan: OperationPlan, request: MockRequest, pathValues: [String: String], conditionNames: Set<String> = [],
+        queryItems: [URLQueryItem]? = nil
+    ) {
         self.plan = plan
         self.request = request
         self.pathValues = pathValues
         self.conditionNames = conditionNames
-        queryItems = request.queryItems
+        self.queryItems = queryItems ?? request.queryItems
         var cookies: [String: String] = [:]
         for header in request.headers.values(for: .cookie) {
             for pair in header.split(separator: ";") {
@@ -209,7 +213,9 @@ struct RequestValidator {
         var exactNumbers: [String: ExactNumber] = [:]
         if let form = FormBody.read(body, contentType: contentType ?? media.type, media: media) {
             switch form {
-            case .success(let read): (value, exactNumbers) = (read.object.jsonValue, read.exactNumbers)
+            case .success(let read):
+                (value, exactNumbers) = (read.object.jsonValue, read.exactNumbers)
+                verdict.violations += read.problems
             case .failure(let violation):
                 verdict.violations.append(violation)
                 return

@@ -308,7 +308,8 @@ package struct SchemaValidator {
     ) {
         for (keyword, branches) in [("anyOf", schema.anyOf), ("oneOf", schema.oneOf)] where !branches.isEmpty {
             if let discriminator = schema.discriminator, case .string(let name)? = value[discriminator.property] {
-                if let chosen = discriminator.mapping[name] ?? branches.first(where: { $0.isNamed(name) }) {
+                if let chosen = discriminator.mapping[name] ?? Self.implicitBranch(named: name, discriminator, branches)
+                {
                     check(value, against: chosen, depth: depth + 1, valueDepth: valueDepth)
                     continue
                 }
@@ -337,13 +338,30 @@ package struct SchemaValidator {
     }
 
     /// The values a discriminator takes: its mapping's, in order, then the names of the branches
-    /// no mapping names (the implicit mapping).
+    /// the mapping doesn't name (the implicit mapping).
     static func discriminatorValues(
         _ discriminator: (property: String, mapping: [String: Schema], order: [String]), _ branches: [Schema]
     ) -> [String] {
-        let mapped = discriminator.mapping.values
-        return discriminator.order
-            + branches.filter { branch in !mapped.contains { $0 === branch } }.map(\.name)
+        discriminator.order + implicitlyNamed(discriminator, branches).map(\.name)
+    }
+
+    /// The branch `name` names by OpenAPI's implicit mapping: a branch declared by name (a
+    /// `$ref` to a component, or to a schema at the top of a file) whose name is `name`
+    /// exactly, and which the mapping doesn't name (a mapping's value replaces the implicit one).
+    private static func implicitBranch(
+        named name: String, _ discriminator: (property: String, mapping: [String: Schema], order: [String]),
+        _ branches: [Schema]
+    ) -> Schema? {
+        implicitlyNamed(discriminator, branches).first { $0.name == name }
+    }
+
+    /// The branches declared by name that the mapping doesn't name.
+    private static func implicitlyNamed(
+        _ discriminator: (property: String, mapping: [String: Schema], order: [String]), _ branches: [Schema]
+    ) -> [Schema] {
+        branches.filter { branch in
+            branch.isDeclaredByName && !discriminator.mapping.values.contains { $0 === branch }
+        }
     }
 
     static func hasType(_ value: JSONValue, in types: Schema.TypeMask) -> Bool {
