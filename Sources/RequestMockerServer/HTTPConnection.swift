@@ -17,6 +17,8 @@ struct HTTPConnection {
     /// Input received and not yet consumed, from `start` on.
     private var buffer: [UInt8] = []
     private var start = 0
+    /// The socket's receive timeout as last set (see `fill(until:)`).
+    private var receiveTimeout: Duration?
 
     init(connection: PooledConnection, server: MockServer) {
         self.connection = connection
@@ -158,23 +160,29 @@ struct HTTPConnection {
         case closed
     }
 
-    /// Reads what arrives before `deadline`.
+    /// Reads what arrives before `deadline`: with a `read` that waits at most a second (the
+    /// socket's receive timeout, set again only when less is left), again until the deadline.
+    /// A peer that closed, a reset, or `stop()`'s shutdown ends the wait at once.
     private mutating func fill(until deadline: ContinuousClock.Instant) -> Fill {
-        let remaining = clock.now.duration(to: deadline)
-        guard remaining > .zero else { return .timedOut }
-        switch socket.waitReadable(timeout: remaining) {
-        case .timedOut: return .timedOut
-        case .hungUp: return .closed
-        case .readable: break
-        }
-        if start > 0, start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        }
-        do {
-            return try socket.read(appendingTo: &buffer) > 0 ? .more : .closed
-        } catch {
-            return .closed
+        while true {
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { return .timedOut }
+            let wait = min(remaining, .seconds(1))
+            if wait != receiveTimeout {
+                socket.setReceiveTimeout(wait)
+                receiveTimeout = wait
+            }
+            if start > 0, start == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
+            }
+            do {
+                return try socket.read(appendingTo: &buffer) > 0 ? .more : .closed
+            } catch  where error.isTimeout {
+                continue
+            } catch {
+                return .closed
+            }
         }
     }
 

@@ -149,7 +149,7 @@ enum ServeCommand {
         configuration.passesThroughToTheNetwork = false
         if options.admin { configuration.admin = MockServer.Admin(token: options.adminToken) }
         let server = MockServer(registry: registry, configuration: configuration) { [recordingCassette] served in
-            printLine(served.description)
+            RequestLog.shared.append(served.description)
             if let recordingCassette, case .recorded = served.journalEntry?.disposition {
                 do {
                     try recordingCassette.save()

@@ -15,17 +15,25 @@ enum ExitCode {
 }
 
 func fail(_ message: String, status: Int32) -> Never {
+    RequestLog.shared.flush()
     FileHandle.standardError.write(Data("request-mocker: \(message)\n".utf8))
     exit(status)
 }
 
 /// Writes one line to standard output at once (unbuffered), so a pipe or a log file shows each
-/// request as it happens. With `write(2)` itself: `FileHandle.write(_:)` cost the server several
-/// microseconds a request, and traps on a write error. An output that can't take more now (a
-/// non-blocking one) is waited for; one that fails (a full disk) loses the line and the server
-/// goes on. (A reader that closed the pipe ends the process with `SIGPIPE`, as for any command.)
+/// line as it happens, after the request lines waiting in ``RequestLog`` (so lines keep their
+/// order).
 func printLine(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
+    RequestLog.shared.flush()
+    writeAll(Array((line + "\n").utf8))
+}
+
+/// Writes `bytes` to standard output with `write(2)` itself: `FileHandle.write(_:)` cost the
+/// server several microseconds a request, and traps on a write error. An output that can't take
+/// more now (a non-blocking one) is waited for; one that fails (a full disk) loses the bytes and
+/// the server goes on. (A reader that closed the pipe ends the process with `SIGPIPE`, as for any
+/// command.)
+func writeAll(_ bytes: [UInt8]) {
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { buffer -> Int in

@@ -12,10 +12,14 @@ private func matchingEntries(
 extension MockRegistry {
     /// Adds `entry` to the journal and wakes the waiters it satisfies.
     func appendToJournal(_ entry: JournalEntry) {
-        let (entries, waiters) = state.withLock { state -> ([JournalEntry], [RequestJournal.Waiter]) in
-            state.journal.append(entry)
-            return state.journal.waiters.isEmpty ? ([], []) : (state.journal.entries, state.journal.waiters)
+        // The entry dropped to make room is let go after the lock, not while others wait for it.
+        let (entries, waiters, dropped) = state.withLock {
+            state -> ([JournalEntry], [RequestJournal.Waiter], JournalEntry?) in
+            let dropped = state.journal.append(entry)
+            return state.journal.waiters.isEmpty
+                ? ([], [], dropped) : (state.journal.entries, state.journal.waiters, dropped)
         }
+        withExtendedLifetime(dropped) {}
         wake(waiters, entries)
     }
 

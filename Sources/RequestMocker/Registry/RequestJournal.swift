@@ -38,9 +38,10 @@ struct RequestJournal: Sendable {
 
     var count: Int { ring.count }
 
-    mutating func append(_ entry: JournalEntry) {
+    /// Appends `entry`; returns the oldest entry when it was dropped to make room.
+    mutating func append(_ entry: JournalEntry) -> JournalEntry? {
         appended += 1
-        ring.append(entry)
+        return ring.append(entry)
     }
 
     mutating func removeAll() {

@@ -24,15 +24,21 @@ package struct RingBuffer<Element: Sendable>: Sendable {
         Array(storage[start...]) + storage[..<start]
     }
 
-    package mutating func append(_ element: Element) {
+    /// Appends `element`; returns the oldest one when it made room by dropping it, so that the
+    /// caller can let it go outside its lock (freeing a journal entry is a request's worth of
+    /// memory).
+    @discardableResult
+    package mutating func append(_ element: Element) -> Element? {
         guard let capacity, storage.count >= capacity else {
             storage.append(element)
-            return
+            return nil
         }
         dropped += 1
-        guard capacity > 0 else { return }
+        guard capacity > 0 else { return element }
+        let oldest = storage[start]
         storage[start] = element
         start = (start + 1) % capacity
+        return oldest
     }
 
     package mutating func removeAll() {

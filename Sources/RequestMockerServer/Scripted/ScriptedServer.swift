@@ -158,7 +158,7 @@ public final class ScriptedServer: Sendable {
     }
 
     func log(_ kind: TranscriptEntry.Kind, connection: Int) {
-        state.withLock { $0.transcript.append(TranscriptEntry(connection: connection, kind: kind)) }
+        state.withLock { _ = $0.transcript.append(TranscriptEntry(connection: connection, kind: kind)) }
     }
 
     private func nextConnectionNumber() -> Int {

@@ -114,6 +114,15 @@ struct Socket: Sendable, Hashable {
         _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// Makes a blocked `read` give up with `EAGAIN` after `timeout`: a connection reads its next
+    /// request with a `read` that waits itself, one system call where `poll` and `read` were two.
+    /// (Every other reader of a socket waits with ``waitReadable(timeout:)`` first, so its `read`
+    /// never waits.)
+    func setReceiveTimeout(_ timeout: Duration) {
+        var value = Self.timeValue(timeout)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     private static func timeValue(_ duration: Duration) -> timeval {
         let (seconds, attoseconds) = duration.components
         var value = timeval()

@@ -20,27 +20,53 @@ import Foundation
 /// read once), never to the network; a schema that refers to itself is fine.
 public struct OpenAPIContract: Sendable {
     /// The entry file.
-    public let url: URL
+    public var url: URL { storage.url }
     /// The `openapi` version, as written (`3.1.0`).
-    public let version: String
+    public var version: String { storage.version }
     /// The `info.title`, when there is one.
-    public let title: String?
+    public var title: String? { storage.title }
     /// The path its operations are served under: the path of the first `servers` URL, with its
     /// variables at their defaults (`/v1`); `""` when there is none. A path or an operation
     /// with `servers` of its own has its own.
-    public let basePath: String
+    public var basePath: String { storage.basePath }
     /// Every operation of the contract's `paths`, in document order.
-    public let operations: [Operation]
+    public var operations: [Operation] { storage.operations }
     /// What the reader wants the user to know without refusing the contract, one line each: a
     /// version read as another, a liberty taken with the specification.
-    public let notices: [String]
+    public var notices: [String] { storage.notices }
 
-    let files: ContractFiles
-    let root: Located
+    var files: ContractFiles { storage.files }
+    var root: Located { storage.root }
     /// What answering needs of each operation, in the order of ``operations``.
-    let plans: [OperationPlan]
+    var plans: [OperationPlan] { storage.plans }
     /// The examples and defaults that break their schemas, where they are written.
-    package let problems: [ContractProblem]
+    package var problems: [ContractProblem] { storage.problems }
+
+    /// What was read, behind one reference: a contract is handed along with every request it
+    /// answers, and copying ten fields costs each of them a retain.
+    private final class Storage: Sendable {
+        let url: URL
+        let version: String
+        let title: String?
+        let basePath: String
+        let operations: [Operation]
+        let notices: [String]
+        let files: ContractFiles
+        let root: Located
+        let plans: [OperationPlan]
+        let problems: [ContractProblem]
+
+        init(
+            url: URL, version: String, title: String?, basePath: String, operations: [Operation],
+            notices: [String], files: ContractFiles, root: Located, plans: [OperationPlan], problems: [ContractProblem]
+        ) {
+            (self.url, self.version, self.title, self.basePath) = (url, version, title, basePath)
+            (self.operations, self.notices, self.files, self.root) = (operations, notices, files, root)
+            (self.plans, self.problems) = (plans, problems)
+        }
+    }
+
+    private let storage: Storage
 
     /// Reads the contract at `url` (JSON or YAML 1.2, told apart by the content) and every operation of
     /// its `paths`.
@@ -48,25 +74,23 @@ public struct OpenAPIContract: Sendable {
     /// - Throws: ``Error`` with the file, line, column and pointer of the first problem;
     ///   ``Error/isFileMissing`` when there is no file at `url`.
     public init(contentsOf url: URL) throws(Error) {
-        files = ContractFiles()
+        let files = ContractFiles()
         let source = try files.source(at: url)
-        root = Located(node: source.root, source: source, pointer: "#")
-        self.url = url
+        let root = Located(node: source.root, source: source, pointer: "#")
         guard root.node.object != nil else {
             throw root.error("a contract is a JSON object with an \"openapi\" field; this is \(root.node.kind)")
         }
         var notices: [String] = []
-        version = try Self.version(of: root, notices: &notices)
-        title = root.member("info")?.member("title")?.node.string
-        basePath = OperationReader.serverPath(of: root) ?? ""
+        let version = try Self.version(of: root, notices: &notices)
+        let title = root.member("info")?.member("title")?.node.string
+        let basePath = OperationReader.serverPath(of: root) ?? ""
         var reader = OperationReader(files: files)
-        operations = try reader.operations(of: root)
+        let operations = try reader.operations(of: root)
         notices += reader.notices
         var planner = try PlanReader(files: files, root: root)
         var plans: [OperationPlan] = []
         for (operation, item) in reader.declarations { plans.append(try planner.plan(of: operation, in: item)) }
-        self.plans = plans
-        problems = Self.withLines(planner.problems, files: files)
+        let problems = Self.withLines(planner.problems, files: files)
         notices += planner.allNotices + files.leniencyNotices
         if let unused = UnusedFeatures.notice(in: root.node) { notices.append(unused) }
         let unreachable = OpenAPIRouter(operations, basePaths: operations.map { $0.serverPath ?? "" }).unreachable
@@ -80,7 +104,9 @@ public struct OpenAPIContract: Sendable {
                 (unreachable.count == 1 ? "1 operation" : "\(unreachable.count) operations")
                     + " can't be reached by any request: " + described.joined(separator: ", "))
         }
-        self.notices = notices
+        storage = Storage(
+            url: url, version: version, title: title, basePath: basePath, operations: operations, notices: notices,
+            files: files, root: root, plans: plans, problems: problems)
     }
 
     /// `problems` with their lines, counted in one pass per file.

@@ -126,6 +126,8 @@ final class OperationPlan: Sendable {
     /// The lowest 2xx the operation declares as a code (`201`, not `2XX`): the status answering
     /// chooses when nothing is asked for, and the one a resource's operations answer with.
     let lowestSuccess: Int?
+    /// Whether a cookie parameter or credential is declared: only then are a request's cookies read.
+    let readsCookies: Bool
 
     // A class: a request's answer hands the plan along as one reference, not as copies of each
     // of its arrays (which, among 10,000 operations, each cost a cache miss to count).
@@ -146,6 +148,9 @@ final class OperationPlan: Sendable {
         }
         queryNames = names
         queryPrefixes = prefixes
+        readsCookies =
+            parameters.contains { $0.location == .cookie }
+            || security.joined().contains { if case .apiKey(_, .cookie) = $0.kind { true } else { false } }
         lowestSuccess = responses.compactMap { Int($0.status) }.filter { (200..<300).contains($0) }.min()
     }
 }

@@ -45,13 +45,31 @@ struct ContractResponder {
     /// request that breaks the contract, the refusal `strict` validation asks for, or the
     /// response with the violations beside it (`warn`).
     mutating func reply() -> ContractReply {
-        let verdict =
-            source.validation == .off
+        reply(to: verdict())
+    }
+
+    /// What checking the request found (nothing, with validation off).
+    func verdict() -> RequestValidator.Verdict {
+        source.validation == .off
             ? RequestValidator.Verdict()
             : RequestValidator(
                 plan: plan, request: request, pathValues: pathValues, conditionNames: conditionNames,
                 queryItems: queryItems
             ).verdict()
+    }
+
+    /// Whether the reply to a clean request is the operation's declared answer, the same for
+    /// every such request: it asks for nothing (`Prefer`), bodies are static, it isn't a `HEAD`,
+    /// it takes any media type, and the operation's resources don't remember. The source keeps
+    /// that answer ready (``ContractSource``), made once.
+    var answersAsDeclared: Bool {
+        preferences.code == nil && preferences.example == nil && !preferences.dynamic
+            && source.generation == .static && request.method != .head && source.resourceMap == nil
+            && { $0 == nil || $0 == "*/*" }(request.header(.accept))
+    }
+
+    /// The reply, given what checking the request found.
+    mutating func reply(to verdict: RequestValidator.Verdict) -> ContractReply {
         var reply: ContractReply
         if source.validation == .strict, !verdict.isClean {
             reply = refusal(verdict)

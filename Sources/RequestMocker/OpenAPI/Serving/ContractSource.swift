@@ -16,6 +16,9 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         let contract: OpenAPIContract
         let router: OpenAPIRouter
         let number: Int
+        /// Each operation's declared answer to a clean request that asks for nothing, by its
+        /// index, made once (see ``ContractResponder/answersAsDeclared``): gone with the revision.
+        let ready = LockedState<[Int: SourceAnswer]>([:])
 
         init(_ contract: OpenAPIContract, _ router: OpenAPIRouter, _ number: Int) {
             (self.contract, self.router, self.number) = (contract, router, number)
@@ -121,7 +124,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
         let queryItems = request.queryItems
         let query = queryItems.isEmpty ? [] : queryItems.filter { !Preferences.queryNames.contains($0.name) }
         let revision = current.withLock { $0 }
-        let (contract, router) = (revision.contract, revision.router)
+        let router = revision.router
         switch router.route(request.method, segments: request.pathSegments, query: query) {
         case .notFound:
             // A path the contract has, but outside its base path: say where it serves.
@@ -145,12 +148,21 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
                 405, operation: "\(request.method) \(request.path)",
                 detail: "\(request.path) declares no \(request.method) operation; it declares \(methods)")
             reply.headers.add("Allow", methods)
-            return reply.answer(from: contract.url)
+            return reply.answer(from: revision.contract.url)
         case .operation(let index, let parameters):
+            let contract = revision.contract
             var responder = ContractResponder(
                 source: self, contract: contract, operation: contract.operations[index], plan: contract.plans[index],
                 request: request, pathValues: parameters, index: index, queryItems: queryItems)
-            return responder.reply().answer(from: contract.url)
+            let verdict = responder.verdict()
+            // A clean request that asks for nothing gets the answer made for the first such.
+            guard verdict.isClean, verdict.warnings.isEmpty, responder.answersAsDeclared else {
+                return responder.reply(to: verdict).answer(from: contract.url)
+            }
+            if let ready = revision.ready.withLock({ $0[index] }) { return ready }
+            let answer = responder.reply(to: verdict).answer(from: contract.url)
+            revision.ready.withLock { $0[index] = answer }
+            return answer
         }
     }
 

@@ -57,7 +57,7 @@ struct RequestValidator {
         self.conditionNames = conditionNames
         self.queryItems = queryItems ?? request.queryItems
         var cookies: [String: String] = [:]
-        for header in request.headers.values(for: .cookie) {
+        for header in plan.readsCookies ? request.headers.values(for: .cookie) : [] {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 if parts.count == 2, cookies[parts[0]] == nil { cookies[parts[0]] = parts[1] }
@@ -99,7 +99,10 @@ struct RequestValidator {
         if !plan.security.isEmpty, !plan.security.contains(where: { $0.allSatisfy(isPresent) }) {
             verdict.unauthorized = plan.security
         }
-        for parameter in plan.parameters { verdict.violations += violations(of: parameter) }
+        for parameter in plan.parameters {
+            let found = violations(of: parameter)
+            if !found.isEmpty { verdict.violations += found }
+        }
         verdict.warnings = undeclaredQueryItems()
         checkBody(into: &verdict)
         return verdict
