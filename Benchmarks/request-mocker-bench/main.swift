@@ -9,7 +9,8 @@
 //     swift run -c release request-mocker-bench --resources-only [--stateful-only]
 //     swift run -c release request-mocker-bench --stateful-serve-only [--server-rounds N]
 //     swift run -c release request-mocker-bench --yaml-only
-//     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair|validation [--requests N]
+//     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair|validation|generation
+//         [--requests N]
 //
 // The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
 // without them those rows say so and the rest of the table is printed.
@@ -68,6 +69,13 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 {
     // Validating the 1 MiB body, --requests times, for a profiler.
     try printValidationRow(rounds: option("--requests", default: 50))
+    exit(0)
+}
+if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
+    CommandLine.arguments[index + 1] == "generation"
+{
+    // The generation rows, --requests times, for a profiler.
+    for _ in 0..<option("--requests", default: 10) { try printGenerationRows() }
     exit(0)
 }
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count {

@@ -42,6 +42,21 @@ extension SchemaGenerator {
         static let maximumParts = 64
 
         init(_ schema: Schema) throws(Failure) {
+            // Nothing to merge (nearly every schema of a body): the schema is its own view, read
+            // as it is, never changed (a merge's view is a schema of its own).
+            if schema.allOf.isEmpty, schema.oneOf.isEmpty, schema.anyOf.isEmpty {
+                view = schema
+                parts = [ObjectIdentifier(schema)]
+                if let not = schema.not { nots = [not] }
+                if schema.enumNodes?.isEmpty == true {
+                    conflict = "its enums share no value (the one at \(schema.pointer) among them)"
+                } else if let constant = schema.constantNode, let options = schema.enumeration,
+                    !options.contains(constant.jsonValue)
+                {
+                    conflict = "the const \(constant.jsonValue) at \(schema.pointer) is not in its enum"
+                }
+                return
+            }
             view = Schema(source: schema.source, pointer: schema.pointer)
             view.acceptsNull = schema.acceptsNull
             var queue = [schema]

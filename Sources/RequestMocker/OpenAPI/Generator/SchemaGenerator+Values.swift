@@ -48,12 +48,15 @@ extension SchemaGenerator {
             } else {
                 nil
             }
-        guard let types = view.types else { return suggested ?? "object" }
-        if let suggested, types.contains(suggested) || suggested == "integer" && types.contains("number") {
+        guard let types = view.types, let mask = view.typeMask else { return suggested ?? "object" }
+        // Tested as bits: a body asks this of each of its values.
+        let order = Self.typeOrder
+        if let suggested, let bit = order.first(where: { $0.0 == suggested })?.1,
+            mask.contains(bit) || bit == .integer && mask.contains(.number)
+        {
             return suggested
         }
-        let order = ["object", "array", "string", "integer", "number", "boolean", "null"]
-        guard let first = order.first(where: types.contains) else {
+        guard let first = order.first(where: { mask.contains($0.1) })?.0 else {
             throw Failure(
                 pointer: view.pointer,
                 reason: types.isEmpty
@@ -62,6 +65,12 @@ extension SchemaGenerator {
         }
         return first
     }
+
+    /// The types in the order one is made when the schema suggests none, with their bits.
+    private static let typeOrder: [(String, Schema.TypeMask)] = [
+        ("object", .object), ("array", .array), ("string", .string), ("integer", .integer), ("number", .number),
+        ("boolean", .boolean), ("null", .null),
+    ]
 
     private mutating func object(
         _ view: Schema, depth: Int, minimal: Bool, variant: Int
