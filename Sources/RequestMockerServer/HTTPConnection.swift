@@ -169,8 +169,15 @@ struct HTTPConnection {
             guard remaining > .zero else { return .timedOut }
             let wait = min(remaining, .seconds(1))
             if wait != receiveTimeout {
-                socket.setReceiveTimeout(wait)
-                receiveTimeout = wait
+                receiveTimeout = socket.setReceiveTimeout(wait) ? wait : nil
+            }
+            // Without the timeout, a read could outwait the deadline: wait for input first.
+            if receiveTimeout == nil {
+                switch socket.waitReadable(timeout: wait) {
+                case .timedOut: continue
+                case .hungUp: return .closed
+                case .readable: break
+                }
             }
             if start > 0, start == buffer.count {
                 buffer.removeAll(keepingCapacity: true)

@@ -21,11 +21,11 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 /// Writes one line to standard output at once (unbuffered), so a pipe or a log file shows each
-/// line as it happens, after the request lines waiting in ``RequestLog`` (so lines keep their
-/// order).
+/// line as it happens: through ``RequestLog``'s queue, after the request lines waiting there, so
+/// every line keeps its place.
 func printLine(_ line: String) {
+    RequestLog.shared.append(line)
     RequestLog.shared.flush()
-    writeAll(Array((line + "\n").utf8))
 }
 
 /// Writes `bytes` to standard output with `write(2)` itself: `FileHandle.write(_:)` cost the

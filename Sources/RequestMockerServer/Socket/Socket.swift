@@ -118,9 +118,11 @@ struct Socket: Sendable, Hashable {
     /// request with a `read` that waits itself, one system call where `poll` and `read` were two.
     /// (Every other reader of a socket waits with ``waitReadable(timeout:)`` first, so its `read`
     /// never waits.)
-    func setReceiveTimeout(_ timeout: Duration) {
+    ///
+    /// - Returns: whether the timeout took (a `read` without one would wait for ever).
+    func setReceiveTimeout(_ timeout: Duration) -> Bool {
         var value = Self.timeValue(timeout)
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        return setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) == 0
     }
 
     private static func timeValue(_ duration: Duration) -> timeval {
@@ -138,16 +140,18 @@ struct Socket: Sendable, Hashable {
     /// - Returns: the number of bytes read; 0 when the peer closed its side.
     func read(appendingTo buffer: inout [UInt8], capacity: Int = 64 * 1024) throws(Failure) -> Int {
         // Read into uninitialized stack space and append only what arrived: zero-filling 64 KiB
-        // of the array for every small request would cost more than the request.
-        let count = withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { scratch -> Int in
+        // of the array for every small request would cost more than the request. The error is
+        // taken at once, before freeing the space could change it.
+        let (count, code) = withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) {
+            scratch -> (Int, Int32) in
             var count = 0
             repeat {
                 count = SocketPlatform.systemRead(descriptor, scratch.baseAddress, capacity)
             } while count < 0 && SocketPlatform.lastError == EINTR
             if count > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<count])) }
-            return count
+            return (count, count < 0 ? SocketPlatform.lastError : 0)
         }
-        if count < 0 { throw Failure("read") }
+        if count < 0 { throw Failure("read", code: code) }
         return count
     }
 

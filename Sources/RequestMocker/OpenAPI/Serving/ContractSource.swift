@@ -27,10 +27,21 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     let validation: OpenAPIContract.Validation
     let generation: OpenAPIContract.Generation
     let basePath: String?
-    /// Static generated bodies by operation, status and media type.
-    private let generated = LockedState<[String: Result<SchemaGenerator.Generated, SchemaGenerator.Failure>]>([:])
+    /// Static generated bodies by operation, status and media type, and the schema they were
+    /// made for (held, so its address names no other schema while the entry is here: a request
+    /// still on a reloaded contract's old revision can't leave its body for the new one's).
+    private let generated = LockedState<
+        [StaticKey: (Schema, Result<SchemaGenerator.Generated, SchemaGenerator.Failure>)]
+    >(
+        [:])
     /// The same bodies as bytes of their media type, by the same keys: encoded once.
-    private let encoded = LockedState<[String: (body: Data, isMinimal: Bool)]>([:])
+    private let encoded = LockedState<[StaticKey: (Schema, body: Data, isMinimal: Bool)]>([:])
+
+    /// What a static body is kept under: the place it answers and the schema it was made for.
+    private struct StaticKey: Hashable {
+        let place: String
+        let schema: ObjectIdentifier
+    }
 
     /// The resources the contract declares, when it answers with state, and what they hold: one
     /// store per source, so per registry.
@@ -193,21 +204,23 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     func staticBytes(
         _ key: String, _ schema: Schema, as mediaType: String
     ) -> Result<(body: Data, isMinimal: Bool), SchemaGenerator.Failure> {
-        if let known = encoded.withLock({ $0[key] }) { return .success(known) }
+        let place = StaticKey(place: key, schema: ObjectIdentifier(schema))
+        if let known = encoded.withLock({ $0[place] }) { return .success((known.body, known.isMinimal)) }
         return staticBody(key, schema).map { generated in
             let made = (ContractResponder.encoded(generated.value, as: mediaType), generated.isMinimal)
-            encoded.withLock { $0[key] = made }
+            encoded.withLock { $0[place] = (schema, made.0, made.1) }
             return made
         }
     }
 
     /// The static body generated for `schema` under `key`, made once.
     func staticBody(_ key: String, _ schema: Schema) -> Result<SchemaGenerator.Generated, SchemaGenerator.Failure> {
-        if let known = generated.withLock({ $0[key] }) { return known }
+        let place = StaticKey(place: key, schema: ObjectIdentifier(schema))
+        if let known = generated.withLock({ $0[place] }) { return known.1 }
         let made = Result { () throws(SchemaGenerator.Failure) in
             try SchemaGenerator.generated(for: schema, direction: .response)
         }
-        generated.withLock { $0[key] = made }
+        generated.withLock { $0[place] = (schema, made) }
         return made
     }
 }
