@@ -3,8 +3,9 @@ import Foundation
 /// A contract as a source of answers: routes a request to its operation, checks it, and answers
 /// as the operation declares (see ``MockRegistry/register(_:validation:generation:basePath:state:at:)``).
 ///
-/// It keeps no state between requests but a cache of static generated bodies, which are the same
-/// for every request anyway.
+/// Besides the resources of a contract that remembers, it keeps only what is the same for every
+/// request anyway: static generated bodies, and each operation's declared answer to a clean
+/// request that asks for nothing.
 package final class ContractSource: AnswerSource, CustomStringConvertible {
     /// The contract and its router, replaced whole when `serve` reloads an edited file, and how
     /// many times that happened.
