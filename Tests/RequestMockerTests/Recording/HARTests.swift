@@ -360,3 +360,44 @@ struct HARPostDataTests {
         }
     }
 }
+
+/// A browser's HAR upload plays back to the same upload sent live with a boundary of its own.
+@Suite("Multipart bodies matched by their parts", .timeLimit(.minutes(3)), .hangGuard)
+struct MultipartMatchingTests {
+    @Test(
+        "the body matcher compares a multipart body's parts, whatever the boundary; a file the HAR left empty takes any"
+    )
+    func partsNotBytes() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(
+            "upload.har",
+            #"{"log": {"entries": [{"request": {"method": "POST", "url": "https://app.example/uploads", "#
+                + #""headers": [], "postData": {"mimeType": "multipart/form-data; boundary=----FromTheBrowser", "#
+                + #""params": [{"name": "title", "value": "Trip"}, {"name": "photo", "fileName": "a.png"}]}}, "#
+                + #""response": {"status": 201, "headers": [], "content": {"mimeType": "application/json", "#
+                + #""text": "{\"id\": 7}"}}}]}}"#)
+        let cassette = try Cassette(
+            contentsOf: file, record: .none, matchers: [.method, .host, .path, .body])
+        let registry = MockRegistry()
+        registry.register(cassette)
+        func upload(title: String) -> URLRequest {
+            var request = URLRequest(url: URL(string: "https://app.example/uploads")!)
+            request.httpMethod = "POST"
+            request.setValue("multipart/form-data; boundary=Live123", forHTTPHeaderField: "Content-Type")
+            request.httpBody = MultipartBody(parts: [
+                MultipartBody.Part(name: "title", body: Data(title.utf8)),
+                MultipartBody.Part(name: "photo", fileName: "a.png", contentType: "image/png", body: Data([1, 2, 3])),
+            ]).encoded(boundary: "Live123")
+            return request
+        }
+        let (data, response) = try await registry.makeSession().data(for: upload(title: "Trip"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"id": 7}"#)
+        // Another title is another body: nothing plays back.
+        await #expect {
+            try await registry.makeSession().data(for: upload(title: "Other"))
+        } throws: { error in
+            "\(error)".contains("no filter matched POST https://app.example/uploads")
+        }
+    }
+}
