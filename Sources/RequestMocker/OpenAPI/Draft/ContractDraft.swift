@@ -94,6 +94,17 @@ public final class ContractDraft {
         for interaction in cassette.interactions { add(interaction) }
     }
 
+    /// The `http(s)` origin of `url` (`https://[::1]:8443`), with its path when asked (an
+    /// upstream's base, without a trailing slash); never its credentials or query.
+    private static func origin(of url: URL, withPath: Bool) -> String? {
+        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host else {
+            return nil
+        }
+        var path = withPath ? url.path(percentEncoded: true) : ""
+        while path.hasSuffix("/") { path.removeLast() }
+        return "\(scheme)://" + (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? "") + path
+    }
+
     /// Adds one recorded exchange.
     ///
     /// ```swift
@@ -134,20 +145,12 @@ public final class ContractDraft {
             tooDeep += 1
             return
         }
-        if let upstream = interaction.upstream, let scheme = upstream.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), let host = upstream.host
+        // A server forwarded it: the API is there, with the upstream's path, not at the
+        // recorder's own address.
+        if let origin = interaction.upstream.flatMap({ Self.origin(of: $0, withPath: true) })
+            ?? Self.origin(of: request.url, withPath: false)
         {
-            // A server forwarded it: the API is there, not at the recorder's own address. Its
-            // scheme, host, port and path: no credentials, no query.
-            let bracketed = host.contains(":") ? "[\(host)]" : host
-            var path = upstream.path(percentEncoded: true)
-            while path.hasSuffix("/") { path.removeLast() }
-            origins.insert("\(scheme)://\(bracketed)" + (upstream.port.map { ":\($0)" } ?? "") + path)
-        } else if let scheme = request.url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            let host = request.url.host
-        {
-            let bracketed = host.contains(":") ? "[\(host)]" : host
-            origins.insert("\(scheme)://\(bracketed)" + (request.url.port.map { ":\($0)" } ?? ""))
+            origins.insert(origin)
         }
         var node = root
         var previous: String?

@@ -159,18 +159,17 @@ extension OpenAPIContract {
             return (Data(fields.joined(separator: "&").utf8), type)
         case ("multipart/form-data", let value):
             let boundary = "RequestMockerSample"
-            var text = ""
+            var parts: [MultipartBody.Part] = []
             if case .object(let members)? = value {
                 for (name, member) in members.sorted(by: { $0.key < $1.key }) {
                     // A list is one part per item, as OpenAPI writes an array of a multipart body.
                     let items: [JSONValue] = if case .array(let items) = member { items } else { [member] }
-                    for item in items {
-                        text += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n"
-                        text += scalarText(item) + "\r\n"
-                    }
+                    parts += items.map { MultipartBody.Part(name: name, body: Data(scalarText($0).utf8)) }
                 }
             }
-            return (Data((text + "--\(boundary)--\r\n").utf8), "multipart/form-data; boundary=\(boundary)")
+            return (
+                MultipartBody(parts: parts).encoded(boundary: boundary), "multipart/form-data; boundary=\(boundary)"
+            )
         case (_, let value?) where MediaType(essence).isJSON:
             return ((try? value.serialized()) ?? Data("null".utf8), type)
         case (_, .string(let text)?):

@@ -120,7 +120,10 @@ enum FormBody {
                     add(name, .text(values[0]))
                 }
             } else if types.contains("array") {
-                var items = explode ? values : values[0].components(separatedBy: separator(style))
+                var items =
+                    explode
+                    ? values
+                    : values[0].components(separatedBy: RequestValidator.separator(style: style, explode: false))
                 if !explode, values[0].isEmpty { items = [] }
                 let itemSchema = property?.lookup.items
                 add(name, .list(items.enumerated().map { scalar($1, itemSchema, pointer + "/\($0)") }))
@@ -159,15 +162,6 @@ enum FormBody {
             if !object.isEmpty { add(name, .map(object)) }
         }
         return Read(object: .map(members), exactNumbers: exact, problems: problems)
-    }
-
-    /// What separates a list's items in one field.
-    private static func separator(_ style: String) -> String {
-        switch style {
-        case "spaceDelimited": " "
-        case "pipeDelimited": "|"
-        default: ","
-        }
     }
 
     // MARK: Multipart

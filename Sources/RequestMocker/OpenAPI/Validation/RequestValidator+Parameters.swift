@@ -114,14 +114,18 @@ extension RequestValidator {
     }
 
     /// What separates a list's items: `.` for an exploded label, space and pipe for their
-    /// delimited styles, else a comma.
-    private static func separator(of parameter: OperationPlan.Parameter) -> String {
-        switch parameter.style {
+    /// delimited styles, else a comma. A form body's field (``FormBody``) is split by the same rule.
+    static func separator(style: String, explode: Bool) -> String {
+        switch style {
         case "spaceDelimited": " "
         case "pipeDelimited": "|"
-        case "label" where parameter.explode: "."
+        case "label" where explode: "."
         default: ","
         }
+    }
+
+    private static func separator(of parameter: OperationPlan.Parameter) -> String {
+        separator(style: parameter.style, explode: parameter.explode)
     }
 
     /// An exploded object in the query: its properties as query items of their own (`form`),
