@@ -294,6 +294,9 @@ print(
         + verdict(ratio(single.median, floor.median), 1.05)
         + String(format: " (the least mock: %.2f)", ratio(modes[10].median, floor.median)))
 print(
+    "  1 filter vs the least mock, median latency: " + String(format: "%.2f  ", ratio(single.median, modes[10].median))
+        + verdict(ratio(single.median, modes[10].median), 1.05))
+print(
     "  full 10,000-entry journal vs 1 filter:     " + String(format: "%.2f  ", ratio(modes[8].median, single.median))
         + verdict(ratio(modes[8].median, single.median), 1.1))
 print(
@@ -361,6 +364,13 @@ print("\nYAML:")
 print(yamlRows.status == 0 ? yamlRows.output : "  skipped (the measuring process could not run)", terminator: "")
 print("\nDrafting a contract from recordings:")
 printDraftRow()
+// In a process of its own: the sessions above are gone, and their tasks with them.
+let slowAnswerRow = runToEnd(
+    URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--slow-answer-only"])
+print("\nSlow answers and other sessions:")
+print(
+    slowAnswerRow.status == 0 ? slowAnswerRow.output : "  skipped (the measuring process could not run)", terminator: ""
+)
 
 extension String {
     func leftPadded(_ width: Int) -> String {

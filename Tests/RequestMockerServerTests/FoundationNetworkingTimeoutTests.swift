@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import RequestMocker
 import RequestMockerServer
@@ -162,12 +163,15 @@ actor Endings {
         }
     }
 
-    @Test func aSynchronousBlockIsNotInterruptedButAnAsyncOneTimesOut() async throws {
+    @Test func synchronousAndAsyncBlocksBothTimeOut() async throws {
         let registry = MockRegistry()
+        // Parked until the test has seen the timeout, so only the timeout can end it.
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
         registry.register(
             .get("/sync"),
             respond: { _, _ in
-                Thread.sleep(forTimeInterval: 1)
+                release.wait()
                 return .string("late")
             })
         // An hour, so only the timeout can end it.
@@ -177,8 +181,9 @@ actor Endings {
         }
         var request = URLRequest(url: URL(string: "http://timeouts.test/sync")!)
         request.timeoutInterval = 0.3
-        // Documented: a synchronous block runs inside `startLoading` and answers when it returns.
-        #expect(await Self.outcome(request, in: registry.makeSession()) == "200")
+        // A synchronous block runs on a thread of its own, off URL loading's queue, so the
+        // request's timeout ends its wait as it ends an `async` block's.
+        #expect(await Self.outcome(request, in: registry.makeSession()) == "\(URLError.Code.timedOut)")
         request.url = URL(string: "http://timeouts.test/async")
         #expect(await Self.outcome(request, in: registry.makeSession()) == "\(URLError.Code.timedOut)")
     }

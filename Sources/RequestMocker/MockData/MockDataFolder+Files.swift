@@ -57,8 +57,15 @@ extension MockDataFolder {
         cache.withLock { $0.folder = nil }
     }
 
-    /// The file `name` and its response, from memory while the file is unchanged.
-    func file(named name: String) throws(RequestMockerError) -> FolderCache.CachedFile {
+    /// What is known of the file `name` without reading it: its response, from memory while the
+    /// file is unchanged, or its status, for ``read(_:status:)``.
+    enum Lookup {
+        case cached(FolderCache.CachedFile)
+        case unread(FileSystem.Status)
+    }
+
+    /// Looks the file `name` up: one status, and the cache.
+    func lookUp(_ name: String) throws(RequestMockerError) -> Lookup {
         let path = root + "/" + name
         let status: FileSystem.Status
         do {
@@ -67,8 +74,14 @@ extension MockDataFolder {
             throw Self.failure(error, path: path)
         }
         if let cached = cache.withLock({ $0.files[name] }), cached.status == status {
-            return cached
+            return .cached(cached)
         }
+        return .unread(status)
+    }
+
+    /// Reads the file `name`, whose status was just taken, and keeps it in memory.
+    func read(_ name: String, status: FileSystem.Status) throws(RequestMockerError) -> FolderCache.CachedFile {
+        let path = root + "/" + name
         guard status.isRegularFile else { throw .fileNotReadable(path: path, reason: "it is not a regular file") }
         let file = try read(path, expecting: status)
         // A file that just changed may change again within the same modification time.

@@ -43,8 +43,22 @@ extension MockDataFolder: AnswerSource {
                 misses.append(miss(of: request, triedNames: candidates))
                 return nil
             }
-            let file = try file(named: name)
-            return .respond(file.response, captures: Captures(), from: .file(file.url))
+            switch try lookUp(name) {
+            case .cached(let file):
+                return .respond(file.response, captures: Captures(), from: .file(file.url))
+            case .unread(let status):
+                // Read where the transport makes slow answers; a file that can't be read fails
+                // the request with the same error.
+                let url = URL(fileURLWithPath: root + "/" + name)
+                return .respondLater(file: url) {
+                    do {
+                        let file = try self.read(name, status: status)
+                        return (file.response, .file(file.url))
+                    } catch {
+                        return (MockResponse(content: .failure(error)), .file(url))
+                    }
+                }
+            }
         } catch {
             return .fail(error)
         }

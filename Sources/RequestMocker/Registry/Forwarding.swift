@@ -9,8 +9,14 @@ package struct Forwarding: Sendable {
     package var loopsBack: @Sendable (URL) -> Bool
     /// Whether synchronous blocks run on a thread of their own, so that the transport can give
     /// up on one that never returns (the server: its connection thread must stay free to see the
-    /// client leave). The URL protocol runs them in place, to answer within `startLoading`.
+    /// client leave; the URL protocol: see `makesSlowAnswersElsewhere`).
     package var runsBlocksOnTheirOwnThread = false
+    /// Whether an answer that takes time to make (a synchronous block, a contract's generated
+    /// body, a mock-data file read and parsed) is made on a thread of its own. The URL protocol
+    /// does: it is asked on URL loading's one queue, which every session in the process shares,
+    /// so an answer made there would hold up every other session's requests. The server makes
+    /// them on the connection's own thread, which holds up no one else.
+    package var makesSlowAnswersElsewhere = false
     /// Whether forwarded bodies are handed on as they arrive (the server relays each piece) or
     /// whole (the URL protocol delivers them at once).
     package var streamsBodies = false

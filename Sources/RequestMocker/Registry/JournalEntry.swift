@@ -60,6 +60,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     private struct Later: Sendable {
         var completion: (completion: Completion, date: Date)?
         var upstream: UpstreamCheck?
+        /// How a contract answered, when the answer was made after the request was journaled
+        /// (off URL loading's queue): set before the answer is delivered.
+        var contractAnswer: OpenAPIContract.Answer?
     }
 
     private let storage: Storage
@@ -81,7 +84,14 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     var entry: FilterIndex.Entry? { storage.entry }
     /// For a request a contract answered: the operation, the status and how the body was
     /// chosen, and what the request broke of the contract.
-    public var contractAnswer: OpenAPIContract.Answer? { storage.contractAnswer }
+    public var contractAnswer: OpenAPIContract.Answer? {
+        storage.contractAnswer ?? storage.later.withLock { $0.contractAnswer }
+    }
+
+    /// Notes how a contract answered, once its answer is made.
+    func noteContractAnswer(_ answer: OpenAPIContract.Answer) {
+        storage.later.withLock { $0.contractAnswer = answer }
+    }
 
     /// How the answer to a request ended, as far as the transport can tell: handed over whole,
     /// failed, or abandoned because the caller cancelled or the client went away.

@@ -21,6 +21,16 @@ extension MockRegistry {
             let context = MockResponse.ResolutionContext(
                 request: request, captures: captures, entry: entry, transcript: transcript, forwarding: forwarding)
             return (response.resolve(context), journalEntry)
+        case .respondLater(let file, let make):
+            let journalEntry = journaled(request, entry, file, nil, .answered)
+            let resolve: @Sendable () -> PendingOutcome = {
+                let made = make()
+                if let answer = made.origin.contractAnswer { journalEntry.noteContractAnswer(answer) }
+                let context = MockResponse.ResolutionContext(
+                    request: request, captures: Captures(), entry: entry, transcript: nil, forwarding: forwarding)
+                return made.response.resolve(context)
+            }
+            return (forwarding.makesSlowAnswersElsewhere ? .blocking(resolve) : resolve(), journalEntry)
         case .passThrough:
             return (
                 forwarding.passThrough(request, recording: nil), journaled(request, entry, nil, nil, .passedThrough)

@@ -12,7 +12,7 @@ enum SourceAnswer {
     }
 
     /// Where a response came from, for the journal.
-    enum Origin {
+    enum Origin: Sendable {
         /// The filter or policy itself.
         case inline
         /// A mock-data file.
@@ -40,6 +40,12 @@ enum SourceAnswer {
 
     /// Answer with this response; `captures` are the path variables a filter captured.
     case respond(MockResponse, captures: Captures, from: Origin)
+    /// Answer with what `make` makes: the source answers this request, but making the answer
+    /// takes time (a contract's generated body, a mock-data file read and parsed), so it is made
+    /// where the transport runs slow work: off URL loading's queue, which every session in the
+    /// process shares (see ``Forwarding/makesSlowAnswersElsewhere``). `file` is known now, for
+    /// the journal; `make` runs once.
+    case respondLater(file: URL, make: @Sendable () -> (response: MockResponse, origin: Origin))
     /// Send the request to the real network and relay the answer.
     case passThrough
     /// Send the request to the real network, relay the answer and record it.
@@ -50,4 +56,18 @@ enum SourceAnswer {
     /// Fail the request: a mistake in the mocks (an invalid pattern, an unreadable file), or
     /// ``RequestMockerError/unmatched(_:)`` from the policy.
     case fail(RequestMockerError)
+
+    /// The response, its captures and its origin, when this is an answer with a response: one
+    /// made later is made now (for a caller on a thread that may take the time).
+    var response: (response: MockResponse, captures: Captures, origin: Origin)? {
+        switch self {
+        case .respond(let response, let captures, let origin):
+            return (response, captures, origin)
+        case .respondLater(_, let make):
+            let made = make()
+            return (made.response, Captures(), made.origin)
+        case .passThrough, .record, .upstreamFirst, .fail:
+            return nil
+        }
+    }
 }

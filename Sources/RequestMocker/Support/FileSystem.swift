@@ -12,13 +12,18 @@ import Foundation
 /// Linux and Apple platforms is in this file.
 enum FileSystem {
     /// What `stat(2)` says of a file: enough to tell whether it is still the one read before
-    /// (two statuses are equal when identity, size and modification time all are).
+    /// (two statuses are equal when identity, size, modification and status-change time all
+    /// are). The change time moves on every write and on every setting of the modification time,
+    /// so a tool that writes a file and then puts its old modification time back still changes
+    /// the status.
     struct Status: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
         let size: Int
         let modifiedSeconds: Int
         let modifiedNanoseconds: Int
+        let changedSeconds: Int
+        let changedNanoseconds: Int
         let isDirectory: Bool
         let isRegularFile: Bool
 
@@ -38,9 +43,13 @@ enum FileSystem {
             #if canImport(Glibc)
                 modifiedSeconds = Int(info.st_mtim.tv_sec)
                 modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+                changedSeconds = Int(info.st_ctim.tv_sec)
+                changedNanoseconds = Int(info.st_ctim.tv_nsec)
             #else
                 modifiedSeconds = Int(info.st_mtimespec.tv_sec)
                 modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
+                changedSeconds = Int(info.st_ctimespec.tv_sec)
+                changedNanoseconds = Int(info.st_ctimespec.tv_nsec)
             #endif
             isDirectory = info.st_mode & S_IFMT == S_IFDIR
             isRegularFile = info.st_mode & S_IFMT == S_IFREG

@@ -3,7 +3,9 @@
 /// when a protocol reports one).
 ///
 /// A ready outcome without a wait is answered synchronously, inside `startLoading`; delays,
-/// `async` blocks and forwarding hand back the rest of the work as an `async` closure.
+/// `async` blocks, forwarding, and answers that take time to make (synchronous blocks, a
+/// contract's generated bodies, mock-data files not read yet) hand back the rest of the work as
+/// an `async` closure, so that nothing slow runs on URL loading's queue.
 struct Exchange: Sendable {
     enum Step: Sendable {
         case finished(Delivery)
@@ -24,7 +26,12 @@ struct Exchange: Sendable {
         noteEntry: @escaping @Sendable (JournalEntry) -> Void = { _ in }
     ) {
         self.registry = registry
-        forwarding = Forwarding(timeout: timeout)
+        var forwarding = Forwarding(timeout: timeout)
+        // Asked on URL loading's one queue: what takes time is made elsewhere (see
+        // `Forwarding.makesSlowAnswersElsewhere`).
+        forwarding.runsBlocksOnTheirOwnThread = true
+        forwarding.makesSlowAnswersElsewhere = true
+        self.forwarding = forwarding
         self.cookies = cookies
         self.noteEntry = noteEntry
     }
@@ -56,7 +63,8 @@ struct Exchange: Sendable {
             guard case .ready(let outcome) = pending, outcome.wait == .zero, !outcome.isStall else {
                 let current = hop
                 let followed = LockedState<Step?>(nil)
-                return .deferred { await finish(pending, at: current, followed: followed) }
+                let made = LockedState<Task<PendingOutcome, Never>?>(nil)
+                return .deferred { await finish(pending, at: current, followed: followed, made: made) }
             }
             switch next(after: outcome, at: hop) {
             case .done(let delivery): return .finished(delivery)
@@ -72,8 +80,11 @@ struct Exchange: Sendable {
     /// so it is neither journaled twice nor takes a sequence's turn twice. A cancelled run
     /// (cancelled or suspended task) stops after its wait: it neither stores the answer's
     /// cookies nor asks for a next hop.
-    private func finish(_ pending: PendingOutcome, at hop: Hop, followed: LockedState<Step?>) async -> Delivery {
-        let outcome = await pending.value
+    private func finish(
+        _ pending: PendingOutcome, at hop: Hop, followed: LockedState<Step?>,
+        made: LockedState<Task<PendingOutcome, Never>?>
+    ) async -> Delivery {
+        let outcome = await Self.value(of: pending, madeOnce: made)
         if outcome.isStall {
             // Only the request's timeout (or cancelling it) ends a stall.
             try? await Task.sleep(for: MockResponse.longestDelay)
@@ -106,6 +117,24 @@ struct Exchange: Sendable {
             case .deferred(let work): return await work()
             }
         }
+    }
+
+    /// The outcome, waiting for it. Work made on a thread of its own (a synchronous block, an
+    /// answer made off URL loading's queue) runs once, however often the task is suspended and
+    /// resumed: a later run waits for the same work (`made` keeps it), so a block runs once and a
+    /// contract's resources change once. What that work hands on (an `async` block it returned)
+    /// runs again on each run, as an `async` block's work does.
+    private static func value(
+        of pending: PendingOutcome, madeOnce made: LockedState<Task<PendingOutcome, Never>?>
+    ) async -> Outcome {
+        guard case .blocking(let work) = pending else { return await pending.value }
+        let task = made.withLock { task in
+            if let task { return task }
+            let started = Task { await OwnThread.run(work) }
+            task = started
+            return started
+        }
+        return await task.value.value
     }
 
     private enum Next {

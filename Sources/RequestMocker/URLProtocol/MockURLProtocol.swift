@@ -16,11 +16,17 @@
 /// `protocolClasses`, or ``registerGlobally()``.
 ///
 /// ## Delivery
-/// A stub without a delay is answered inside `startLoading`. On Linux, calling the
-/// URL-loading client from any other thread races FoundationNetworking's task registry and
-/// crashes under load, so delayed answers, `async` blocks and pass-through are computed
-/// elsewhere and then the task is resumed; FoundationNetworking answers that by calling
-/// `startLoading` again on the task's own queue, where the answer is delivered.
+/// A ready answer (a fixed body, a file already read, a contract's answer made before) is
+/// delivered inside `startLoading`. Everything that takes time is made elsewhere: delays, `async`
+/// blocks and pass-through, and also synchronous blocks, a contract's generated bodies and
+/// mock-data files not read yet, each on a thread of its own. FoundationNetworking calls
+/// `startLoading` for every session in the process on one queue, so an answer made there would
+/// hold up every other session's requests. On Linux, calling the URL-loading client from any
+/// other thread races FoundationNetworking's task registry and crashes under load, so once the
+/// answer is made the task is resumed; FoundationNetworking answers that by calling
+/// `startLoading` again on the task's own queue, where the answer is delivered. The request is
+/// decided, and journaled, when it arrives, and once: a suspended and resumed task gets the
+/// answer already being made.
 ///
 /// ## Limits on Linux
 /// - Redirects are followed by the library (FoundationNetworking traps when a protocol reports
@@ -33,8 +39,8 @@
 /// - Timeouts are enforced here, because FoundationNetworking enforces none for custom
 ///   protocols: the request's `timeoutInterval`, or else the session configuration's
 ///   `timeoutIntervalForRequest` (see ``URLSessionConfiguration/insertMocking(_:)``). They end
-///   delays, `async` blocks and forwarding; a synchronous block runs inside `startLoading` and
-///   can't be interrupted, so it answers when it returns, however long it takes.
+///   delays, blocks and forwarding; a synchronous block that timed out runs on to its end on its
+///   own thread, and what it returns goes nowhere.
 public class MockURLProtocol: URLProtocol {
     let delivery = DeliveryState()
 

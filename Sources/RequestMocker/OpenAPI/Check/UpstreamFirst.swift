@@ -233,7 +233,7 @@ extension MockRegistry {
         let found = snapshot.firstResult(for: request) {
             entry -> (MockResponse, Captures, SourceAnswer.Origin, FilterIndex.Entry)? in
             guard entry.order > order,
-                case .respond(let response, let captures, let origin)? = entry.source.answer(request, misses: &misses),
+                let (response, captures, origin) = entry.source.answer(request, misses: &misses)?.response,
                 !response.passesThrough
             else { return nil }
             return (response, captures, origin, entry)

@@ -3,7 +3,7 @@ import Foundation
 /// Answers one request to one operation as the contract declares: chooses the status, the media
 /// type and the body, in the order ``MockRegistry/register(_:validation:generation:basePath:state:at:)``
 /// documents, and adds the declared headers.
-struct ContractResponder {
+struct ContractResponder: Sendable {
     let source: ContractSource
     /// The contract as it was when the request arrived.
     let contract: OpenAPIContract

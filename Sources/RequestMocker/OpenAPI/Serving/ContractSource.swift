@@ -163,18 +163,24 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
             return reply.answer(from: revision.contract.url)
         case .operation(let index, let parameters):
             let contract = revision.contract
-            var responder = ContractResponder(
+            let responder = ContractResponder(
                 source: self, contract: contract, operation: contract.operations[index], plan: contract.plans[index],
                 request: request, pathValues: parameters, index: index, queryItems: queryItems)
-            let verdict = responder.verdict()
+            // A request without a body is checked now (its parameters: quick); one with a body
+            // later, with the answer, since reading the body may take time.
+            let verdict = request.body?.isEmpty ?? true ? responder.verdict() : nil
             // A clean request that asks for nothing gets the answer made for the first such.
-            guard verdict.isClean, verdict.warnings.isEmpty, responder.answersAsDeclared else {
-                return responder.reply(to: verdict).answer(from: contract.url)
+            let remembered =
+                verdict.map { $0.isClean && $0.warnings.isEmpty && responder.answersAsDeclared } ?? false
+            if remembered, let ready = revision.ready.withLock({ $0[index] }) { return ready }
+            // Anything else is made where the transport makes slow answers: a body may be
+            // generated, resources read and changed.
+            return .respondLater(file: contract.url) { [responder] in
+                var responder = responder
+                let reply = responder.reply(to: verdict ?? responder.verdict())
+                if remembered { revision.ready.withLock { $0[index] = reply.answer(from: contract.url) } }
+                return (reply.response, .contract(contract.url, reply.answer))
             }
-            if let ready = revision.ready.withLock({ $0[index] }) { return ready }
-            let answer = responder.reply(to: verdict).answer(from: contract.url)
-            revision.ready.withLock { $0[index] = answer }
-            return answer
         }
     }
 
@@ -194,7 +200,7 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
     /// benchmark.
     package func reply(to request: MockRequest) -> (status: Int, body: Data)? {
         var misses: [SourceAnswer.Miss] = []
-        guard case .respond(let response, _, _)? = answer(request, misses: &misses),
+        guard let response = answer(request, misses: &misses)?.response?.response,
             case .body(let body, _) = response.content
         else { return nil }
         return (response.status?.code ?? 0, body)

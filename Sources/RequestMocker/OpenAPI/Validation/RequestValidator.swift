@@ -67,7 +67,7 @@ struct RequestValidator {
     }
 
     /// What the check found.
-    struct Verdict {
+    struct Verdict: Sendable {
         /// The security requirements, when the request meets none of them.
         var unauthorized: [[OperationPlan.Credential]]?
         /// Why the body's media type isn't one the operation takes, when it isn't.

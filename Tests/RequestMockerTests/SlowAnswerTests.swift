@@ -1,0 +1,151 @@
+import Dispatch
+import Foundation
+import RequestMocker
+import RequestMockerTestSupport
+import Testing
+
+/// An answer that takes time is made off URL loading's queue, which every session in the
+/// process shares: the witnesses here are blocks parked on a semaphore the test releases, never
+/// a clock.
+@Suite("Slow answers hold up no other session", .timeLimit(.minutes(3)), .hangGuard)
+struct SlowAnswerTests {
+    /// A synchronous block that waits, on its own thread, until the test lets it go, and says
+    /// when it started and when it returned.
+    final class ParkedBlock: Sendable {
+        let started = Gate()
+        private let release = DispatchSemaphore(value: 0)
+        private let counts = LockedState((runs: 0, returned: 0))
+
+        var runs: Int { counts.withLock { $0.runs } }
+        var returned: Int { counts.withLock { $0.returned } }
+
+        func respond(_ body: String) -> MockResponse {
+            .block { [self] _, _ in
+                counts.withLock { $0.runs += 1 }
+                started.open()
+                release.wait()
+                counts.withLock { $0.returned += 1 }
+                return .string(body)
+            }
+        }
+
+        func letGo() { release.signal() }
+    }
+
+    @Test("a light request in another session is answered while a synchronous block is still running")
+    func lightBesideHeavy() async throws {
+        let heavyRegistry = MockRegistry()
+        let lightRegistry = MockRegistry()
+        let parked = ParkedBlock()
+        heavyRegistry.register(.get("/heavy"), respond: parked.respond("heavy"))
+        lightRegistry.register(.get("/light"), respond: .string("light"))
+        let heavySession = heavyRegistry.makeSession()
+        let lightSession = lightRegistry.makeSession()
+        defer { parked.letGo() }
+
+        let heavy = Task { try await heavySession.data(from: url("/heavy")) }
+        await parked.started.wait()
+        for _ in 0..<3 {
+            let (data, _) = try await lightSession.data(from: url("/light"))
+            #expect(data == Data("light".utf8))
+        }
+        // The witness: the block has not returned, since the test has not let it go yet.
+        #expect(parked.returned == 0)
+        parked.letGo()
+        #expect(try await heavy.value.0 == Data("heavy".utf8))
+        #expect(parked.runs == 1)
+        #expect(heavyRegistry.journal.map(\.completion) == [.delivered])
+    }
+
+    @Test("requests of the same session are answered beside a running block too")
+    func sameSession() async throws {
+        let registry = MockRegistry()
+        let parked = ParkedBlock()
+        registry.register(.get("/heavy"), respond: parked.respond("heavy"))
+        registry.register(.get("/light"), respond: .string("light"))
+        let session = registry.makeSession()
+        defer { parked.letGo() }
+
+        let heavy = Task { try await session.data(from: url("/heavy")) }
+        await parked.started.wait()
+        #expect(try await session.data(from: url("/light")).0 == Data("light".utf8))
+        #expect(parked.returned == 0)
+        parked.letGo()
+        #expect(try await heavy.value.0 == Data("heavy".utf8))
+        // Journaled in the order they arrived, the heavy one first.
+        #expect(registry.journal.map(\.request.url.path) == ["/heavy", "/light"])
+    }
+
+    @Test("the request's timeout ends a synchronous block's wait; what the block returns later goes nowhere")
+    func timeoutEndsBlock() async throws {
+        let registry = MockRegistry()
+        let parked = ParkedBlock()
+        registry.register(.get("/heavy"), respond: parked.respond("heavy"))
+        let session = registry.makeSession()
+        defer { parked.letGo() }
+        var request = URLRequest(url: url("/heavy"))
+        request.timeoutInterval = 0.5
+
+        await #expect {
+            _ = try await session.data(for: request)
+        } throws: { error in
+            (error as? URLError)?.code == .timedOut
+        }
+        #expect(parked.runs == 1)
+        #expect(parked.returned == 0)
+        #expect(registry.journal.map(\.completion) == [.failed(URLError(.timedOut).reason)])
+    }
+
+    @Test("a task suspended and resumed while its block runs gets that block's answer: the block runs once")
+    func suspendResume() async throws {
+        let registry = MockRegistry()
+        let parked = ParkedBlock()
+        registry.register(.get("/heavy"), respond: parked.respond("heavy"))
+        let session = registry.makeSession()
+        defer { parked.letGo() }
+
+        let delivered = Gate()
+        let result = LockedState<Data?>(nil)
+        let task = session.dataTask(with: url("/heavy")) { data, _, _ in
+            result.withLock { $0 = data }
+            delivered.open()
+        }
+        task.resume()
+        await parked.started.wait()
+        task.suspend()
+        task.resume()
+        parked.letGo()
+        await delivered.wait()
+        #expect(result.withLock { $0 } == Data("heavy".utf8))
+        #expect(parked.runs == 1)
+        #expect(registry.journal.count == 1)
+    }
+
+    @Test("a mock-data file read off the queue answers, and one that can't be read fails with its reason")
+    func folderFiles() async throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("GET|-pets.json", #"{"name":"Rex"}"#)
+        _ = try folder.write("GET|-broken.json", "not json")
+        let registry = MockRegistry()
+        registry.register(try MockDataFolder(folder.url))
+        let session = registry.makeSession()
+
+        // Read once (off the queue), then answered from memory (at once): the same bytes.
+        for _ in 0..<2 {
+            #expect(try await session.data(from: url("/pets")).0 == Data(#"{"name":"Rex"}"#.utf8))
+        }
+        await #expect {
+            _ = try await session.data(from: url("/broken"))
+        } throws: { error in
+            guard case .invalidMockDataFile(let path, _) = error as? RequestMockerError else { return false }
+            return path.hasSuffix("/GET|-broken.json")
+        }
+        let entries = registry.journal
+        #expect(entries.map { $0.file?.lastPathComponent } == ["GET|-pets.json", "GET|-pets.json", "GET|-broken.json"])
+        #expect(entries.last?.completion.map { if case .failed = $0 { true } else { false } } == true)
+    }
+}
+
+private func url(_ path: String) -> URL {
+    URL(string: "https://slow.test" + path)!
+}
