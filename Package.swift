@@ -9,26 +9,35 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16)],
     products: [
         .library(name: "RequestMocker", targets: ["RequestMocker"]),
+        .library(name: "RequestMockerOpenAPI", targets: ["RequestMockerOpenAPI"]),
         .library(name: "RequestMockerServer", targets: ["RequestMockerServer"]),
         .library(name: "RequestMockerTesting", targets: ["RequestMockerTesting"]),
         .executable(name: "request-mocker", targets: ["request-mocker"]),
     ],
     dependencies: [],
     targets: [
+        // The core: filters, registries, MockURLProtocol, folders, cassettes, stubs, YAML. It
+        // imports no other module of the package.
         .target(name: "RequestMocker"),
-        .target(name: "RequestMockerServer", dependencies: ["RequestMocker"]),
+        // OpenAPI contracts: one more source of answers, beside the core, never inside it.
+        .target(name: "RequestMockerOpenAPI", dependencies: ["RequestMocker"]),
+        // The loopback server serves contracts too (`serve --openapi`, the admin API's resources
+        // and drift report).
+        .target(name: "RequestMockerServer", dependencies: ["RequestMocker", "RequestMockerOpenAPI"]),
         // The only module that imports XCTest or Testing.
         .target(name: "RequestMockerTesting", dependencies: ["RequestMocker"]),
-        .executableTarget(name: "request-mocker", dependencies: ["RequestMocker", "RequestMockerServer"]),
+        .executableTarget(
+            name: "request-mocker", dependencies: ["RequestMocker", "RequestMockerOpenAPI", "RequestMockerServer"]),
         .executableTarget(
             name: "request-mocker-bench",
             // Its server rows run the command itself, so the command is built first.
-            dependencies: ["RequestMocker", "RequestMockerServer", "request-mocker"],
+            dependencies: ["RequestMocker", "RequestMockerOpenAPI", "RequestMockerServer", "request-mocker"],
             path: "Benchmarks/request-mocker-bench"
         ),
         // The fuzzer (no product): `swift run request-mocker-fuzz --smoke` runs in .ci/run.
         .target(
-            name: "RequestMockerFuzzing", dependencies: ["RequestMocker", "RequestMockerServer"],
+            name: "RequestMockerFuzzing",
+            dependencies: ["RequestMocker", "RequestMockerOpenAPI", "RequestMockerServer"],
             path: "Fuzz/RequestMockerFuzzing"),
         .executableTarget(
             name: "request-mocker-fuzz", dependencies: ["RequestMockerFuzzing"], path: "Fuzz/request-mocker-fuzz"),
@@ -44,21 +53,33 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "RequestMockerOpenAPITests",
+            dependencies: ["RequestMockerOpenAPI", "RequestMockerTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
             name: "RequestMockerServerTests",
-            dependencies: ["RequestMockerServer", "RequestMockerFuzzing", "RequestMockerTestSupport"],
+            dependencies: [
+                "RequestMockerServer", "RequestMockerOpenAPI", "RequestMockerFuzzing", "RequestMockerTestSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "RequestMockerTestingTests",
             // The loopback server stands in for the real server that cassettes record from.
-            dependencies: ["RequestMockerTesting", "RequestMockerServer", "RequestMockerTestSupport"],
+            dependencies: [
+                "RequestMockerTesting", "RequestMockerOpenAPI", "RequestMockerServer", "RequestMockerTestSupport",
+            ],
             // Cassettes named after tests, found beside the test files as users keep theirs.
             exclude: ["__Cassettes__"]
         ),
         .testTarget(
             name: "RequestMockerCommandTests",
             // The command's executable is run by its tests, so it must be built first.
-            dependencies: ["request-mocker", "RequestMocker", "RequestMockerServer", "RequestMockerTestSupport"],
+            dependencies: [
+                "request-mocker", "RequestMocker", "RequestMockerOpenAPI", "RequestMockerServer",
+                "RequestMockerTestSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 // `--draft-only` (also in the full table): `request-mocker draft`'s work, drafting a contract
 // from 10,000 and from 100,000 recorded exchanges, each count in a process of its own so its

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 // `--openapi-only` (also run, in a process of its own, at the end of the full table): reading
 // OpenAI's contract (3.4 MB of JSON, 288 operations: parsed, every operation's schemas compiled,

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 // Resources that remember (issue 37): a create and a read by id in a collection of about 10,000
 // items against the same requests answered without state, through the contract source alone

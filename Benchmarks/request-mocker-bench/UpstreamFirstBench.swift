@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 // The row of `serve --upstream-first`: every request forwarded to nginx and its exchange, request
 // and response, checked against a contract, against `serve --upstream`, which only forwards.

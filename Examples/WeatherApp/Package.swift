@@ -23,11 +23,14 @@ let package = Package(
                 .product(name: "RequestMocker", package: "RequestMocker"),
                 // The Swift Testing traits and XCTest helpers (its import brings RequestMocker too).
                 .product(name: "RequestMockerTesting", package: "RequestMocker"),
+                // OpenAPI contracts: only the tests that answer from the service's contract need it.
+                .product(name: "RequestMockerOpenAPI", package: "RequestMocker"),
             ],
             // Copied whole into the test bundle, found through Bundle.module.
             resources: [
                 .copy("MockData"),
                 .copy("Cassettes"),
+                .copy("Contracts"),
             ]
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 import RequestMockerServer
 
 /// Files the file-reading targets write their input to, each in a folder of its own under the

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 import RequestMockerServer
 
 /// One parser the fuzzer feeds: its seed inputs, the tokens its mutations insert, and what it

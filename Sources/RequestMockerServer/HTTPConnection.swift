@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 /// One client connection of a ``MockServer``: reads requests one after another (keep-alive),
 /// answers each from the registry, and ends on `Connection: close`, an error, a timeout, or

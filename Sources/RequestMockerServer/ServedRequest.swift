@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 /// One request a ``MockServer`` handled, as its `onRequest` handler sees it: for logging (the
 /// `request-mocker` command prints one line each) and for tests that watch the wire.

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 /// `request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]`: checks
 /// the mocks, and the contract's own examples, against the contract; one compiler-style line per

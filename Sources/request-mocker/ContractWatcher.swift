@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 /// Reads the contract of `serve --openapi`, prints its summary, and reloads it when one of its
 /// files changes (the entry file or one its `$ref`s reach); a broken edit is reported and the

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 /// `request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH] [--openapi EXISTING]
 /// -o FILE`: writes an OpenAPI 3.1 contract drafted from recorded traffic (YAML or JSON by the

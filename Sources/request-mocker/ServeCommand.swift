@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 import RequestMockerServer
 
 /// `request-mocker serve`: answers from stubs, mock-data folders, a cassette and an OpenAPI

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 import RequestMockerServer
 
 /// Reloads a stubs file when it changes: every half second it compares the file's

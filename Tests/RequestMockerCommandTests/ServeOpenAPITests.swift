@@ -44,7 +44,7 @@ import Testing
 
     @Test func aStatefulContractPrintsItsResourcesAndRemembersACreate() async throws {
         let shop = Command.packageRoot.appendingPathComponent(
-            "Tests/RequestMockerTests/Fixtures/OpenAPI/resources/shop.json")
+            "Tests/RequestMockerOpenAPITests/Fixtures/OpenAPI/resources/shop.json")
         let (serving, base) = try await serving(["--openapi", shop.path, "--stateful"])
         let url = base.absoluteString + "/v1/pets"
         let created = try await ExternalProcess.curl(

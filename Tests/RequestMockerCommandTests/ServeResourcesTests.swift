@@ -9,7 +9,7 @@ extension OneHeavyProgramAtATime {
     /// that survives restarts and `kill -9`.
     @Suite(.timeLimit(.minutes(5)), .hangGuard) struct ServeResourcesTests {
         static let shop = Command.packageRoot.appendingPathComponent(
-            "Tests/RequestMockerTests/Fixtures/OpenAPI/resources/shop.json")
+            "Tests/RequestMockerOpenAPITests/Fixtures/OpenAPI/resources/shop.json")
 
         @Test func aDataFileSeedsTheResourcesAndAResetPutsItBack() async throws {
             let folder = try TemporaryFolder()

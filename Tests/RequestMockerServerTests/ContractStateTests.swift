@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 import RequestMockerServer
 import RequestMockerTestSupport
 import Testing
@@ -13,7 +14,7 @@ struct ContractStateTests {
     static let shop = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // RequestMockerServerTests
         .deletingLastPathComponent()  // Tests
-        .appendingPathComponent("RequestMockerTests/Fixtures/OpenAPI/resources/shop.json")
+        .appendingPathComponent("RequestMockerOpenAPITests/Fixtures/OpenAPI/resources/shop.json")
 
     struct Step {
         let method: String

@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 import RequestMockerServer
 import RequestMockerTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import RequestMockerOpenAPI
 import RequestMockerTestSupport
 import Testing
 

@@ -121,3 +121,58 @@ private struct DocumentJSONParser {
         (open[top].key, open[top].keyOffset) = try scanner.readKey()
     }
 }
+
+extension DocumentNode {
+    /// The value as a ``JSONValue`` (objects lose their order), built without recursion.
+    package var jsonValue: JSONValue {
+        // Post-order over an explicit stack: each container is built once its children are.
+        var results: [JSONValue] = []
+        var pending: [(node: DocumentNode, expanded: Bool)] = [(self, false)]
+        while let (node, expanded) = pending.popLast() {
+            switch node.value {
+            case .null: results.append(.null)
+            case .bool(let value): results.append(.bool(value))
+            case .int(let value): results.append(.int(value))
+            case .double(let value): results.append(.double(value))
+            case .exactNumber(let value): results.append(.double(value.double))
+            case .string(let value): results.append(.string(value))
+            case .array(let elements):
+                if expanded {
+                    let values = Array(results.suffix(elements.count))
+                    results.removeLast(elements.count)
+                    results.append(.array(values))
+                } else {
+                    pending.append((node, true))
+                    pending.append(contentsOf: elements.reversed().map { ($0, false) })
+                }
+            case .object(let object):
+                if expanded {
+                    let values = results.suffix(object.members.count)
+                    var members: [String: JSONValue] = [:]
+                    for (member, value) in zip(object.members, values) { members[member.key] = value }
+                    results.removeLast(object.members.count)
+                    results.append(.object(members))
+                } else {
+                    pending.append((node, true))
+                    pending.append(contentsOf: object.members.reversed().map { ($0.value, false) })
+                }
+            }
+        }
+        return results.last ?? .null
+    }
+
+    /// The number, if this is one.
+    package var number: Double? {
+        switch value {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        case .exactNumber(let value): value.double
+        default: nil
+        }
+    }
+
+    /// The number as a non-negative count, if it is one.
+    package var count: Int? {
+        if case .int(let value) = value, value >= 0 { value } else { nil }
+    }
+}

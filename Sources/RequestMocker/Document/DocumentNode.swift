@@ -165,7 +165,7 @@ package struct DocumentSource: Sendable {
 
     /// Counted from the start only when asked: errors are rare, and reading a contract
     /// shouldn't pay for a table of its lines.
-    static func location(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+    package static func location(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         let end = min(max(offset, 0), bytes.count)
         var line = 1
         var column = 1

@@ -157,7 +157,7 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
         return pattern[next...].allSatisfy { $0 == .anyDepth }
     }
 
-    static func segments(ofEncodedPath path: String) -> [String] {
+    package static func segments(ofEncodedPath path: String) -> [String] {
         // Runs for every request, so it walks the UTF-8 bytes instead of splitting Substrings.
         let bytes = path.utf8
         var lower = bytes.startIndex

@@ -1,7 +1,7 @@
 extension MockDataFolder: AnswerSource {
     /// Answers from the first file the naming convention finds; a recording folder sends what
     /// it has no file for to the network, to be written as the first name looked for.
-    func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
+    package func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         guard let recording, let named = recording.redaction.redact(request, headers: false) else {
             return find(request, misses: &misses)
         }

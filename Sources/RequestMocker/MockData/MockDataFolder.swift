@@ -39,16 +39,16 @@ public final class MockDataFolder: Sendable, CustomStringConvertible {
     public let headersInName: [String]
 
     /// When this folder records, how; `nil` for a folder that only answers.
-    let recording: FolderRecording?
+    package let recording: FolderRecording?
     let root: String
     /// The folder's listing and the files read from it (see MockDataFolder+Files.swift).
     let cache = LockedState(FolderCache())
 
     /// How a recording folder records: the mode in effect, whether the folder is new, what
     /// is hidden, and which hosts it records.
-    struct FolderRecording: Sendable {
-        let mode: RecordMode
-        let isNew: Bool
+    package struct FolderRecording: Sendable {
+        package let mode: RecordMode
+        package let isNew: Bool
         let redaction: Redaction
         let hosts: HostFilter
     }

@@ -1,7 +1,7 @@
 extension Cassette: RecordingTarget {
-    var destination: URL { url }
+    package var destination: URL { url }
 
-    func store(
+    package func store(
         _ result: Result<RecordedResponse, URLError>, request: MockRequest, upstream: URL?, startedAt: Date,
         duration: Duration
     ) -> URL? {

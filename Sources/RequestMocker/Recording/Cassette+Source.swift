@@ -2,7 +2,7 @@ extension Cassette: AnswerSource {
     /// Plays back the first unplayed recording that matches; records what none matches when
     /// the mode records, and otherwise misses in a way that forbids the network. Requests to
     /// other hosts, or that the request hook excludes, are not this cassette's business.
-    func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
+    package func answer(_ request: MockRequest, misses: inout [SourceAnswer.Miss]) -> SourceAnswer? {
         guard hosts.accepts(request), let live = redaction.redact(request) else { return nil }
         if recordMode.playsBack, let (index, recording) = claim(live) {
             let response = recording.response(for: request, from: url, entry: index).delayed(

@@ -1,8 +1,8 @@
 /// `name=value&…` text, as in queries and form bodies.
-enum FormFields {
+package enum FormFields {
     /// The fields' decoded names and values, in order; `+` reads as a space. A field without
     /// `=` (`?debug`) has no value, which differs from an empty one (`?debug=`).
-    static func pairs(_ text: String) -> [(name: String, value: String?)] {
+    package static func pairs(_ text: String) -> [(name: String, value: String?)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { field in
             let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : nil)
@@ -25,7 +25,7 @@ enum FormFields {
 
     /// Percent-encodes everything but RFC 3986's unreserved characters, so a replacement can't
     /// start a new field.
-    static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 

@@ -92,7 +92,7 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a source in this mode may record, given whether its file or folder is new.
-    func records(isNew: Bool) -> Bool {
+    package func records(isNew: Bool) -> Bool {
         switch recording {
         case .never: false
         case .whenNew: isNew

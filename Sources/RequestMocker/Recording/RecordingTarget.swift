@@ -1,5 +1,5 @@
 /// Where a recorded interaction goes: a cassette, or a mock-data folder.
-protocol RecordingTarget: Sendable {
+package protocol RecordingTarget: Sendable {
     /// Keeps one interaction (the request already redacted; the response not yet).
     ///
     /// - Returns: the file it was written to, if it was written at once.

@@ -1,9 +1,15 @@
 /// A request to send to the network and record: the redacted request to write down, and where.
-struct RecordingTicket: Sendable {
-    let request: MockRequest
-    let target: any RecordingTarget
+package struct RecordingTicket: Sendable {
+    package let request: MockRequest
+    package let target: any RecordingTarget
     /// The upstream's base URL, when the request goes to a server's upstream.
-    var upstream: URL?
+    package var upstream: URL?
+
+    package init(request: MockRequest, target: any RecordingTarget, upstream: URL? = nil) {
+        self.request = request
+        self.target = target
+        self.upstream = upstream
+    }
 
     /// Sends `original` (not the redacted copy: the server needs the real credentials), and
     /// records what came back once it is complete; a recording that can't be written fails the

@@ -188,7 +188,7 @@ public struct Redaction: Sendable {
     private var redactsFields: Bool { redactsSecretNames || !queryParameters.isEmpty || !bodyKeys.isEmpty }
 
     /// The request as it is recorded and matched; `nil` when the request hook leaves it alone.
-    func redact(_ request: MockRequest, headers redactsHeaders: Bool = true) -> MockRequest? {
+    package func redact(_ request: MockRequest, headers redactsHeaders: Bool = true) -> MockRequest? {
         var url = request.url
         if pathTransform != nil || (redactsFields && url.query != nil) || (redactsUserInfo && url.user != nil) {
             url = redactedURL(url)
@@ -209,7 +209,7 @@ public struct Redaction: Sendable {
     }
 
     /// The response as it is written; `nil` when the response hook keeps it out.
-    func redact(_ response: RecordedResponse, for request: MockRequest) -> RecordedResponse? {
+    package func redact(_ response: RecordedResponse, for request: MockRequest) -> RecordedResponse? {
         var result = response
         result.headers = redact(response.headers)
         if redactsFields || redactsUserInfo {

@@ -4,7 +4,7 @@
 /// The registry tries its sources in order and the first one that doesn't miss decides the
 /// request; ``MockRegistry/answer(_:forwarding:)`` turns that decision into an outcome. A new
 /// kind of source is one type that conforms, in its own file.
-protocol AnswerSource: Sendable {
+package protocol AnswerSource: Sendable {
     /// What this source makes of `request`, or `nil` when it has nothing for it and the
     /// registry goes on to its next source; a source that misses may add to `misses` what the
     /// unmatched-request report should say.
@@ -20,5 +20,17 @@ protocol AnswerSource: Sendable {
 }
 
 extension AnswerSource {
-    var indexKey: FilterIndex.Key { .general(host: nil) }
+    package var indexKey: FilterIndex.Key { .general(host: nil) }
+}
+
+/// A source that takes a request's whole way in hand once it answers it, where the registry
+/// would only carry a response: it journals the request itself and makes the outcome
+/// (`serve --upstream-first`, in `RequestMockerOpenAPI`). Its ``AnswerSource/answer(_:misses:)``
+/// says ``SourceAnswer/steered(_:)``.
+package protocol SteeringSource: AnswerSource {
+    /// The outcome of `request`, which this source (filed as `entry`) answers for `registry`,
+    /// and the journal entry it wrote (with ``MockRegistry/journaled(_:_:_:_:_:webSocket:contractAnswer:)``).
+    func steer(
+        _ request: MockRequest, entry: FilterIndex.Entry?, in registry: MockRegistry, forwarding: Forwarding
+    ) -> (outcome: PendingOutcome, entry: JournalEntry)
 }

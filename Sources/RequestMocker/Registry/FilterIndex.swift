@@ -8,9 +8,9 @@
 /// cost a request one more hash lookup, not 10,000 checks. So the first match is the one a
 /// linear scan would find, at the cost of a few hash lookups and the candidates' checks
 /// instead of every filter's.
-struct FilterIndex: Sendable {
+package struct FilterIndex: Sendable {
     /// Where a filter is filed in the index, from its host and path pattern.
-    enum Key: Hashable, Sendable {
+    package enum Key: Hashable, Sendable {
         /// Patterns without `**`: found by segment count and the literal segments' positions and
         /// values. `/users/<id>/posts` is `(3, [0, 2], ["users", "posts"])`; an all-literal pattern
         /// lists every position.
@@ -19,7 +19,7 @@ struct FilterIndex: Sendable {
         /// (to the host, when there is one).
         case general(host: String?)
 
-        struct Shape: Hashable, Sendable {
+        package struct Shape: Hashable, Sendable {
             /// The one host the filter wants (lower case, no brackets or port), if it names one.
             let host: String?
             let count: Int
@@ -30,14 +30,14 @@ struct FilterIndex: Sendable {
 
     /// A registered filter. A class, so the buckets, lookups and journal entries that hold it
     /// share one reference instead of copying the filter.
-    final class Entry: Sendable {
+    package final class Entry: Sendable {
         let id: Int
-        let order: Int
-        let source: any AnswerSource
+        package let order: Int
+        package let source: any AnswerSource
         let key: FilterIndex.Key
         /// The source, when it is a filter: the journal, the report and expectations list
         /// filters (worked out once, here).
-        let filter: RequestFilter?
+        package let filter: RequestFilter?
 
         init(id: Int, order: Int, source: any AnswerSource) {
             self.id = id
@@ -82,7 +82,7 @@ struct FilterIndex: Sendable {
     private var fallbackOrder = fallbackBase
 
     /// Where a new entry goes in first-match order.
-    enum Position {
+    package enum Position {
         /// Before every entry.
         case front
         /// After every entry except the fallbacks.
@@ -233,13 +233,13 @@ struct FilterIndex: Sendable {
     }
 
     /// Every filter, in first-match order.
-    var ordered: [Entry] {
+    package var ordered: [Entry] {
         entries.values.sorted { $0.order < $1.order }
     }
 
     /// Calls `body` with each filter that could match `request` (with every filter, while there
     /// are only a few), in first-match order, until `body` returns a result.
-    func firstResult<Result>(for request: MockRequest, _ body: (Entry) -> Result?) -> Result? {
+    package func firstResult<Result>(for request: MockRequest, _ body: (Entry) -> Result?) -> Result? {
         if let few {
             for entry in few {
                 let result = body(entry)

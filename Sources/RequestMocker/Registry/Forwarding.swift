@@ -45,7 +45,7 @@ package struct Forwarding: Sendable {
 
     /// Forwards `request` to the real network, or to the transport's upstream when it has one
     /// (recording it, with a ticket), unless it would come back to the transport itself.
-    func passThrough(_ request: MockRequest, recording ticket: RecordingTicket?) -> PendingOutcome {
+    package func passThrough(_ request: MockRequest, recording ticket: RecordingTicket?) -> PendingOutcome {
         var sent = request
         if let upstream {
             guard let rebased = upstreamBase?.rebased(request) else {

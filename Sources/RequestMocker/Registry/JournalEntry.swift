@@ -37,14 +37,14 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         let entryIndex: Int?
         let webSocket: WebSocketTranscript?
         let entry: FilterIndex.Entry?
-        let contractAnswer: OpenAPIContract.Answer?
-        /// How the answer ended, and when (set once, by the transport), and what
-        /// `serve --upstream-first` made of the exchange.
+        let contractAnswer: ContractAnswer?
+        /// How the answer ended, and when (set once, by the transport), and what a source
+        /// noted of the exchange later.
         let later = LockedState<Later>(Later())
 
         init(
             request: MockRequest, disposition: Disposition, file: URL?, entryIndex: Int?,
-            webSocket: WebSocketTranscript?, entry: FilterIndex.Entry?, contractAnswer: OpenAPIContract.Answer?
+            webSocket: WebSocketTranscript?, entry: FilterIndex.Entry?, contractAnswer: ContractAnswer?
         ) {
             self.request = request
             self.disposition = disposition
@@ -59,10 +59,10 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// What is learnt of a request after it is journaled.
     private struct Later: Sendable {
         var completion: (completion: Completion, date: Date)?
-        var upstream: UpstreamCheck?
+        var note: (any Note)?
         /// How a contract answered, when the answer was made after the request was journaled
         /// (off URL loading's queue): set before the answer is delivered.
-        var contractAnswer: OpenAPIContract.Answer?
+        var contractAnswer: ContractAnswer?
     }
 
     private let storage: Storage
@@ -84,12 +84,12 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     var entry: FilterIndex.Entry? { storage.entry }
     /// For a request a contract answered: the operation, the status and how the body was
     /// chosen, and what the request broke of the contract.
-    public var contractAnswer: OpenAPIContract.Answer? {
+    public var contractAnswer: ContractAnswer? {
         storage.contractAnswer ?? storage.later.withLock { $0.contractAnswer }
     }
 
     /// Notes how a contract answered, once its answer is made.
-    func noteContractAnswer(_ answer: OpenAPIContract.Answer) {
+    func noteContractAnswer(_ answer: ContractAnswer) {
         storage.later.withLock { $0.contractAnswer = answer }
     }
 
@@ -112,48 +112,31 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// When the answer ended.
     public var completionDate: Date? { storage.later.withLock { $0.completion?.date } }
 
-    /// What `serve --upstream-first` made of an exchange (see `UpstreamFirst`): what it broke of
-    /// the contract, or the mock that answered instead of the upstream.
-    package struct UpstreamCheck: Sendable {
-        /// A mock that answered because the upstream lacked the operation.
-        package struct Fallback: Sendable {
-            /// `the upstream answered 404`.
-            package let reason: String
-            package let file: URL?
-            package let entryIndex: Int?
-            package let contractAnswer: OpenAPIContract.Answer?
-            package let filter: RequestFilter?
-        }
-
-        /// The exchange's number among those checked since the start (or the last reset): the
-        /// `entry` of the drift report's examples; `nil` until it is checked.
-        package var exchange: Int?
-        /// The exchange's findings, each with whether it was the first of its kind: empty until
-        /// the exchange is checked, after its answer went out.
-        package var findings: [DriftWatch.Checked] = []
-        /// Findings past the first 100, not kept here (the drift report counts them).
-        package var findingsLeftOut = 0
-        /// Why the body was not checked (its status and headers were), when it wasn't.
-        package var bodyUnchecked: String?
-        package var fallback: Fallback?
-        /// Why the upstream's `404` went to the client rather than to a mock, when it did.
-        package var keptNotFound: String?
+    /// What a source learns of an exchange after it is journaled, kept with the entry: one note
+    /// per entry (`serve --upstream-first` notes its check of the upstream's answer).
+    package protocol Note: Sendable {
+        /// What the entry's description says after the arrow instead of its disposition
+        /// (`openapi getPet 200 example, because the upstream answered 404`), or `nil` to leave it.
+        var answerDescription: String? { get }
     }
 
-    /// What `serve --upstream-first` made of the exchange, once the upstream answered.
-    package var upstreamCheck: UpstreamCheck? { storage.later.withLock { $0.upstream } }
+    /// The entry's note, when it has one of this type.
+    package func note<Kind: Note>(_ kind: Kind.Type) -> Kind? {
+        storage.later.withLock { $0.note as? Kind }
+    }
 
-    func noteUpstream(_ change: (inout UpstreamCheck) -> Void) {
+    /// Changes the entry's note of this type, starting from `initial` when it has none.
+    package func changeNote<Kind: Note>(from initial: @autoclosure () -> Kind, _ change: (inout Kind) -> Void) {
         storage.later.withLock { later in
-            var check = later.upstream ?? UpstreamCheck()
-            change(&check)
-            later.upstream = check
+            var note = later.note as? Kind ?? initial()
+            change(&note)
+            later.note = note
         }
     }
 
     init(
         request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil,
-        disposition: Disposition, webSocket: WebSocketTranscript? = nil, contractAnswer: OpenAPIContract.Answer? = nil
+        disposition: Disposition, webSocket: WebSocketTranscript? = nil, contractAnswer: ContractAnswer? = nil
     ) {
         storage = Storage(
             request: request, disposition: disposition, file: file, entryIndex: entryIndex, webSocket: webSocket,
@@ -184,12 +167,7 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        if let fallback = upstreamCheck?.fallback {
-            let mock =
-                fallback.contractAnswer.map { "openapi \($0)" } ?? fallback.file.map { "file \($0.path)" }
-                ?? fallback.filter.map(\.description) ?? "?"
-            return "\(request) -> \(mock), because \(fallback.reason)"
-        }
+        if let said = storage.later.withLock({ $0.note?.answerDescription }) { return "\(request) -> \(said)" }
         return switch disposition {
         case .answered:
             if let file, let entryIndex {

@@ -35,8 +35,8 @@ extension MockRegistry {
             return (
                 forwarding.passThrough(request, recording: nil), journaled(request, entry, nil, nil, .passedThrough)
             )
-        case .upstreamFirst(let source):
-            return self.answer(request, upstreamFirst: source, entry: entry, forwarding: forwarding)
+        case .steered(let source):
+            return source.steer(request, entry: entry, in: self, forwarding: forwarding)
         case .record(let ticket):
             let journalEntry = journaled(request, entry, ticket.target.destination, nil, .recorded)
             return (forwarding.passThrough(request, recording: ticket), journalEntry)
@@ -77,10 +77,10 @@ extension MockRegistry {
         }
     }
 
-    func journaled(
+    package func journaled(
         _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?,
         _ disposition: JournalEntry.Disposition, webSocket: WebSocketTranscript? = nil,
-        contractAnswer: OpenAPIContract.Answer? = nil
+        contractAnswer: ContractAnswer? = nil
     ) -> JournalEntry {
         let journalEntry = JournalEntry(
             request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition,

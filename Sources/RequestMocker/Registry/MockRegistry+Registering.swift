@@ -6,7 +6,7 @@ extension MockRegistry {
         /// Before everything registered so far: an override, tried first.
         case first
 
-        var position: FilterIndex.Position {
+        package var position: FilterIndex.Position {
             switch self {
             case .last: .back
             case .first: .front
@@ -174,7 +174,7 @@ extension MockRegistry {
         return ids.map { FilterHandle(id: $0, registry: self) }
     }
 
-    func insert(_ source: any AnswerSource, at position: FilterIndex.Position) -> FilterHandle {
+    package func insert(_ source: any AnswerSource, at position: FilterIndex.Position) -> FilterHandle {
         let id = state.withLock { state in
             state.nextID += 1
             state.index.insert(source, id: state.nextID, at: position)

@@ -17,8 +17,8 @@
 /// may happen from any thread. ``shared`` is the process-wide registry that
 /// ``MockURLProtocol`` itself serves, for code that registers globally.
 public final class MockRegistry: Sendable {
-    struct State: Sendable {
-        var index = FilterIndex()
+    package struct State: Sendable {
+        package var index = FilterIndex()
         var nextID = 0
         var unmatchedPolicy: UnmatchedRequestPolicy
         var followsRedirects = true
@@ -32,7 +32,7 @@ public final class MockRegistry: Sendable {
         var strays: [MockRequest] = []
     }
 
-    let state: LockedState<State>
+    package let state: LockedState<State>
 
     /// The process-wide registry behind ``MockURLProtocol`` and
     /// `MockURLProtocol.register(_:)`. Its unmatched policy is ``UnmatchedRequestPolicy/passThrough``.

@@ -47,7 +47,7 @@ extension PendingOutcome {
     /// The same work, its outcome handed to `next`, which decides what follows: the upstream's
     /// answer checked, or a mock's instead (`serve --upstream-first`). `next` runs where the
     /// outcome became ready, on the same kind of thread.
-    func then(_ next: @escaping @Sendable (Outcome) -> PendingOutcome) -> PendingOutcome {
+    package func then(_ next: @escaping @Sendable (Outcome) -> PendingOutcome) -> PendingOutcome {
         switch self {
         case .ready(let outcome): next(outcome)
         case .pending(let work): .pending { await next(await work()).value }

@@ -1,18 +1,23 @@
 /// What one source, or the unmatched-request policy, decided for a request.
-enum SourceAnswer {
+package enum SourceAnswer {
     /// Why a folder or cassette had nothing, kept for the unmatched-request report (a filter that
     /// misses says nothing here: the report ranks filters itself).
-    struct Miss {
+    package struct Miss {
         /// The source's note for the report, made only when a report is (finding a cassette's
         /// nearest recording reads every recording).
-        let note: () -> String
+        package let note: () -> String
         /// A cassette that doesn't record promises no network: when it misses, the registry fails
         /// the request even under ``UnmatchedRequestPolicy/passThrough``.
-        let forbidsNetwork: Bool
+        package let forbidsNetwork: Bool
+
+        package init(note: @escaping () -> String, forbidsNetwork: Bool) {
+            self.note = note
+            self.forbidsNetwork = forbidsNetwork
+        }
     }
 
     /// Where a response came from, for the journal.
-    enum Origin: Sendable {
+    package enum Origin: Sendable {
         /// The filter or policy itself.
         case inline
         /// A mock-data file.
@@ -20,20 +25,20 @@ enum SourceAnswer {
         /// A cassette's recording: which of its `log.entries`.
         case recording(URL, entryIndex: Int)
         /// A contract, and how it answered.
-        case contract(URL, OpenAPIContract.Answer)
+        case contract(URL, ContractAnswer)
 
-        var file: URL? {
+        package var file: URL? {
             switch self {
             case .inline: nil
             case .file(let url), .recording(let url, _), .contract(let url, _): url
             }
         }
 
-        var entryIndex: Int? {
+        package var entryIndex: Int? {
             if case .recording(_, let index) = self { index } else { nil }
         }
 
-        var contractAnswer: OpenAPIContract.Answer? {
+        package var contractAnswer: ContractAnswer? {
             if case .contract(_, let answer) = self { answer } else { nil }
         }
     }
@@ -50,23 +55,24 @@ enum SourceAnswer {
     case passThrough
     /// Send the request to the real network, relay the answer and record it.
     case record(RecordingTicket)
-    /// Send the request to the upstream first, check the exchange against a contract, and let
-    /// the sources after this one answer what the upstream lacks (`serve --upstream-first`).
-    case upstreamFirst(UpstreamFirst)
+    /// Leave the request's whole way to this source, which journals it and makes its outcome:
+    /// `serve --upstream-first` sends it to the upstream first, checks the exchange against a
+    /// contract, and lets the sources after it answer what the upstream lacks.
+    case steered(any SteeringSource)
     /// Fail the request: a mistake in the mocks (an invalid pattern, an unreadable file), or
     /// ``RequestMockerError/unmatched(_:)`` from the policy.
     case fail(RequestMockerError)
 
     /// The response, its captures and its origin, when this is an answer with a response: one
     /// made later is made now (for a caller on a thread that may take the time).
-    var response: (response: MockResponse, captures: Captures, origin: Origin)? {
+    package var response: (response: MockResponse, captures: Captures, origin: Origin)? {
         switch self {
         case .respond(let response, let captures, let origin):
             return (response, captures, origin)
         case .respondLater(_, let make):
             let made = make()
             return (made.response, Captures(), made.origin)
-        case .passThrough, .record, .upstreamFirst, .fail:
+        case .passThrough, .record, .steered, .fail:
             return nil
         }
     }

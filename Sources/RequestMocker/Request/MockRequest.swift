@@ -72,7 +72,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         self.init(method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: false)
     }
 
-    init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, bodyHiddenByUploadTask: Bool) {
+    package init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?, bodyHiddenByUploadTask: Bool) {
         storage = Storage(
             method: method, url: url, headers: headers, body: body, bodyHiddenByUploadTask: bodyHiddenByUploadTask)
     }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Where a streamed body's chunks come from.
-enum ChunkSource: Sendable {
+package enum ChunkSource: Sendable {
     /// A fixed list.
     case chunks([StreamChunk])
     /// A sequence made for each request, as the function that takes its next chunk.
     case computed(@Sendable (MockRequest, Captures) -> NextChunk)
 
     /// Takes a computed stream's next chunk (`nil` at its end). Called from one task, in turn.
-    typealias NextChunk = () async throws -> StreamChunk?
+    package typealias NextChunk = () async throws -> StreamChunk?
 
     /// A computed source from any asynchronous sequence of chunks.
     static func computed<Chunks: AsyncSequence>(

@@ -48,7 +48,7 @@ extension MockResponse {
     }
 
     /// Whether this response sends the request on to its own server (``passThrough``).
-    var passesThrough: Bool {
+    package var passesThrough: Bool {
         if case .passThrough = content { return true }
         return false
     }

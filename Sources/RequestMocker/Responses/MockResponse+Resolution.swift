@@ -1,7 +1,7 @@
 extension MockResponse {
     /// Who is being answered, and by which registry entry (named in error messages only, so the
     /// description isn't built for every request).
-    struct ResolutionContext: Sendable {
+    package struct ResolutionContext: Sendable {
         let request: MockRequest
         let captures: Captures
         let entry: FilterIndex.Entry?
@@ -11,6 +11,17 @@ extension MockResponse {
         var forwarding = Forwarding(timeout: 60)
 
         var filterDescription: String { entry?.filter?.description ?? "the unmatched-request policy" }
+
+        package init(
+            request: MockRequest, captures: Captures, entry: FilterIndex.Entry?, transcript: WebSocketTranscript?,
+            forwarding: Forwarding = Forwarding(timeout: 60)
+        ) {
+            self.request = request
+            self.captures = captures
+            self.entry = entry
+            self.transcript = transcript
+            self.forwarding = forwarding
+        }
     }
 
     /// Block responses may return blocks; this bounds the chain so a block that returns itself
@@ -24,7 +35,7 @@ extension MockResponse {
         return sequence.next()?.claimed().map { overlaid(on: $0) }
     }
 
-    func resolve(_ context: ResolutionContext, nesting: Int = 0) -> PendingOutcome {
+    package func resolve(_ context: ResolutionContext, nesting: Int = 0) -> PendingOutcome {
         switch content {
         case .body(let data, let contentType):
             if let prepared { return .ready(outcome(prepared, context)) }

@@ -20,7 +20,7 @@
 /// win over defaults. Apple's and Linux's `HTTPURLResponse` drop the HTTP version, so only the
 /// loopback server shows it.
 public struct MockResponse: Sendable {
-    enum Content: Sendable {
+    package enum Content: Sendable {
         case body(Data, defaultContentType: String?)
         case file(URL, contentType: String?)
         /// Part of a file whose size is known (a mock-data file's body).
@@ -41,7 +41,7 @@ public struct MockResponse: Sendable {
         case webSocket(WebSocketScript)
     }
 
-    enum Handler: Sendable {
+    package enum Handler: Sendable {
         case sync(@Sendable (MockRequest, Captures) throws -> MockResponse)
         case async(@Sendable (MockRequest, Captures) async throws -> MockResponse)
         /// The package's own quick computation (a stub's template): it can't block or throw,
@@ -51,7 +51,7 @@ public struct MockResponse: Sendable {
     }
 
     /// A response the package computes from the request in place (see ``Handler/inline(_:)``).
-    static func inline(_ compute: @escaping @Sendable (MockRequest, Captures) -> MockResponse) -> MockResponse {
+    package static func inline(_ compute: @escaping @Sendable (MockRequest, Captures) -> MockResponse) -> MockResponse {
         MockResponse(content: .handler(.inline(compute)))
     }
 
@@ -89,7 +89,7 @@ public struct MockResponse: Sendable {
     /// rebuilds nothing.
     var extraDelay: Duration
 
-    init(content: Content, status: HTTPStatus? = nil, httpVersion: String? = nil, headers: HTTPHeaders = [:]) {
+    package init(content: Content, status: HTTPStatus? = nil, httpVersion: String? = nil, headers: HTTPHeaders = [:]) {
         storage = Storage(
             Parts(content: content, statusOverride: status, versionOverride: httpVersion, headerOverlay: headers))
         extraDelay = .zero
@@ -100,7 +100,7 @@ public struct MockResponse: Sendable {
         set { storage = Storage(newValue) }
     }
 
-    var content: Content { storage.parts.content }
+    package var content: Content { storage.parts.content }
     var statusOverride: HTTPStatus? { storage.parts.statusOverride }
     var versionOverride: String? { storage.parts.versionOverride }
     var headerOverlay: HTTPHeaders { storage.parts.headerOverlay }

@@ -1,5 +1,5 @@
 /// The shared position of a ``MockResponse/sequence(_:afterLast:)``.
-final class ResponseSequence: Sendable {
+package final class ResponseSequence: Sendable {
     /// Each response and how many requests in a row it answers: `times(n)` is one step, so a
     /// sequence costs memory per distinct response, never per request it answers.
     let steps: [(response: MockResponse, count: Int)]

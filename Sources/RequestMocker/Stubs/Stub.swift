@@ -48,7 +48,7 @@ public struct Stub: Sendable {
     ///   - contract: the contract an `"openapi"` response answers from; `nil` refuses them.
     /// - Throws: ``Invalid`` naming the first value that is wrong.
     public init(
-        json: JSONValue, location: String = "stub", folder: URL? = nil, contract: OpenAPIContract? = nil
+        json: JSONValue, location: String = "stub", folder: URL? = nil, contract: (any StubContract)? = nil
     ) throws(Invalid) {
         var reader = StubReader(folder: folder, contract: contract)
         self.json = json
@@ -74,7 +74,7 @@ public struct Stub: Sendable {
     ///   the file, the line and column, and the JSON path of the first mistake;
     ///   ``RequestMockerError/fileNotReadable(path:reason:)`` when it can't be read.
     public static func stubs(
-        contentsOf file: URL, contract: OpenAPIContract? = nil
+        contentsOf file: URL, contract: (any StubContract)? = nil
     ) throws(RequestMockerError) -> [Stub] {
         let data: Data
         do {
@@ -88,7 +88,9 @@ public struct Stub: Sendable {
         return try stubs(in: data, file: file, contract: contract)
     }
 
-    static func stubs(in data: Data, file: URL, contract: OpenAPIContract? = nil) throws(RequestMockerError) -> [Stub] {
+    static func stubs(
+        in data: Data, file: URL, contract: (any StubContract)? = nil
+    ) throws(RequestMockerError) -> [Stub] {
         // JSON or YAML by the content (DocumentSyntax).
         let bytes = [UInt8](data)
         // A YAML file's positions come from its tree, once read; a JSON file's from scanning it.

@@ -6,11 +6,11 @@ struct StubReader {
     /// Where `bodyFile` paths start, or `nil` when they are refused.
     let folder: URL?
     /// The contract `openapi` responses answer from, or `nil` when there is none.
-    let contract: OpenAPIContract?
+    let contract: (any StubContract)?
     /// The path variables of the stub being read, for checking its templates.
     private var variables: Set<String> = []
 
-    init(folder: URL?, contract: OpenAPIContract? = nil) {
+    init(folder: URL?, contract: (any StubContract)? = nil) {
         self.folder = folder
         self.contract = contract
     }
@@ -241,7 +241,7 @@ struct StubReader {
         guard let contract else {
             throw invalid(steps, "an \"openapi\" response needs a contract: serve one with --openapi FILE")
         }
-        let response = MockResponse.openAPI(contract, operationID: name, status: status, example: example)
+        let response = contract.declaredResponse(operation: name, status: status, example: example)
         if case .unbuildable(let reason) = response.content { throw invalid(steps, reason) }
         return response
     }

@@ -7,11 +7,11 @@ import Foundation
 /// file's name (a name of its own, short enough for any file name the package writes), so one
 /// left behind by a process that was killed mid-write is recognisable; each write removes such
 /// leftovers of the same file whose process no longer exists.
-enum AtomicFile {
+package enum AtomicFile {
     /// - Parameter flushing: whether the new content is flushed to disk before it replaces the old
     ///   (so a power cut, too, leaves one or the other); without it, a killed process still does,
     ///   at a fraction of the cost of writes that come often (`serve --state`, after each change).
-    static func write(_ data: Data, to url: URL, flushing: Bool = true) throws {
+    package static func write(_ data: Data, to url: URL, flushing: Bool = true) throws {
         let folder = url.deletingLastPathComponent()
         let prefix = ".request-mocker-" + shortHash(url.lastPathComponent) + "-"
         removeLeftovers(startingWith: prefix, in: folder)

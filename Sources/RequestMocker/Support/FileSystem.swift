@@ -10,13 +10,13 @@ import Foundation
 /// `FileManager` builds a dictionary of attributes per call and reports a missing descriptor
 /// no differently from a missing file, and both matter here. Everything spelled differently on
 /// Linux and Apple platforms is in this file.
-enum FileSystem {
+package enum FileSystem {
     /// What `stat(2)` says of a file: enough to tell whether it is still the one read before
     /// (two statuses are equal when identity, size, modification and status-change time all
     /// are). The change time moves on every write and on every setting of the modification time,
     /// so a tool that writes a file and then puts its old modification time back still changes
     /// the status.
-    struct Status: Hashable, Sendable {
+    package struct Status: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
         let size: Int
@@ -57,7 +57,7 @@ enum FileSystem {
     }
 
     /// Why a call failed, in the system's own words.
-    struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         let code: Int32
         let reason: String
 
@@ -70,7 +70,7 @@ enum FileSystem {
             reason = String(cString: strerror(code))
         }
 
-        var description: String { reason }
+        package var description: String { reason }
     }
 
     /// `stat(2)`, following links.
@@ -103,7 +103,7 @@ enum FileSystem {
 
     /// Up to `count` bytes from the start of a file, and the status of the file that was read
     /// (taken from the open descriptor, so it describes exactly those bytes).
-    static func read(_ path: String, upTo count: Int) throws(Failure) -> (data: Data, status: Status) {
+    package static func read(_ path: String, upTo count: Int) throws(Failure) -> (data: Data, status: Status) {
         // Not inherited by processes started meanwhile; and a FIFO put in the file's place
         // can't block the open (`fstat` below then finds it isn't the file looked at).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a byte offset of a JSON document is: line and column (from 1), and the path of the
 /// value being read there (`log.entries[3].request`), found by re-reading the text before it.
-struct JSONLocation {
+package struct JSONLocation {
     let line: Int
     let column: Int
     let path: String
@@ -26,11 +26,11 @@ struct JSONLocation {
     }
 
     /// One step of a path into a JSON document.
-    enum Step: Hashable, Sendable, CustomStringConvertible {
+    package enum Step: Hashable, Sendable, CustomStringConvertible {
         case key(String)
         case index(Int)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .key(let key): key
             case .index(let index): "[\(index)]"

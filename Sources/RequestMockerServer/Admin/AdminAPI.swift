@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 /// The admin API a ``MockServer`` answers under `/__admin/` when
 /// ``MockServer/Configuration/admin`` is set: stubs added and removed at run time, and the

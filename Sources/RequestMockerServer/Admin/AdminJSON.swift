@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerOpenAPI
 
 /// Journal entries as the admin API sends them, and requests read back from that JSON (by
 /// `MockServerClient`).
@@ -61,7 +62,7 @@ enum AdminJSON {
 
     /// The mock that answered: a cassette's entry, a contract's answer, a file or a filter.
     private static func mock(
-        _ file: URL?, _ entryIndex: Int?, _ contractAnswer: OpenAPIContract.Answer?, _ filter: RequestFilter?
+        _ file: URL?, _ entryIndex: Int?, _ contractAnswer: ContractAnswer?, _ filter: RequestFilter?
     ) -> String {
         if let file, let entryIndex { return "cassette \(file.path), entry \(entryIndex)" }
         if let contractAnswer { return "openapi \(contractAnswer)" }
