@@ -78,7 +78,8 @@ func printSlowAnswerRow(rounds: Int = 3) async throws {
             + "(\(rounds) rounds × 4 × 100 requests, \(heavyAnswers) block answers):")
     print(
         "  alone: median \(microseconds(percentile(alone, 0.5))) µs, "
-            + "p99 \(microseconds(percentile(alone, 0.99))) µs; beside: median \(microseconds(percentile(beside, 0.5))) µs, "
+            + "p99 \(microseconds(percentile(alone, 0.99))) µs; "
+            + "beside: median \(microseconds(percentile(beside, 0.5))) µs, "
             + "p99 \(microseconds(percentile(beside, 0.99))) µs")
     print(
         "  beside a slow answer vs alone, median:     " + String(format: "%.2f  ", ratio)
