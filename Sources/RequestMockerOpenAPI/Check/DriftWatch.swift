@@ -12,7 +12,7 @@ import RequestMocker
 /// waits for those submitted.
 ///
 /// A finding quotes the value that broke the schema, unless a name on the way to it, or in it,
-/// marks it as a secret (``SecretNames``): then the value is left out. The report starts over when
+/// marks it as a secret (`SecretNames`): then the value is left out. The report starts over when
 /// the contract is reloaded (an edited file: its operations are others) and on ``reset()``.
 package final class DriftWatch: Sendable {
     private let source: ContractSource

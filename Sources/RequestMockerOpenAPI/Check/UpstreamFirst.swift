@@ -15,7 +15,7 @@ import RequestMocker
 package final class UpstreamFirst: SteeringSource, CustomStringConvertible {
     /// Where `--record` writes the upstream's exchanges.
     package enum Recorder: Sendable {
-        /// A cassette that records every request (``RecordMode/all``), or none (``RecordMode/once``
+        /// A cassette that records every request (`RecordMode.all`), or none (`RecordMode.once`
         /// on a cassette that isn't new).
         case cassette(Cassette)
         /// A folder that records every request.

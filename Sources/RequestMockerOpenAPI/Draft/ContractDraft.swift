@@ -29,7 +29,7 @@ struct DraftLimits {
 ///
 /// Exchanges are kept as shapes, never as themselves, so memory follows the distinct paths and
 /// body shapes rather than the number of exchanges. Each is redacted with
-/// ``Redaction/default`` before it is read. A draft is not thread-safe: use it from one task.
+/// `Redaction.default` before it is read. A draft is not thread-safe: use it from one task.
 public final class ContractDraft {
     /// The base path's segments, stripped from every request; requests outside it are counted.
     let basePath: [String]

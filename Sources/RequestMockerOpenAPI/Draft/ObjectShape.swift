@@ -133,7 +133,7 @@ final class ObjectShape {
     }
 
     /// Writes the members (`properties`, `required`) or the map's values. A member whose name
-    /// marks a secret (``SecretNames``) allows any value: redaction made its values the text
+    /// marks a secret (`SecretNames`) allows any value: redaction made its values the text
     /// `REDACTED`, whatever they were, and a recording that wasn't redacted holds the real ones.
     func describe(into schema: inout DraftSchema, loose: Bool = false) {
         for name in names {

@@ -11,7 +11,7 @@ struct SecurityScheme {
 
     /// The credentials `request` carries, by their names and scheme words (never their values):
     /// an `Authorization` scheme, API keys in headers, query parameters and cookies that
-    /// ``SecretNames`` names.
+    /// `SecretNames` names.
     static func carried(by request: MockRequest) -> [SecurityScheme] {
         var found: [SecurityScheme] = []
         for item in request.queryItems where isCredential(item.name) {
@@ -38,7 +38,7 @@ struct SecurityScheme {
     }
 
     /// Whether a query parameter or cookie named `name` proves who sent a request: a secret by
-    /// ``SecretNames`` that isn't a page's or a sync's token (`pageToken`, `next_token`,
+    /// `SecretNames` that isn't a page's or a sync's token (`pageToken`, `next_token`,
     /// `continuation_token`, `sync_token`, `csrf_token`), which stays a parameter.
     static func isCredential(_ name: String) -> Bool {
         guard SecretNames.isSecretField(name) else { return false }

@@ -159,7 +159,7 @@ final class OperationPlan: Sendable {
 
 extension OperationPlan {
     /// The response declared for `status`: its own, else its range's (`4XX`), else `default`.
-    /// Answering, `check`, ``MockResponse/openAPI(_:operationID:status:example:generation:)``
+    /// Answering, `check`, `MockResponse.openAPI(_:operationID:status:example:generation:)`
     /// and the sample requests all find a status's response by this one rule.
     func response(for status: Int) -> Response? {
         responses.first { $0.status == String(status) }

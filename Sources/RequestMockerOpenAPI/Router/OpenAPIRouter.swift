@@ -7,7 +7,7 @@ import RequestMocker
 ///
 /// The rules, in order:
 /// - A request's path is split on `/` and each segment percent-decoded; leading and trailing
-///   slashes don't count (as for ``PathPattern``). It must start with the operation's base path.
+///   slashes don't count (as for `PathPattern`). It must start with the operation's base path.
 /// - At each segment a literal beats a template segment (`/pets/mine` before `/pets/{id}`);
 ///   template segments are tried in document order. A template segment may mix text and
 ///   parameters (`{Sid}.json`); a parameter takes at least one character, and as few as it can

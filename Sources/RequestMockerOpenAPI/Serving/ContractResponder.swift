@@ -2,7 +2,7 @@ import Foundation
 import RequestMocker
 
 /// Answers one request to one operation as the contract declares: chooses the status, the media
-/// type and the body, in the order ``MockRegistry/register(_:validation:generation:basePath:state:at:)``
+/// type and the body, in the order `MockRegistry.register(_:validation:generation:basePath:state:at:)`
 /// documents, and adds the declared headers.
 struct ContractResponder: Sendable {
     let source: ContractSource

@@ -2,7 +2,7 @@ import Foundation
 import RequestMocker
 
 /// A contract as a source of answers: routes a request to its operation, checks it, and answers
-/// as the operation declares (see ``MockRegistry/register(_:validation:generation:basePath:state:at:)``).
+/// as the operation declares (see `MockRegistry.register(_:validation:generation:basePath:state:at:)`).
 ///
 /// Besides the resources of a contract that remembers, it keeps only what is the same for every
 /// request anyway: static generated bodies, and each operation's declared answer to a clean

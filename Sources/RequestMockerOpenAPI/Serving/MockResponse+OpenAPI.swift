@@ -13,7 +13,7 @@ extension MockResponse {
     /// ```
     ///
     /// The response is chosen as a registered contract chooses one (see
-    /// ``MockRegistry/register(_:validation:generation:basePath:state:at:)``), with `status` and
+    /// `MockRegistry.register(_:validation:generation:basePath:state:at:)`), with `status` and
     /// `example` standing in for `Prefer: code=…, example=…`; the media type follows the
     /// request's `Accept`. The request is not checked against the contract.
     ///
@@ -76,7 +76,7 @@ extension MockResponse {
 }
 
 extension OpenAPIContract: StubContract {
-    /// What the contract declares for `operation`: ``MockResponse/openAPI(_:operationID:status:example:)``,
+    /// What the contract declares for `operation`: `MockResponse.openAPI(_:operationID:status:example:)`,
     /// for a stub's `"openapi"` response.
     public func declaredResponse(operation: String, status: Int?, example: String?) -> MockResponse {
         .openAPI(self, operationID: operation, status: status, example: example)

@@ -37,7 +37,7 @@ extension OpenAPIContract {
         case resources
     }
 
-    /// How the contract answered one request (``ContractAnswer``, which the journal keeps).
+    /// How the contract answered one request (`ContractAnswer`, which the journal keeps).
     public typealias Answer = ContractAnswer
 }
 
@@ -124,7 +124,7 @@ extension MockRegistry {
     /// ])
     /// ```
     ///
-    /// - Throws: ``RequestMockerError/invalidResources(source:line:column:pointer:reason:)`` naming
+    /// - Throws: `RequestMockerError.invalidResources(source:line:column:pointer:reason:)` naming
     ///   the first value that doesn't fit (its JSON pointer) and why; nothing is registered then.
     @discardableResult
     public func register(
@@ -146,7 +146,7 @@ extension MockRegistry {
     /// try registry.replaceResources(with: ["/pets": [["id": 9, "name": "Kim"]]])
     /// ```
     ///
-    /// - Throws: ``RequestMockerError/invalidResources(source:line:column:pointer:reason:)`` when a
+    /// - Throws: `RequestMockerError.invalidResources(source:line:column:pointer:reason:)` when a
     ///   value doesn't fit the contract, or no contract remembers; nothing changes then.
     public func replaceResources(with value: JSONValue) throws(RequestMockerError) {
         try replaceResources(with: Self.document(value, "the resources"), from: .value("the resources"))

@@ -71,7 +71,7 @@ package struct SchemaValidator {
     /// The violations of `value` against `schema`, in the order found.
     ///
     /// - Parameter exactNumbers: the numbers of `value` no `Int` or `Double` holds exactly, by
-    ///   their JSON pointer (``JSONValue/parsingExactly(_:)`` gives them): those are compared as
+    ///   their JSON pointer (`JSONValue.parsingExactly(_:)` gives them): those are compared as
     ///   written, as are bounds, `enum`s and `const`s the contract writes so.
     package static func violations(
         of value: JSONValue, against schema: Schema, direction: Direction,
