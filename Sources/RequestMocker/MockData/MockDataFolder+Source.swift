@@ -46,16 +46,19 @@ extension MockDataFolder: AnswerSource {
             switch try lookUp(name) {
             case .cached(let file):
                 return .respond(file.response, captures: Captures(), from: .file(file.url))
-            case .unread(let status):
-                // Read where the transport makes slow answers; a file that can't be read fails
-                // the request with the same error.
-                let url = URL(fileURLWithPath: root + "/" + name)
-                return .respondLater(file: url) {
-                    do {
-                        let file = try self.read(name, status: status)
-                        return (file.response, .file(file.url))
+            case .unread:
+                // Read where the transport makes slow answers, looked up again there (it may
+                // have been read meanwhile, or replaced).
+                return .respondLater(file: URL(fileURLWithPath: root + "/" + name)) {
+                    do throws(RequestMockerError) {
+                        let file: FolderCache.CachedFile
+                        switch try self.lookUp(name) {
+                        case .cached(let cached): file = cached
+                        case .unread(let status): file = try self.read(name, status: status)
+                        }
+                        return .respond(file.response, from: .file(file.url))
                     } catch {
-                        return (MockResponse(content: .failure(error)), .file(url))
+                        return .fail(error)
                     }
                 }
             }

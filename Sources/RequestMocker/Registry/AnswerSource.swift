@@ -29,7 +29,7 @@ extension AnswerSource {
 /// says ``SourceAnswer/steered(_:)``.
 package protocol SteeringSource: AnswerSource {
     /// The outcome of `request`, which this source (filed as `entry`) answers for `registry`,
-    /// and the journal entry it wrote (with ``MockRegistry/journaled(_:_:_:_:_:webSocket:contractAnswer:)``).
+    /// and the journal entry it wrote (with ``MockRegistry/journaled(_:_:_:_:_:webSocket:contractAnswer:madeLater:)``).
     func steer(
         _ request: MockRequest, entry: FilterIndex.Entry?, in registry: MockRegistry, forwarding: Forwarding
     ) -> (outcome: PendingOutcome, entry: JournalEntry)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One request a registry saw, and what became of it.
 ///
 /// ```swift
@@ -41,11 +43,23 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         /// How the answer ended, and when (set once, by the transport), and what a source
         /// noted of the exchange later.
         let later = LockedState<Later>(Later())
+        /// For an answer made after the request was journaled (off URL loading's queue): entered
+        /// at the start, left once the answer is made, so that reading how a contract answered
+        /// waits for it.
+        let making: DispatchGroup?
 
         init(
             request: MockRequest, disposition: Disposition, file: URL?, entryIndex: Int?,
-            webSocket: WebSocketTranscript?, entry: FilterIndex.Entry?, contractAnswer: ContractAnswer?
+            webSocket: WebSocketTranscript?, entry: FilterIndex.Entry?, contractAnswer: ContractAnswer?,
+            madeLater: Bool
         ) {
+            if madeLater {
+                let making = DispatchGroup()
+                making.enter()
+                self.making = making
+            } else {
+                making = nil
+            }
             self.request = request
             self.disposition = disposition
             self.file = file
@@ -63,7 +77,13 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         /// How a contract answered, when the answer was made after the request was journaled
         /// (off URL loading's queue): set before the answer is delivered.
         var contractAnswer: ContractAnswer?
+        /// Whether that answer is made (so `making` was left).
+        var isMade = false
     }
+
+    /// The longest a reader waits for an answer being made: the making is the library's own
+    /// bounded work (a generated body, a file read), so this only guards against the unforeseen.
+    static let longestMaking: DispatchTimeInterval = .seconds(60)
 
     private let storage: Storage
 
@@ -84,13 +104,25 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     var entry: FilterIndex.Entry? { storage.entry }
     /// For a request a contract answered: the operation, the status and how the body was
     /// chosen, and what the request broke of the contract.
+    ///
+    /// For an answer made off URL loading's queue, reading this waits until it is made (the
+    /// making is bounded: a generated body, a file read), so a test that waited for the request
+    /// with ``MockRegistry/waitForRequests(count:matching:timeout:)`` reads the violations too.
     public var contractAnswer: ContractAnswer? {
-        storage.contractAnswer ?? storage.later.withLock { $0.contractAnswer }
+        if let answer = storage.contractAnswer { return answer }
+        guard let making = storage.making else { return nil }
+        _ = making.wait(timeout: .now() + Self.longestMaking)
+        return storage.later.withLock { $0.contractAnswer }
     }
 
-    /// Notes how a contract answered, once its answer is made.
-    func noteContractAnswer(_ answer: ContractAnswer) {
-        storage.later.withLock { $0.contractAnswer = answer }
+    /// Notes that the answer made later is made, and how a contract answered it, if one did.
+    func noteAnswerMade(contractAnswer answer: ContractAnswer?) {
+        let isFirst = storage.later.withLock { later in
+            defer { later.isMade = true }
+            if !later.isMade { later.contractAnswer = answer }
+            return !later.isMade
+        }
+        if isFirst { storage.making?.leave() }
     }
 
     /// How the answer to a request ended, as far as the transport can tell: handed over whole,
@@ -136,11 +168,12 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
     init(
         request: MockRequest, entry: FilterIndex.Entry?, file: URL? = nil, entryIndex: Int? = nil,
-        disposition: Disposition, webSocket: WebSocketTranscript? = nil, contractAnswer: ContractAnswer? = nil
+        disposition: Disposition, webSocket: WebSocketTranscript? = nil, contractAnswer: ContractAnswer? = nil,
+        madeLater: Bool = false
     ) {
         storage = Storage(
             request: request, disposition: disposition, file: file, entryIndex: entryIndex, webSocket: webSocket,
-            entry: entry, contractAnswer: contractAnswer)
+            entry: entry, contractAnswer: contractAnswer, madeLater: madeLater)
     }
 
     /// Sets how the answer ended unless that is set already; whether this call set it.

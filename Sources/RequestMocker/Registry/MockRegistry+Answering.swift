@@ -10,6 +10,13 @@ extension MockRegistry {
         _ request: MockRequest, forwarding: Forwarding
     ) -> (outcome: PendingOutcome, entry: JournalEntry) {
         let (answer, entry) = decide(request)
+        return act(on: answer, for: request, entry: entry, forwarding: forwarding)
+    }
+
+    /// The outcome of `answer`, the decision for `request`, and its journal entry.
+    private func act(
+        on answer: SourceAnswer, for request: MockRequest, entry: FilterIndex.Entry?, forwarding: Forwarding
+    ) -> (outcome: PendingOutcome, entry: JournalEntry) {
         switch answer {
         case .respond(let response, let captures, let origin):
             let disposition: JournalEntry.Disposition =
@@ -22,15 +29,27 @@ extension MockRegistry {
                 request: request, captures: captures, entry: entry, transcript: transcript, forwarding: forwarding)
             return (response.resolve(context), journalEntry)
         case .respondLater(let file, let make):
-            let journalEntry = journaled(request, entry, file, nil, .answered)
-            let resolve: @Sendable () -> PendingOutcome = {
-                let made = make()
-                if let answer = made.origin.contractAnswer { journalEntry.noteContractAnswer(answer) }
-                let context = MockResponse.ResolutionContext(
-                    request: request, captures: Captures(), entry: entry, transcript: nil, forwarding: forwarding)
-                return made.response.resolve(context)
+            // A transport that makes slow answers in place gets the answer as if the source had
+            // given it at once: journaled as it turned out.
+            guard forwarding.makesSlowAnswersElsewhere else {
+                return act(on: make().answer, for: request, entry: entry, forwarding: forwarding)
             }
-            return (forwarding.makesSlowAnswersElsewhere ? .blocking(resolve) : resolve(), journalEntry)
+            // Journaled now, in the order of arrival; what the contract made of it is noted once
+            // it is made, and read through `JournalEntry.contractAnswer`, which waits for it.
+            let journalEntry = journaled(request, entry, file, nil, .answered, madeLater: true)
+            let resolve: @Sendable () -> PendingOutcome = {
+                switch make() {
+                case .respond(let response, let origin):
+                    journalEntry.noteAnswerMade(contractAnswer: origin.contractAnswer)
+                    let context = MockResponse.ResolutionContext(
+                        request: request, captures: Captures(), entry: entry, transcript: nil, forwarding: forwarding)
+                    return response.resolve(context)
+                case .fail(let mistake):
+                    journalEntry.noteAnswerMade(contractAnswer: nil)
+                    return .ready(Outcome(.refusal(Refusal(mistake))))
+                }
+            }
+            return (.blocking(resolve), journalEntry)
         case .passThrough:
             return (
                 forwarding.passThrough(request, recording: nil), journaled(request, entry, nil, nil, .passedThrough)
@@ -80,11 +99,11 @@ extension MockRegistry {
     package func journaled(
         _ request: MockRequest, _ entry: FilterIndex.Entry?, _ file: URL?, _ entryIndex: Int?,
         _ disposition: JournalEntry.Disposition, webSocket: WebSocketTranscript? = nil,
-        contractAnswer: ContractAnswer? = nil
+        contractAnswer: ContractAnswer? = nil, madeLater: Bool = false
     ) -> JournalEntry {
         let journalEntry = JournalEntry(
             request: request, entry: entry, file: file, entryIndex: entryIndex, disposition: disposition,
-            webSocket: webSocket, contractAnswer: contractAnswer)
+            webSocket: webSocket, contractAnswer: contractAnswer, madeLater: madeLater)
         appendToJournal(journalEntry)
         return journalEntry
     }

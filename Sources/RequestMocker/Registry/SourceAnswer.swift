@@ -50,7 +50,22 @@ package enum SourceAnswer {
     /// where the transport runs slow work: off URL loading's queue, which every session in the
     /// process shares (see ``Forwarding/makesSlowAnswersElsewhere``). `file` is known now, for
     /// the journal; `make` runs once.
-    case respondLater(file: URL, make: @Sendable () -> (response: MockResponse, origin: Origin))
+    case respondLater(file: URL, make: @Sendable () -> Made)
+
+    /// What a source's answer made later (``respondLater(file:make:)``) turned out to be.
+    package enum Made: Sendable {
+        case respond(MockResponse, from: Origin)
+        /// A mistake in the mocks: a file that can't be read or parsed.
+        case fail(RequestMockerError)
+
+        /// The same, as the answer the source would have given at once.
+        var answer: SourceAnswer {
+            switch self {
+            case .respond(let response, let origin): .respond(response, captures: Captures(), from: origin)
+            case .fail(let mistake): .fail(mistake)
+            }
+        }
+    }
     /// Send the request to the real network and relay the answer.
     case passThrough
     /// Send the request to the real network, relay the answer and record it.
@@ -70,8 +85,8 @@ package enum SourceAnswer {
         case .respond(let response, let captures, let origin):
             return (response, captures, origin)
         case .respondLater(_, let make):
-            let made = make()
-            return (made.response, Captures(), made.origin)
+            guard case .respond(let response, let origin) = make() else { return nil }
+            return (response, Captures(), origin)
         case .passThrough, .record, .steered, .fail:
             return nil
         }

@@ -27,13 +27,15 @@ package enum FileSystem {
         let isDirectory: Bool
         let isRegularFile: Bool
 
-        /// Whether the file changed within the last second (or claims a time to come). Within
+        /// Whether the file changed within the last second (or claims a time to come), by the later
+        /// of its modification and change times (a tool may set an old modification time). Within
         /// that window a change can keep the same modification time, since file systems advance
         /// it in ticks of up to a few milliseconds, so what was read then may not be the file's
         /// final content.
         var isRecentlyModified: Bool {
             let modified = Double(modifiedSeconds) + Double(modifiedNanoseconds) / 1e9
-            return Date().timeIntervalSince1970 - modified < 1
+            let changed = Double(changedSeconds) + Double(changedNanoseconds) / 1e9
+            return Date().timeIntervalSince1970 - max(modified, changed) < 1
         }
 
         fileprivate init(_ info: stat) {

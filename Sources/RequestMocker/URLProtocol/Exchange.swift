@@ -121,16 +121,23 @@ struct Exchange: Sendable {
 
     /// The outcome, waiting for it. Work made on a thread of its own (a synchronous block, an
     /// answer made off URL loading's queue) runs once, however often the task is suspended and
-    /// resumed: a later run waits for the same work (`made` keeps it), so a block runs once and a
-    /// contract's resources change once. What that work hands on (an `async` block it returned)
-    /// runs again on each run, as an `async` block's work does.
+    /// resumed: a later run waits for the same work (`made` keeps it), so a block runs once. A
+    /// block that returns a block is run on to the end on the same thread, within the same once.
+    /// What that work hands on (an `async` block it returned) runs again on each run, as an
+    /// `async` block's work does.
     private static func value(
         of pending: PendingOutcome, madeOnce made: LockedState<Task<PendingOutcome, Never>?>
     ) async -> Outcome {
         guard case .blocking(let work) = pending else { return await pending.value }
         let task = made.withLock { task in
             if let task { return task }
-            let started = Task { await OwnThread.run(work) }
+            let started = Task {
+                await OwnThread.run {
+                    var next = work()
+                    while case .blocking(let more) = next { next = more() }
+                    return next
+                }
+            }
             task = started
             return started
         }

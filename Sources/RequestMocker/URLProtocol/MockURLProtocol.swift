@@ -16,7 +16,8 @@
 /// `protocolClasses`, or ``registerGlobally()``.
 ///
 /// ## Delivery
-/// A ready answer (a fixed body, a file already read, a contract's answer made before) is
+/// A ready answer (a fixed body, a file already read, a contract's answer made before, a
+/// remembering contract's answer, whose resources change in the order requests arrive) is
 /// delivered inside `startLoading`. Everything that takes time is made elsewhere: delays, `async`
 /// blocks and pass-through, and also synchronous blocks, a contract's generated bodies and
 /// mock-data files not read yet, each on a thread of its own. FoundationNetworking calls

@@ -167,20 +167,23 @@ package final class ContractSource: AnswerSource, CustomStringConvertible {
             let responder = ContractResponder(
                 source: self, contract: contract, operation: contract.operations[index], plan: contract.plans[index],
                 request: request, pathValues: parameters, index: index, queryItems: queryItems)
-            // A request without a body is checked now (its parameters: quick); one with a body
-            // later, with the answer, since reading the body may take time.
-            let verdict = request.body?.isEmpty ?? true ? responder.verdict() : nil
+            let verdict = responder.verdict()
             // A clean request that asks for nothing gets the answer made for the first such.
-            let remembered =
-                verdict.map { $0.isClean && $0.warnings.isEmpty && responder.answersAsDeclared } ?? false
+            let remembered = verdict.isClean && verdict.warnings.isEmpty && responder.answersAsDeclared
             if remembered, let ready = revision.ready.withLock({ $0[index] }) { return ready }
+            // Resources change in the order requests arrive (ids are handed out in that order),
+            // so a contract that remembers answers here.
+            if remembers {
+                var responder = responder
+                return responder.reply(to: verdict).answer(from: contract.url)
+            }
             // Anything else is made where the transport makes slow answers: a body may be
-            // generated, resources read and changed.
+            // generated.
             return .respondLater(file: contract.url) { [responder] in
                 var responder = responder
-                let reply = responder.reply(to: verdict ?? responder.verdict())
+                let reply = responder.reply(to: verdict)
                 if remembered { revision.ready.withLock { $0[index] = reply.answer(from: contract.url) } }
-                return (reply.response, .contract(contract.url, reply.answer))
+                return .respond(reply.response, from: .contract(contract.url, reply.answer))
             }
         }
     }
