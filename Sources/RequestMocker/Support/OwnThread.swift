@@ -7,6 +7,14 @@ package enum OwnThread {
     /// Generous, since the work is user code: the thread's stack is reserved, not committed.
     package static let stackSize = 8 * 1024 * 1024
 
+    /// Starts `work` on a thread of its own, now.
+    static func start(_ work: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: work)
+        thread.name = "RequestMocker block"
+        thread.stackSize = stackSize
+        thread.start()
+    }
+
     static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: work()) }

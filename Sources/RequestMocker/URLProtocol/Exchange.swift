@@ -63,8 +63,8 @@ struct Exchange: Sendable {
             guard case .ready(let outcome) = pending, outcome.wait == .zero, !outcome.isStall else {
                 let current = hop
                 let followed = LockedState<Step?>(nil)
-                let made = LockedState<Task<PendingOutcome, Never>?>(nil)
-                return .deferred { await finish(pending, at: current, followed: followed, made: made) }
+                let making = Making(pending)
+                return .deferred { await finish(making, at: current, followed: followed) }
             }
             switch next(after: outcome, at: hop) {
             case .done(let delivery): return .finished(delivery)
@@ -80,11 +80,8 @@ struct Exchange: Sendable {
     /// so it is neither journaled twice nor takes a sequence's turn twice. A cancelled run
     /// (cancelled or suspended task) stops after its wait: it neither stores the answer's
     /// cookies nor asks for a next hop.
-    private func finish(
-        _ pending: PendingOutcome, at hop: Hop, followed: LockedState<Step?>,
-        made: LockedState<Task<PendingOutcome, Never>?>
-    ) async -> Delivery {
-        let outcome = await Self.value(of: pending, madeOnce: made)
+    private func finish(_ making: Making, at hop: Hop, followed: LockedState<Step?>) async -> Delivery {
+        let outcome = await making.outcome
         if outcome.isStall {
             // Only the request's timeout (or cancelling it) ends a stall.
             try? await Task.sleep(for: MockResponse.longestDelay)
@@ -119,29 +116,66 @@ struct Exchange: Sendable {
         }
     }
 
-    /// The outcome, waiting for it. Work made on a thread of its own (a synchronous block, an
-    /// answer made off URL loading's queue) runs once, however often the task is suspended and
-    /// resumed: a later run waits for the same work (`made` keeps it), so a block runs once. A
-    /// block that returns a block is run on to the end on the same thread, within the same once.
-    /// What that work hands on (an `async` block it returned) runs again on each run, as an
-    /// `async` block's work does.
-    private static func value(
-        of pending: PendingOutcome, madeOnce made: LockedState<Task<PendingOutcome, Never>?>
-    ) async -> Outcome {
-        guard case .blocking(let work) = pending else { return await pending.value }
-        let task = made.withLock { task in
-            if let task { return task }
-            let started = Task {
-                await OwnThread.run {
-                    var next = work()
-                    while case .blocking(let more) = next { next = more() }
-                    return next
+    /// An outcome being waited for: blocking work (a synchronous block, an answer made off URL
+    /// loading's queue) is started on a thread of its own as soon as the request is decided, not
+    /// when a task of Swift's cooperative pool gets to it, so that it is made even while the pool
+    /// is busy (and a reader waiting for a journal entry's answer never waits on the pool). It
+    /// runs once, however often the task is suspended and resumed: every run awaits the same
+    /// result. A block that returns a block is run on to the end on the same thread. What that
+    /// work hands on (an `async` block it returned) runs again on each run, as an `async`
+    /// block's work does.
+    struct Making: Sendable {
+        private let pending: PendingOutcome
+        private let made: MadeOnce?
+
+        init(_ pending: PendingOutcome) {
+            self.pending = pending
+            guard case .blocking(let work) = pending else {
+                made = nil
+                return
+            }
+            let made = MadeOnce()
+            OwnThread.start {
+                var next = work()
+                while case .blocking(let more) = next { next = more() }
+                made.set(next)
+            }
+            self.made = made
+        }
+
+        var outcome: Outcome {
+            get async {
+                guard let made else { return await pending.value }
+                return await made.value.value
+            }
+        }
+    }
+
+    /// What blocking work made, once it is made; awaited by every run of the task.
+    final class MadeOnce: Sendable {
+        private let state = LockedState<(made: PendingOutcome?, waiting: [CheckedContinuation<PendingOutcome, Never>])>(
+            (nil, []))
+
+        func set(_ made: PendingOutcome) {
+            let waiting = state.withLock { state in
+                state.made = made
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for continuation in waiting { continuation.resume(returning: made) }
+        }
+
+        var value: PendingOutcome {
+            get async {
+                await withCheckedContinuation { continuation in
+                    let made = state.withLock { state in
+                        if state.made == nil { state.waiting.append(continuation) }
+                        return state.made
+                    }
+                    if let made { continuation.resume(returning: made) }
                 }
             }
-            task = started
-            return started
         }
-        return await task.value.value
     }
 
     private enum Next {
