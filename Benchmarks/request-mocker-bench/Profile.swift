@@ -2,18 +2,20 @@
 import Foundation
 import RequestMocker
 
-/// A session answered by the floor (`floor`), the least mock (`least`), or a registry with one
-/// filter.
+/// A session answered by the floor (`floor`), the least mock (`least`; `least-uncached` with no
+/// URL cache, as a mocking session has none), or a registry with one filter, in the session
+/// `makeSession()` makes.
 func profileSession(_ mode: String) -> (URLSession, MockRegistry) {
     let configuration = URLSessionConfiguration.ephemeral
     let registry = MockRegistry()
     registry.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
-    let answering: AnyClass =
-        switch mode {
-        case "floor": FloorProtocol.self
-        case "least": LeastMockProtocol.self
-        default: registry.protocolClass
-        }
+    let answering: AnyClass
+    switch mode {
+    case "floor": answering = FloorProtocol.self
+    case "least", "least-uncached": answering = LeastMockProtocol.self
+    default: return (registry.makeSession(), registry)
+    }
+    if mode == "least-uncached" { configuration.urlCache = nil }
     configuration.protocolClasses = [answering] + (configuration.protocolClasses ?? [])
     return (URLSession(configuration: configuration), registry)
 }
@@ -23,7 +25,7 @@ func profileSession(_ mode: String) -> (URLSession, MockRegistry) {
 /// with the least mock's beside it.
 func profile(_ mode: String, requests: Int) async throws {
     let request = URLRequest(url: URL(string: "https://bench.test/bench/item")!)
-    let sessions = (mode == "pair" ? ["floor", "least", "filter"] : [mode]).map(profileSession)
+    let sessions = (mode == "pair" ? ["floor", "least", "filter", "least-uncached"] : [mode]).map(profileSession)
     var latencies = sessions.map { _ in [Duration]() }
     let clock = ContinuousClock()
     var sent = 0
@@ -48,5 +50,9 @@ func profile(_ mode: String, requests: Int) async throws {
         "floor \(microseconds(medians[0])) µs, least mock \(microseconds(medians[1])) µs "
             + String(format: "(%.3f× floor)", ratio(medians[1], medians[0]))
             + ", 1 filter \(microseconds(medians[2])) µs: "
-            + String(format: "%.3f× floor", ratio(medians[2], medians[0])))
+            + String(
+                format: "%.3f× floor, %.3f× the least mock", ratio(medians[2], medians[0]),
+                ratio(medians[2], medians[1]))
+            + "; the least mock without a URL cache \(microseconds(medians[3])) µs: "
+            + String(format: "1 filter %.3f× it", ratio(medians[2], medians[3])))
 }

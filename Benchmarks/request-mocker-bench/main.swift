@@ -103,6 +103,10 @@ let floorConfiguration = URLSessionConfiguration.ephemeral
 floorConfiguration.protocolClasses = [FloorProtocol.self] + (floorConfiguration.protocolClasses ?? [])
 let leastConfiguration = URLSessionConfiguration.ephemeral
 leastConfiguration.protocolClasses = [LeastMockProtocol.self] + (leastConfiguration.protocolClasses ?? [])
+let uncachedLeastConfiguration = URLSessionConfiguration.ephemeral
+uncachedLeastConfiguration.urlCache = nil
+uncachedLeastConfiguration.protocolClasses =
+    [LeastMockProtocol.self] + (uncachedLeastConfiguration.protocolClasses ?? [])
 
 let one = MockRegistry()
 one.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
@@ -209,6 +213,9 @@ var modes = [
     Mode("10,000 hosts, last matches", manyHosts.makeSession(), "https://host9999.bench.test/bench/item"),
     // Last, so the indices above stay as the budgets below use them.
     Mode("reference: the least mock (no library)", URLSession(configuration: leastConfiguration), "/bench/item"),
+    // The same without URL loading's cache, which a mocking session (makeSession) has none of.
+    Mode(
+        "reference: the least mock, no URL cache", URLSession(configuration: uncachedLeastConfiguration), "/bench/item"),
 ]
 let journaled = [one, manyLiteral, manyPatterned, smallFolder, largeFolder, smallCassette, largeCassette, manyHosts]
 
@@ -267,7 +274,8 @@ for mode in modes {
     let comparedTo =
         switch mode.name {
         case floor.name: ""
-        case single.name, modes[10].name: String(format: "%.2f× floor", ratio(mode.median, floor.median))
+        case single.name, modes[10].name, modes[11].name:
+            String(format: "%.2f× floor", ratio(mode.median, floor.median))
         case modes[5].name: String(format: "%.2f× 10 files", ratio(mode.median, modes[4].median))
         case modes[4].name, modes[6].name: ""
         case modes[7].name: String(format: "%.2f× 10 entries", ratio(mode.median, modes[6].median))
@@ -295,7 +303,8 @@ print(
         + String(format: " (the least mock: %.2f)", ratio(modes[10].median, floor.median)))
 print(
     "  1 filter vs the least mock, median latency: " + String(format: "%.2f  ", ratio(single.median, modes[10].median))
-        + verdict(ratio(single.median, modes[10].median), 1.05))
+        + verdict(ratio(single.median, modes[10].median), 1.05)
+        + String(format: " (both without a URL cache: %.2f)", ratio(single.median, modes[11].median)))
 print(
     "  full 10,000-entry journal vs 1 filter:     " + String(format: "%.2f  ", ratio(modes[8].median, single.median))
         + verdict(ratio(modes[8].median, single.median), 1.1))

@@ -5,6 +5,11 @@ extension URLSessionConfiguration {
     /// let session = URLSession(configuration: .mocking(registry))
     /// ```
     ///
+    /// The copy has no URL cache: a mocked answer is never stored in one (URL loading is told
+    /// not to), and one stored by other sessions must not answer in the mock's place, so a
+    /// lookup could only cost time, and FoundationNetworking's lists the cache's folder for
+    /// every request (a fifth of a mocked request's time, measured).
+    ///
     /// - Parameters:
     ///   - registry: the registry to answer from.
     ///   - base: the configuration to copy; `.ephemeral` by default, which keeps cookies from
@@ -14,6 +19,7 @@ extension URLSessionConfiguration {
         _ registry: MockRegistry, basedOn base: URLSessionConfiguration = .ephemeral
     ) -> URLSessionConfiguration {
         let configuration = (base.copy() as? URLSessionConfiguration) ?? base
+        configuration.urlCache = nil
         configuration.insertMocking(registry)
         return configuration
     }

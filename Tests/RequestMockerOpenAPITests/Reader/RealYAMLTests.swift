@@ -10,15 +10,7 @@ import Testing
     "Real YAML contracts", .enabled(if: RealContracts.available, RealContracts.skipped), .timeLimit(.minutes(3)),
     .hangGuard, .ownThread)
 struct RealYAMLTests {
-    /// Numbers as doubles: JSON's and YAML's integers compare with each other's floats.
-    static func normalized(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .int(let int): .double(Double(int))
-        case .array(let elements): .array(elements.map(normalized))
-        case .object(let members): .object(members.mapValues(normalized))
-        default: value
-        }
-    }
+    static func normalized(_ value: JSONValue) -> JSONValue { value.numbersAsDoubles }
 
     @Test(
         "a vendor's YAML is its JSON, and reads as the same contract",

@@ -40,14 +40,7 @@ struct YAMLTestSuiteTests {
     }
 
     /// The value with numbers compared as numbers (`1` and `1.0` alike) and objects unordered.
-    static func normalized(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .int(let int): .double(Double(int))
-        case .array(let elements): .array(elements.map(normalized))
-        case .object(let members): .object(members.mapValues(normalized))
-        default: value
-        }
-    }
+    static func normalized(_ value: JSONValue) -> JSONValue { value.numbersAsDoubles }
 
     @Test("every case: the same value, or refused with a position, never a crash")
     func everyCase() throws {
