@@ -103,10 +103,10 @@ let floorConfiguration = URLSessionConfiguration.ephemeral
 floorConfiguration.protocolClasses = [FloorProtocol.self] + (floorConfiguration.protocolClasses ?? [])
 let leastConfiguration = URLSessionConfiguration.ephemeral
 leastConfiguration.protocolClasses = [LeastMockProtocol.self] + (leastConfiguration.protocolClasses ?? [])
-let uncachedLeastConfiguration = URLSessionConfiguration.ephemeral
-uncachedLeastConfiguration.urlCache = nil
-uncachedLeastConfiguration.protocolClasses =
-    [LeastMockProtocol.self] + (uncachedLeastConfiguration.protocolClasses ?? [])
+let uncachedLeast = URLSessionConfiguration.ephemeral
+uncachedLeast.urlCache = nil
+uncachedLeast.protocolClasses =
+    [LeastMockProtocol.self] + (uncachedLeast.protocolClasses ?? [])
 
 let one = MockRegistry()
 one.register(.get("/bench/item"), respond: .data(FloorProtocol.body))
@@ -214,8 +214,7 @@ var modes = [
     // Last, so the indices above stay as the budgets below use them.
     Mode("reference: the least mock (no library)", URLSession(configuration: leastConfiguration), "/bench/item"),
     // The same without URL loading's cache, which a mocking session (makeSession) has none of.
-    Mode(
-        "reference: the least mock, no URL cache", URLSession(configuration: uncachedLeastConfiguration), "/bench/item"),
+    Mode("reference: the least mock, no URL cache", URLSession(configuration: uncachedLeast), "/bench/item"),
 ]
 let journaled = [one, manyLiteral, manyPatterned, smallFolder, largeFolder, smallCassette, largeCassette, manyHosts]
 
