@@ -185,3 +185,47 @@ struct SlowAnswerTests {
 private func url(_ path: String) -> URL {
     URL(string: "https://slow.test" + path)!
 }
+
+@Suite("Threads for slow answers", .timeLimit(.minutes(3)), .hangGuard)
+struct BoundedThreadsTests {
+    @Test("at most the limit run at once; the next work runs on the first thread that finishes, in order")
+    func bounded() async throws {
+        let threads = BoundedThreads(limit: 2)
+        let releases = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        defer { for release in releases { release.signal() } }
+        let bothStarted = Gate()
+        let started = LockedState(0)
+        for release in releases {
+            threads.start {
+                if started.withLock({ count in
+                    count += 1
+                    return count
+                }) == 2 {
+                    bothStarted.open()
+                }
+                release.wait()
+            }
+        }
+        await bothStarted.wait()
+        // Two more wait their turn: each sees whether the first was let go when it ran.
+        let firstLetGo = LockedState(false)
+        let seen = LockedState<[String]>([])
+        let bothRan = Gate()
+        for name in ["third", "fourth"] {
+            threads.start {
+                let count = seen.withLock { seen in
+                    seen.append("\(name) after the first was let go: \(firstLetGo.withLock { $0 })")
+                    return seen.count
+                }
+                if count == 2 { bothRan.open() }
+            }
+        }
+        firstLetGo.withLock { $0 = true }
+        releases[0].signal()
+        await bothRan.wait()
+        #expect(
+            seen.withLock { $0 } == [
+                "third after the first was let go: true", "fourth after the first was let go: true",
+            ])
+    }
+}
