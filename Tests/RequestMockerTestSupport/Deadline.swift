@@ -39,6 +39,32 @@ package func withDeadline<T: Sendable>(
     }
 }
 
+/// Runs `body` on a thread of its own, started at once, with a stack of `stackSize` bytes, and
+/// throws ``TimedOut`` naming `waitingFor` if it hasn't returned after `seconds`.
+///
+/// The thread itself reports its result, so what the deadline measures is the work alone: a
+/// result reached in time wins even when Swift concurrency's pool is too busy to resume the
+/// caller before the timer fires (with ``withDeadline(_:waitingFor:_:)``, the task that starts
+/// the thread needs that pool first).
+package func withDeadline<T: Sendable>(
+    _ seconds: Double, waitingFor: String, onThreadOfSize stackSize: Int, _ body: @escaping @Sendable () -> T
+) async throws -> T {
+    let race = Race<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            let thread = Thread { race.finish(.success(body())) }
+            thread.stackSize = stackSize
+            thread.start()
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                race.finish(.failure(TimedOut(seconds: seconds, waitingFor: waitingFor)))
+            }
+        }
+    } onCancel: {
+        race.finish(.failure(CancellationError()))
+    }
+}
+
 /// The first of several outcomes to arrive resumes the continuation; the rest are dropped.
 private final class Race<T: Sendable>: Sendable {
     private struct State {

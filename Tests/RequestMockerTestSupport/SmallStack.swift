@@ -13,11 +13,6 @@ package let smallestLibraryStack = 512 * 1024
 package func onThread<T: Sendable>(
     stackSize: Int = smallestLibraryStack, within seconds: Double = 120, _ body: @escaping @Sendable () -> T
 ) async throws -> T {
-    try await withDeadline(seconds, waitingFor: "the work on a thread of \(stackSize / 1024) KiB") {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: body()) }
-            thread.stackSize = stackSize
-            thread.start()
-        }
-    }
+    try await withDeadline(
+        seconds, waitingFor: "the work on a thread of \(stackSize / 1024) KiB", onThreadOfSize: stackSize, body)
 }

@@ -228,4 +228,52 @@ struct BoundedThreadsTests {
                 "third after the first was let go: true", "fourth after the first was let go: true",
             ])
     }
+
+    /// A synchronous block's answer, and a chain of redirects its blocks return, are settled on
+    /// the threads that make them: no turn of Swift's cooperative pool is needed, so a pool busy
+    /// with other tests' work (on Linux it has as many threads as cores) doesn't hold them up.
+    /// The witness: every thread of the pool is parked on a semaphore while the request is made
+    /// through a completion handler, and the answer still arrives.
+    @Test(
+        "a synchronous block's answer and its redirects arrive while every cooperative thread is busy",
+        .ownThread)
+    func answersWithoutTheCooperativePool() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/hop/<n>")) { _, captures in
+            let n = captures.int("n") ?? 0
+            return n < 3 ? .redirect(to: "/hop/\(n + 1)") : .string("after \(n) hops")
+        }
+        let session = registry.makeSession()
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let release = DispatchSemaphore(value: 0)
+        let parked = DispatchSemaphore(value: 0)
+        for _ in 0..<width {
+            Task.detached { Self.park(saying: parked, until: release) }
+        }
+        // Every thread of the pool is parked once each task has started (waited for on this
+        // test's own thread; bounded, as the pool may first finish other tests' work).
+        let started = Self.count(parked, upTo: width)
+        let answered = DispatchSemaphore(value: 0)
+        let body = LockedState<String?>(nil)
+        session.dataTask(with: url("/hop/0")) { data, _, _ in
+            body.withLock { $0 = data.map { String(decoding: $0, as: UTF8.self) } }
+            answered.signal()
+        }.resume()
+        let arrived = Self.count(answered, upTo: 1) == 1
+        for _ in 0..<width { release.signal() }
+        #expect(started == width)
+        #expect(arrived)
+        #expect(body.withLock { $0 } == "after 3 hops")
+    }
+
+    /// Signals `started`, then blocks the calling thread until `release` is signalled.
+    private static func park(saying started: DispatchSemaphore, until release: DispatchSemaphore) {
+        started.signal()
+        release.wait()
+    }
+
+    /// How many of `count` signals of `semaphore` arrive, each waited for at most a minute.
+    private static func count(_ semaphore: DispatchSemaphore, upTo count: Int) -> Int {
+        (0..<count).filter { _ in semaphore.wait(timeout: .now() + 60) == .success }.count
+    }
 }

@@ -157,6 +157,24 @@ extension LockedState where State == DeliveryMachine {
         if stale { for task in tasks { task.cancel() } }
     }
 
+    /// Tracks one more task of generation `generation` (a task started once its answer was
+    /// made), or cancels it at once if the state moved on.
+    func add(_ task: Task<Void, Never>, generation: Int) {
+        let stale = withLock { machine -> Bool in
+            guard case .waiting(generation) = machine.phase else { return true }
+            machine.tasks.append(task)
+            return false
+        }
+        if stale { task.cancel() }
+    }
+
+    /// Whether generation `generation` still waits for its answer (not stopped, not answered).
+    func isWaiting(generation: Int) -> Bool {
+        withLock { machine in
+            if case .waiting(generation) = machine.phase { true } else { false }
+        }
+    }
+
     /// Offers the answer of generation `generation`; returns `true` if it was taken, in which
     /// case the caller must bring the instance back to deliver it.
     func complete(generation: Int, with delivery: Delivery) -> Bool {

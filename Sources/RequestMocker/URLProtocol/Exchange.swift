@@ -9,7 +9,19 @@
 struct Exchange: Sendable {
     enum Step: Sendable {
         case finished(Delivery)
-        case deferred(@Sendable () async -> Delivery)
+        /// The rest of the work, as a task runs it; and, for an answer made on a thread of its
+        /// own, how that thread may settle it without a task.
+        case deferred(@Sendable () async -> Delivery, onThread: OnThread?)
+    }
+
+    /// An answer being made on a thread of its own, and what settles it there once made: the
+    /// step that follows an outcome that needs no waiting (its delivery, or the next hop of a
+    /// redirect), or `nil` for one that waits (a delay, a stall, an `async` block it returned),
+    /// which a task then awaits. Settled on the thread, a synchronous block's answer takes no
+    /// turn of Swift's cooperative pool, whose threads every test of a process shares.
+    struct OnThread: Sendable {
+        let making: Making
+        let settle: @Sendable (Outcome) -> Step?
     }
 
     let registry: MockRegistry
@@ -64,7 +76,10 @@ struct Exchange: Sendable {
                 let current = hop
                 let followed = LockedState<Step?>(nil)
                 let making = Making(pending)
-                return .deferred { await finish(making, at: current, followed: followed) }
+                let onThread =
+                    making.isOnThread
+                    ? OnThread(making: making) { outcome in settle(outcome, at: current, followed: followed) } : nil
+                return .deferred({ await finish(making, at: current, followed: followed) }, onThread: onThread)
             }
             switch next(after: outcome, at: hop) {
             case .done(let delivery): return .finished(delivery)
@@ -96,22 +111,34 @@ struct Exchange: Sendable {
         }
         // A block that ignored the cancel returns here anyway; what it returned goes nowhere.
         guard !Task.isCancelled else { return .failure(URLError(.cancelled)) }
+        switch followUp(outcome, at: hop, followed: followed) {
+        case .finished(let delivery): return delivery
+        case .deferred(let work, _): return await work()
+        }
+    }
+
+    /// The step after an outcome that needs no waiting, decided on the thread that made it
+    /// (see ``OnThread``), or `nil` when it waits: then the task's run settles it.
+    private func settle(_ outcome: Outcome, at hop: Hop, followed: LockedState<Step?>) -> Step? {
+        guard outcome.wait == .zero, !outcome.isStall else { return nil }
+        return followUp(outcome, at: hop, followed: followed)
+    }
+
+    /// The delivery an outcome makes, or the next hop of the redirect it is.
+    private func followUp(_ outcome: Outcome, at hop: Hop, followed: LockedState<Step?>) -> Step {
         switch next(after: outcome, at: hop) {
         case .done(let delivery):
-            return delivery
+            return .finished(delivery)
         case .redirect(let nextHop):
-            // Decided under the memo's lock, so a cancelled run still inside `advance` and the
-            // run that resumed the task can't both ask the registry. (Nothing else takes this
-            // lock, and `advance` takes none that is held while this one is taken.)
-            let step = followed.withLock { known -> Step in
+            // Decided under the memo's lock, so a cancelled run still inside `advance`, the run
+            // that resumed the task and the thread that settles can't ask the registry twice.
+            // (Nothing else takes this lock, and `advance` takes none that is held while this
+            // one is taken.)
+            return followed.withLock { known -> Step in
                 if let known { return known }
                 let step = advance(nextHop)
                 known = step
                 return step
-            }
-            switch step {
-            case .finished(let delivery): return delivery
-            case .deferred(let work): return await work()
             }
         }
     }
@@ -149,20 +176,46 @@ struct Exchange: Sendable {
                 return await made.value.value
             }
         }
+
+        /// Whether the work runs on a thread of its own (blocking work), where ``whenMade(_:)``
+        /// may settle it.
+        var isOnThread: Bool { made != nil }
+
+        /// Calls `action` with what the work made, on its thread once it is made (at once, here,
+        /// if it is made already). Nothing happens for work that isn't made on a thread.
+        func whenMade(_ action: @escaping @Sendable (PendingOutcome) -> Void) {
+            made?.whenMade(action)
+        }
     }
 
     /// What blocking work made, once it is made; awaited by every run of the task.
     final class MadeOnce: Sendable {
-        private let state = LockedState<(made: PendingOutcome?, waiting: [CheckedContinuation<PendingOutcome, Never>])>(
-            (nil, []))
+        private struct State {
+            var made: PendingOutcome?
+            var waiting: [CheckedContinuation<PendingOutcome, Never>] = []
+            var actions: [@Sendable (PendingOutcome) -> Void] = []
+        }
+        private let state = LockedState(State())
 
         func set(_ made: PendingOutcome) {
-            let waiting = state.withLock { state in
+            let (waiting, actions) = state.withLock { state in
                 state.made = made
-                defer { state.waiting = [] }
-                return state.waiting
+                defer {
+                    state.waiting = []
+                    state.actions = []
+                }
+                return (state.waiting, state.actions)
             }
             for continuation in waiting { continuation.resume(returning: made) }
+            for action in actions { action(made) }
+        }
+
+        func whenMade(_ action: @escaping @Sendable (PendingOutcome) -> Void) {
+            let made = state.withLock { state in
+                if state.made == nil { state.actions.append(action) }
+                return state.made
+            }
+            if let made { action(made) }
         }
 
         var value: PendingOutcome {

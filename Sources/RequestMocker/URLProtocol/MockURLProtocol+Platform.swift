@@ -13,12 +13,17 @@ extension MockURLProtocol {
         /// waits on the one serial queue every session of the process shares, however long its
         /// backlog is: on a thread of the cooperative pool, which has as many threads as cores,
         /// that wait holds back every task of the process (measured: under load, a test suite's
-        /// servers stopped answering for tens of seconds). So it waits on a thread of Dispatch's.
+        /// servers stopped answering for tens of seconds). So it waits elsewhere: on one serial
+        /// queue of the library's, whose thread is Dispatch's overcommitting kind. Not on
+        /// `DispatchQueue.global()`: on Linux that is the root queue Swift's cooperative threads
+        /// come from, and each wake blocked there took a thread from it (measured: with two
+        /// blocked, a task waited a second for Dispatch to add one). One queue is enough: the
+        /// wakes would wait their turn on FoundationNetworking's one queue anyway.
         func makeWake() -> @Sendable () -> Void {
             let task = task
             let delivery = delivery
             return {
-                DispatchQueue.global().async {
+                Self.wakes.async {
                     // A task the user suspended meanwhile is left alone: its `stopLoading` keeps
                     // the answer, and the user's own `resume()` delivers it. (The state is read
                     // just before: a `suspend()` between the two still meets a `resume()`.)
@@ -27,6 +32,9 @@ extension MockURLProtocol {
                 }
             }
         }
+
+        /// Where wakes call `resume()`, one after another.
+        private static let wakes = DispatchQueue(label: "RequestMocker.wakes")
 
         /// FoundationNetworking force-unwraps a temporary file only its own HTTP protocol can set.
         static let failsDownloadTasks = true

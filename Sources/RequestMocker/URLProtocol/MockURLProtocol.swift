@@ -127,21 +127,61 @@ public class MockURLProtocol: URLProtocol {
         switch exchange.start(request) {
         case .finished(let answer):
             finishNow(answer)
-        case .deferred(let work):
-            run(work, generation: generation)
+        case .deferred(let work, let onThread):
+            run(work, generation: generation, onThread: onThread)
         }
     }
 
     /// Runs deferred work off this thread, racing the request's timeout, and brings the answer
     /// back through the platform's wake.
-    func run(_ work: @escaping DeferredWork, generation: Int) {
+    func run(_ work: @escaping DeferredWork, generation: Int, onThread: Exchange.OnThread? = nil) {
         let delivery = delivery
         let wake = makeWake()
-        let worker = Task {
+        let timer = timer(for: generation, wake: wake)
+        guard let onThread else {
+            let worker = Self.worker(work, generation: generation, delivery: delivery, wake: wake)
+            delivery.track(generation: generation, work: work, tasks: [worker, timer])
+            return
+        }
+        delivery.track(generation: generation, work: work, tasks: [timer])
+        Self.settle(onThread, work: work, generation: generation, delivery: delivery, wake: wake)
+    }
+
+    /// A task that runs `work` and offers its answer.
+    private static func worker(
+        _ work: @escaping DeferredWork, generation: Int, delivery: DeliveryState, wake: @escaping @Sendable () -> Void
+    ) -> Task<Void, Never> {
+        Task {
             let answer = await work()
             if delivery.complete(generation: generation, with: answer) { wake() }
         }
-        delivery.track(generation: generation, work: work, tasks: [worker, timer(for: generation, wake: wake)])
+    }
+
+    /// Settles an answer made on a thread of its own there, once it is made: its delivery, or
+    /// the next hop of its redirect, made the same way (at most the redirect limit deep). What
+    /// must wait (a delay, a stall, an `async` block) goes to a task. A task that was stopped
+    /// meanwhile takes no next hop: its restart runs `work` again, which awaits the same answer.
+    private static func settle(
+        _ onThread: Exchange.OnThread, work: @escaping DeferredWork, generation: Int, delivery: DeliveryState,
+        wake: @escaping @Sendable () -> Void
+    ) {
+        onThread.making.whenMade { made in
+            guard delivery.isWaiting(generation: generation) else { return }
+            guard case .ready(let outcome) = made, let step = onThread.settle(outcome) else {
+                delivery.add(
+                    worker(work, generation: generation, delivery: delivery, wake: wake), generation: generation)
+                return
+            }
+            switch step {
+            case .finished(let answer):
+                if delivery.complete(generation: generation, with: answer) { wake() }
+            case .deferred(let next, let nextOnThread?):
+                settle(nextOnThread, work: next, generation: generation, delivery: delivery, wake: wake)
+            case .deferred(let next, nil):
+                delivery.add(
+                    worker(next, generation: generation, delivery: delivery, wake: wake), generation: generation)
+            }
+        }
     }
 
     /// Fails the given generation once it goes the request's timeout without progress: the
