@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "RequestMocker"),
         // OpenAPI contracts: one more source of answers, beside the core, never inside it.
         .target(name: "RequestMockerOpenAPI", dependencies: ["RequestMocker"]),
+        // GraphQL schemas as contracts, beside OpenAPI: it depends on the core alone.
+        .target(name: "RequestMockerGraphQL", dependencies: ["RequestMocker"]),
         // The loopback server serves contracts too (`serve --openapi`, the admin API's resources
         // and drift report).
         .target(name: "RequestMockerServer", dependencies: ["RequestMocker", "RequestMockerOpenAPI"]),
@@ -37,7 +39,7 @@ let package = Package(
         // The fuzzer (no product): `swift run request-mocker-fuzz --smoke` runs in .ci/run.
         .target(
             name: "RequestMockerFuzzing",
-            dependencies: ["RequestMocker", "RequestMockerOpenAPI", "RequestMockerServer"],
+            dependencies: ["RequestMocker", "RequestMockerOpenAPI", "RequestMockerGraphQL", "RequestMockerServer"],
             path: "Fuzz/RequestMockerFuzzing"),
         .executableTarget(
             name: "request-mocker-fuzz", dependencies: ["RequestMockerFuzzing"], path: "Fuzz/request-mocker-fuzz"),
@@ -55,6 +57,11 @@ let package = Package(
         .testTarget(
             name: "RequestMockerOpenAPITests",
             dependencies: ["RequestMockerOpenAPI", "RequestMockerTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "RequestMockerGraphQLTests",
+            dependencies: ["RequestMockerGraphQL", "RequestMockerTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

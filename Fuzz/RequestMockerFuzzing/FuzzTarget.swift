@@ -14,7 +14,7 @@ package struct FuzzTarget: Sendable {
     /// Every target, in the order the smoke run takes them.
     package static let all: [FuzzTarget] = [
         json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI, schemaPattern,
-        schemaValidation, yaml, draft, formBody,
+        schemaValidation, yaml, draft, formBody, graphQLSchema, graphQLOperation,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {

@@ -56,6 +56,10 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
     package static let schemathesis = Tool(
         name: "schemathesis", isPythonModule: true, installation: "python3 -m pip install schemathesis")
 
+    /// graphql-core, the Python port of graphql-js: the GraphQL tests' reference.
+    package static let graphqlCore = Tool(
+        name: "graphql", isPythonModule: true, installation: "python3 -m pip install graphql-core")
+
     init(name: String, isPythonModule: Bool, python: String = "python3", installation: String) {
         self.name = name
         self.isPythonModule = isPythonModule

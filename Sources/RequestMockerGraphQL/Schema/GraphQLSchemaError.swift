@@ -1,0 +1,69 @@
+/// A schema that can't be used: every problem found, each with where it is (`file:line:column`),
+/// what is wrong, and what to do. `request-mocker` exits 65 with it.
+package struct GraphQLSchemaError: Error, Sendable, CustomStringConvertible {
+    package struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The schema file, when it was read from one.
+        package var file: String?
+        /// Where the problem is, when it is at a place in the file (a built-in's is nowhere).
+        package var location: GraphQLLocation?
+        /// What is wrong, then what to do.
+        package var message: String
+
+        package var description: String {
+            let place = [file, location.map(\.description)].compactMap { $0 }.joined(separator: ":")
+            return place.isEmpty ? message : "\(place): \(message)"
+        }
+    }
+
+    package var problems: [Problem]
+
+    package var description: String {
+        problems.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// graphql-js's "Did you mean" list: the options within a few edits of `input`, nearest first,
+/// at most five.
+func suggestions(for input: String, among options: some Sequence<String>) -> [String] {
+    let threshold = input.count * 4 / 10 + 1
+    let lowered = Array(input.lowercased().unicodeScalars)
+    var found: [(distance: Int, option: String)] = []
+    for option in options {
+        let other = Array(option.lowercased().unicodeScalars)
+        // A difference of case alone is the nearest there is.
+        let distance = lowered == other ? (input == option ? 0 : 1) : editDistance(lowered, other, bound: threshold)
+        if distance <= threshold { found.append((distance, option)) }
+    }
+    return found.sorted { ($0.distance, $0.option) < ($1.distance, $1.option) }.prefix(5).map(\.option)
+}
+
+/// ` Did you mean "A", "B" or "C"?`, or nothing.
+func didYouMean(_ options: [String], prefix: String = "") -> String {
+    guard !options.isEmpty else { return "" }
+    let quoted = options.map { "\"\(prefix)\($0)\"" }
+    let list =
+        quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
+    return " Did you mean \(list)?"
+}
+
+/// The edit distance of two strings, transpositions counting one, or `bound + 1` when it is past
+/// `bound` (the lengths alone may say so).
+private func editDistance(_ first: [Unicode.Scalar], _ second: [Unicode.Scalar], bound: Int) -> Int {
+    if abs(first.count - second.count) > bound { return bound + 1 }
+    var before = [Int](0...second.count)
+    var previous = before
+    for (index, a) in first.enumerated() {
+        var current = [index + 1] + [Int](repeating: 0, count: second.count)
+        for (otherIndex, b) in second.enumerated() {
+            let cost = a == b ? 0 : 1
+            current[otherIndex + 1] = min(
+                previous[otherIndex + 1] + 1, current[otherIndex] + 1, previous[otherIndex] + cost)
+            if index > 0, otherIndex > 0, a == second[otherIndex - 1], first[index - 1] == b {
+                current[otherIndex + 1] = min(current[otherIndex + 1], before[otherIndex - 1] + 1)
+            }
+        }
+        before = previous
+        previous = current
+    }
+    return previous[second.count]
+}

@@ -1,0 +1,58 @@
+"""graphql-core (the Python port of graphql-js) as the reference the GraphQL tests compare with.
+
+    python3 graphql_core.py print < schema.graphql        # the schema as graphql-core prints it
+    python3 graphql_core.py introspect < schema.graphql   # its introspection result, as JSON
+    python3 graphql_core.py verdicts < cases.json         # for each SDL text: [accepted, "line:column" or null]
+"""
+import json
+import sys
+
+from graphql import (
+    GraphQLError,
+    build_ast_schema,
+    build_schema,
+    get_introspection_query,
+    graphql_sync,
+    parse,
+    print_schema,
+    validate_schema,
+)
+from graphql.validation.validate import validate_sdl
+
+
+def verdict(sdl):
+    try:
+        document = parse(sdl)
+    except GraphQLError as error:
+        location = error.locations[0] if error.locations else None
+        return [False, f"{location.line}:{location.column}" if location else None]
+    errors = validate_sdl(document)
+    if not errors:
+        try:
+            errors = validate_schema(build_ast_schema(document, assume_valid_sdl=True))
+        except (TypeError, GraphQLError):
+            # What graphql-core can't even build (an argument of an output type) it refuses so.
+            return [False, None]
+    if errors:
+        location = errors[0].locations[0] if errors[0].locations else None
+        return [False, f"{location.line}:{location.column}" if location else None]
+    return [True, None]
+
+
+command = sys.argv[1]
+text = sys.stdin.read()
+if command == "print":
+    print(print_schema(build_schema(text)), end="")
+elif command == "introspect":
+    schema = build_schema(text)
+    query = get_introspection_query(descriptions=True, specified_by_url=True, directive_is_repeatable=True,
+                                    schema_description=True, input_value_deprecation=True,
+                                    input_object_one_of=True)
+    result = graphql_sync(schema, query)
+    if result.errors:
+        raise SystemExit(str(result.errors))
+    print(json.dumps({"data": result.data}, indent=1))
+elif command == "verdicts":
+    print(json.dumps([verdict(sdl) for sdl in json.loads(text)]))
+else:
+    raise SystemExit(f"unknown command {command}")
