@@ -108,6 +108,8 @@ package struct GraphQLField: Sendable {
     package var directives: [GraphQLDirective]
     /// Empty for a leaf field: the grammar has no empty selection set.
     package var selections: [GraphQLSelection]
+    /// Where the selection set's `{` is, when the field has one.
+    package var selectionSetOffset: Int?
 
     /// The key of the field in the response: its alias, or its name.
     package var responseKey: String { alias?.value ?? name.value }

@@ -234,10 +234,11 @@ package struct GraphQLParser {
         }
         let arguments = try parseArguments(isConst: false)
         let directives = try parseDirectives(isConst: false)
-        let selections = token.kind == .braceLeft ? try parseSelectionSet() : []
+        let selectionSetOffset = token.kind == .braceLeft ? token.start : nil
+        let selections = selectionSetOffset == nil ? [] : try parseSelectionSet()
         return GraphQLField(
             offset: offset, alias: alias, name: name, arguments: arguments, directives: directives,
-            selections: selections)
+            selections: selections, selectionSetOffset: selectionSetOffset)
     }
 
     mutating func parseArguments(isConst: Bool) throws(GraphQLSyntaxError) -> [GraphQLArgument] {

@@ -3,6 +3,7 @@
     python3 graphql_core.py print < schema.graphql        # the schema as graphql-core prints it
     python3 graphql_core.py introspect < schema.graphql   # its introspection result, as JSON
     python3 graphql_core.py verdicts < cases.json         # for each SDL text: [accepted, "line:column" or null]
+    python3 graphql_core.py validate SCHEMA < cases.json  # for each operation: the "line:column" of each error
 """
 import json
 import sys
@@ -15,6 +16,7 @@ from graphql import (
     graphql_sync,
     parse,
     print_schema,
+    validate,
     validate_schema,
 )
 from graphql.validation.validate import validate_sdl
@@ -52,6 +54,16 @@ elif command == "introspect":
     if result.errors:
         raise SystemExit(str(result.errors))
     print(json.dumps({"data": result.data}, indent=1))
+elif command == "validate":
+    schema = build_schema(open(sys.argv[2]).read())
+    results = []
+    for operation in json.loads(text):
+        try:
+            errors = validate(schema, parse(operation))
+        except GraphQLError as error:
+            errors = [error]
+        results.append([[f"{l.line}:{l.column}" for l in (e.locations or [])] for e in errors])
+    print(json.dumps(results))
 elif command == "verdicts":
     print(json.dumps([verdict(sdl) for sdl in json.loads(text)]))
 else:

@@ -1,0 +1,174 @@
+/// The rules about a document's own parts: its definitions, names, fragments and variables.
+enum DocumentRules {
+    /// A request holds operations and fragments only.
+    static func executableDefinitions(_ context: inout ValidationContext) {
+        for definition in context.document.definitions {
+            let name: String
+            switch definition {
+            case .operation, .fragment: continue
+            case .schema(let schema): name = schema.isExtension ? "schema extension" : "schema"
+            case .type(let type): name = "\"\(type.name.value)\""
+            case .directive(let directive): name = "\"@\(directive.name.value)\""
+            }
+            context.report(
+                "The \(name) definition is not executable: a request holds operations and fragments only.",
+                at: [definition.offset])
+        }
+    }
+
+    static func uniqueOperationNames(_ context: inout ValidationContext) {
+        var first: [String: Int] = [:]
+        for operation in context.document.operations {
+            guard let name = operation.name else { continue }
+            if let earlier = first[name.value] {
+                context.report("There can be only one operation named \"\(name.value)\".", at: [earlier, name.offset])
+            } else {
+                first[name.value] = name.offset
+            }
+        }
+    }
+
+    static func loneAnonymousOperation(_ context: inout ValidationContext) {
+        let operations = context.document.operations
+        guard operations.count > 1 else { return }
+        for operation in operations where operation.name == nil {
+            context.report(
+                "This anonymous operation must be the only defined operation: name it, or send it alone.",
+                at: [operation.offset])
+        }
+    }
+
+    static func uniqueFragmentNames(_ context: inout ValidationContext) {
+        var first: [String: Int] = [:]
+        for fragment in context.document.fragments {
+            if let earlier = first[fragment.name.value] {
+                context.report(
+                    "There can be only one fragment named \"\(fragment.name.value)\".",
+                    at: [earlier, fragment.name.offset])
+            } else {
+                first[fragment.name.value] = fragment.name.offset
+            }
+        }
+    }
+
+    static func knownFragmentNames(_ context: inout ValidationContext) {
+        for use in context.spreads where context.fragments[use.spread.name.value] == nil {
+            let name = use.spread.name.value
+            context.report(
+                "Unknown fragment \"\(name)\"." + didYouMean(suggestions(for: name, among: context.fragments.keys)),
+                at: [use.spread.name.offset])
+        }
+    }
+
+    /// Every fragment is spread from an operation, directly or through other fragments.
+    static func noUnusedFragments(_ context: inout ValidationContext) {
+        var used = Set<String>()
+        var pending = context.spreads.filter { use in
+            if case .operation = context.document.definitions[use.owner] { true } else { false }
+        }.map(\.spread.name.value)
+        let spreadsByFragment = Dictionary(grouping: context.spreads) { use -> String in
+            if case .fragment(let fragment) = context.document.definitions[use.owner] {
+                fragment.name.value
+            } else {
+                ""
+            }
+        }
+        while let name = pending.popLast() {
+            guard used.insert(name).inserted else { continue }
+            pending += (spreadsByFragment[name] ?? []).map(\.spread.name.value)
+        }
+        for fragment in context.document.fragments where !used.contains(fragment.name.value) {
+            let name = fragment.name.value
+            context.report(
+                "Fragment \"\(name)\" is never used: spread it (...\(name)) or remove it.", at: [fragment.offset])
+        }
+    }
+
+    /// No fragment spreads itself, directly or through others: each cycle is reported once, at
+    /// the spreads that make it. A walk with a stack of its own, so a long chain can't exhaust
+    /// the thread's.
+    static func noFragmentCycles(_ context: inout ValidationContext) {
+        var spreadsOf: [String: [GraphQLFragmentSpread]] = [:]
+        for use in context.spreads {
+            if case .fragment(let fragment) = context.document.definitions[use.owner] {
+                spreadsOf[fragment.name.value, default: []].append(use.spread)
+            }
+        }
+        var visited = Set<String>()
+        for fragment in context.document.fragments where !visited.contains(fragment.name.value) {
+            // The path of spreads from `fragment`, each frame with the index of its next spread.
+            var path: [(name: String, next: Int, via: GraphQLFragmentSpread?)] = [(fragment.name.value, 0, nil)]
+            var onPath: [String: Int] = [fragment.name.value: 0]
+            visited.insert(fragment.name.value)
+            while let top = path.last {
+                let spreads = spreadsOf[top.name] ?? []
+                guard top.next < spreads.count else {
+                    onPath[top.name] = nil
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let spread = spreads[top.next]
+                let target = spread.name.value
+                if let start = onPath[target] {
+                    let cycle = path[(start + 1)...].compactMap { $0.via } + [spread]
+                    let via = cycle.dropLast().map { "\"\($0.name.value)\"" }
+                    context.report(
+                        "Cannot spread fragment \"\(target)\" within itself"
+                            + (via.isEmpty ? "." : " via \(via.joined(separator: ", ")).")
+                            + " Fragments must not form cycles.",
+                        at: cycle.map(\.offset))
+                } else if !visited.contains(target), context.fragments[target] != nil {
+                    visited.insert(target)
+                    onPath[target] = path.count
+                    path.append((target, 0, spread))
+                }
+            }
+        }
+    }
+
+    static func uniqueVariableNames(_ context: inout ValidationContext) {
+        for operation in context.document.operations {
+            var first: [String: Int] = [:]
+            for variable in operation.variables {
+                if let earlier = first[variable.name.value] {
+                    context.report(
+                        "There can be only one variable named \"$\(variable.name.value)\".",
+                        at: [earlier, variable.name.offset])
+                } else {
+                    first[variable.name.value] = variable.name.offset
+                }
+            }
+        }
+    }
+
+    static func uniqueArgumentNames(_ context: inout ValidationContext) {
+        for arguments in context.argumentLists where arguments.count > 1 {
+            var first: [String: Int] = [:]
+            for argument in arguments {
+                if let earlier = first[argument.name.value] {
+                    context.report(
+                        "There can be only one argument named \"\(argument.name.value)\".",
+                        at: [earlier, argument.name.offset])
+                } else {
+                    first[argument.name.value] = argument.name.offset
+                }
+            }
+        }
+    }
+
+    static func uniqueInputFieldNames(_ context: inout ValidationContext) {
+        for fields in context.objectValues where fields.count > 1 {
+            var first: [String: Int] = [:]
+            for field in fields {
+                if let earlier = first[field.name.value] {
+                    context.report(
+                        "There can be only one input field named \"\(field.name.value)\".",
+                        at: [earlier, field.name.offset])
+                } else {
+                    first[field.name.value] = field.name.offset
+                }
+            }
+        }
+    }
+}
