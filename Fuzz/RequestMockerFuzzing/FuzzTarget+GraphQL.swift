@@ -41,7 +41,28 @@ extension FuzzTarget {
             precondition(again.sdl == printed, "a schema's SDL printed differently once read back:\n\(printed)")
         })
 
-    /// GraphQL operations: the executable grammar, nesting bounded.
+    /// The schema operations are validated against: every kind of type, an interface that
+    /// implements another, a union, an input object and arguments of each kind.
+    static let graphQLSchemaForOperations = try? GraphQLSchema(
+        sdl: """
+            type Query { hero(episode: Episode): Character, search(text: String!): [Result!]!, node(id: ID!): Node }
+            type Mutation { like(id: ID!, input: In): Character }
+            type Subscription { reviewAdded: Int, other: Int }
+            interface Node { id: ID! }
+            interface Character implements Node { id: ID!, name: String, friends(first: Int = 2): [Character] }
+            type Human implements Node & Character {
+              id: ID!, name: String, friends(first: Int = 2): [Character], height: Float
+            }
+            type Droid implements Node & Character {
+              id: ID!, name: String, friends(first: Int = 2): [Human!], primaryFunction: String
+            }
+            union Result = Human | Droid
+            enum Episode { NEWHOPE EMPIRE JEDI }
+            input In { text: String!, limit: Int = 10, nested: In, list: [Episode!] }
+            """)
+
+    /// GraphQL operations: the executable grammar, nesting bounded, then every validation rule
+    /// against a small schema.
     static let graphQLOperation = FuzzTarget(
         name: "graphql-operation",
         seeds: [
@@ -59,6 +80,9 @@ extension FuzzTarget {
             "{ a ", "[[[[", "{a:{a:{a:", "1.5e", "-0", "\\u", "#", ",",
         ].map { Data($0.utf8) },
         run: { input in
-            _ = try? GraphQLParser.parse(GraphQLSource(bytes: Array(input)))
+            guard let document = try? GraphQLParser.parse(GraphQLSource(bytes: Array(input))),
+                let schema = graphQLSchemaForOperations
+            else { return }
+            _ = GraphQLValidator.validate(document, against: schema)
         })
 }

@@ -55,6 +55,9 @@ import Testing
         "{ find(filter: {text: \"r\", episodes: JEDI}, near: 1) { __typename } }",
         "query ($t: String!, $l: Int) { find(filter: {text: $t, limit: $l}, near: [1, 2]) { __typename } }",
         "query ($n: Int = 3) { find(near: [$n]) { __typename } }",
+        "{ hero { ... on Human { id: name } ... on Droid { id: primaryFunction } } }",
+        "fragment A on Human { name } fragment B on Human { name } { human(id: 1) { ...A ...B name } }",
+        "{ hero { friends(first: 1) { name } friends(first: 1) { id } } }",
     ]
 
     /// One case or more per rule, each breaking it.
@@ -101,6 +104,13 @@ import Testing
         "{ find(filter: {text: \"a\", episodes: [JEDI, null]}, near: []) { __typename } }",
         "{ find(filter: [{text: \"a\"}], near: []) { __typename } }",
         "query ($n: Int) { find(near: [$n]) { __typename } }",
+        "{ hero { x: name x: id } }",
+        "{ hero { friends(first: 1) { name } friends(first: 2) { name } } }",
+        "{ hero { ... on Human { x: height } ... on Droid { x: name } } }",
+        "{ hero { friends { x: name } friends { x: id } } }",
+        "fragment A on Character { x: name } { hero { ...A x: id } }",
+        "fragment A on Character { x: name } fragment B on Character { x: id } { hero { ...A ...B } }",
+        "{ hero { ... on Human { friends { x: name } } ... on Droid { friends { x: id } } } }",
     ]
 
     @Test func eachRuleLetsItsTrickyValidCasesPass() throws {
@@ -142,6 +152,30 @@ import Testing
             try messages("{ hero }") == [
                 "1:3: Field \"hero\" of type \"Character\" must have a selection of subfields. Did you mean "
                     + "\"hero { ... }\"?"
+            ])
+    }
+
+    /// Each fragment spreads the next twice, 40 deep: expanded, 2^40 fields. The rules gather
+    /// each fragment's fields once and compare each pair of fragments once, so this is as quick
+    /// as a small document (a rule that expanded it would run past the suite's time limit).
+    @Test func fragmentsSpreadTwiceFortyDeepAreValidatedWithoutExpandingThem() throws {
+        let schema = try Self.schema.get()
+        var text = "{ hero { ...F0 } }\n"
+        for level in 0..<40 {
+            text +=
+                "fragment F\(level) on Character { friends { ...F\(level + 1) } more: friends { ...F\(level + 1) } }\n"
+        }
+        text += "fragment F40 on Character { name }\n"
+        let document = try GraphQLParser.parse(GraphQLSource(text))
+        #expect(GraphQLValidator.validate(document, against: schema).isEmpty)
+        let conflicting = text.replacingOccurrences(
+            of: "fragment F40 on Character { name }", with: "fragment F40 on Character { name name: id }")
+        let errors = GraphQLValidator.validate(try GraphQLParser.parse(GraphQLSource(conflicting)), against: schema)
+        #expect(
+            errors.map(\.message) == [
+                "Fields \"name\" conflict because \"name\" and \"id\" are "
+                    + "different fields. Use different aliases on the "
+                    + "fields to fetch both if this was intentional."
             ])
     }
 

@@ -2,9 +2,6 @@
 /// Validation section, each rule a function of its own over what one walk of the document
 /// collects (`ValidationContext`), so every rule reads the same facts and none walks again.
 ///
-/// Issue 45 is being built: 25 of graphql-js's 26 `specifiedRules` are here; overlapping fields
-/// (OverlappingFieldsCanBeMerged) comes next, before the validator answers requests.
-///
 /// ```swift
 /// let errors = GraphQLValidator.validate(document, against: schema)
 /// ```
@@ -43,6 +40,7 @@ package enum GraphQLValidator {
         ValueRules.valuesOfCorrectType,
         FieldRules.providedRequiredArguments,
         VariableRules.variablesInAllowedPosition,
+        OverlappingFieldsRule.check,
         DocumentRules.uniqueInputFieldNames,
     ]
 }
