@@ -179,6 +179,39 @@ import Testing
             ])
     }
 
+    /// Two selections nested alike, differing at the bottom: compared level by level, to the
+    /// rule's bound, on the smallest stack the library runs on; nested as deep as a document may
+    /// be, they are compared to the bound and no further, without exhausting that stack.
+    @Test func theDeepestComparisonFitsTheSmallestStack() async throws {
+        let schema = try Self.schema.get()
+        func document(depth: Int) throws -> GraphQLDocument {
+            func nested(_ leaf: String) -> String {
+                "hero { " + String(repeating: "friends { ", count: depth - 2) + leaf
+                    + String(repeating: " }", count: depth - 1)
+            }
+            return try GraphQLParser.parse(GraphQLSource("{ " + nested("x: name") + " " + nested("x: id") + " }"))
+        }
+        let atBound = try document(depth: OverlappingFieldsRule.maximumDepth)
+        let deepest = try document(depth: GraphQLParser.maximumDepth - 1)
+        // A list value as deep as a document may nest, where a list of Int goes.
+        let lists = GraphQLParser.maximumDepth - 2
+        let deepValue = try GraphQLParser.parse(
+            GraphQLSource(
+                "{ find(near: " + String(repeating: "[", count: lists) + "1" + String(repeating: "]", count: lists)
+                    + ") { __typename } }"))
+        let messages = try await onThread {
+            (
+                GraphQLValidator.validate(atBound, against: schema).map(\.message),
+                GraphQLValidator.validate(deepest, against: schema).map(\.message),
+                GraphQLValidator.validate(deepValue, against: schema).count
+            )
+        }
+        #expect(messages.0.count == 1)
+        #expect(messages.0.first?.hasPrefix("Fields \"hero\" conflict because subfields \"friends\" conflict") == true)
+        #expect(messages.1 == [])
+        #expect(messages.2 == 1)
+    }
+
     /// graphql-core gives the same errors at the same places.
     @Test func graphQLCoreFindsTheSameErrorsAtTheSamePlaces() async throws {
         try await Tool.graphqlCore.require()
