@@ -101,7 +101,7 @@ extension GraphQLLexer {
         return GraphQLSyntaxError(
             at: start,
             "Invalid Unicode escape sequence: \"\(text(start, min(end, bytes.count)))\" (write \\u{1F600} or"
-                + " \\uXXXX, a surrogate only as the first of a pair).")
+                + " four hex digits as \\u00E9, a surrogate only as the first of a pair).")
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

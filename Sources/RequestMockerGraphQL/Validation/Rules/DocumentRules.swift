@@ -17,14 +17,8 @@ enum DocumentRules {
     }
 
     static func uniqueOperationNames(_ context: inout ValidationContext) {
-        var first: [String: Int] = [:]
-        for operation in context.document.operations {
-            guard let name = operation.name else { continue }
-            if let earlier = first[name.value] {
-                context.report("There can be only one operation named \"\(name.value)\".", at: [earlier, name.offset])
-            } else {
-                first[name.value] = name.offset
-            }
+        reportRepeated(context.document.operations.compactMap(\.name), in: &context) {
+            "There can be only one operation named \"\($0)\"."
         }
     }
 
@@ -39,15 +33,8 @@ enum DocumentRules {
     }
 
     static func uniqueFragmentNames(_ context: inout ValidationContext) {
-        var first: [String: Int] = [:]
-        for fragment in context.document.fragments {
-            if let earlier = first[fragment.name.value] {
-                context.report(
-                    "There can be only one fragment named \"\(fragment.name.value)\".",
-                    at: [earlier, fragment.name.offset])
-            } else {
-                first[fragment.name.value] = fragment.name.offset
-            }
+        reportRepeated(context.document.fragments.map(\.name), in: &context) {
+            "There can be only one fragment named \"\($0)\"."
         }
     }
 
@@ -129,46 +116,36 @@ enum DocumentRules {
 
     static func uniqueVariableNames(_ context: inout ValidationContext) {
         for operation in context.document.operations {
-            var first: [String: Int] = [:]
-            for variable in operation.variables {
-                if let earlier = first[variable.name.value] {
-                    context.report(
-                        "There can be only one variable named \"$\(variable.name.value)\".",
-                        at: [earlier, variable.name.offset])
-                } else {
-                    first[variable.name.value] = variable.name.offset
-                }
+            reportRepeated(operation.variables.map(\.name), in: &context) {
+                "There can be only one variable named \"$\($0)\"."
             }
         }
     }
 
     static func uniqueArgumentNames(_ context: inout ValidationContext) {
         for arguments in context.argumentLists where arguments.count > 1 {
-            var first: [String: Int] = [:]
-            for argument in arguments {
-                if let earlier = first[argument.name.value] {
-                    context.report(
-                        "There can be only one argument named \"\(argument.name.value)\".",
-                        at: [earlier, argument.name.offset])
-                } else {
-                    first[argument.name.value] = argument.name.offset
-                }
-            }
+            reportRepeated(arguments.map(\.name), in: &context) { "There can be only one argument named \"\($0)\"." }
         }
     }
 
     static func uniqueInputFieldNames(_ context: inout ValidationContext) {
         for fields in context.objectValues where fields.count > 1 {
-            var first: [String: Int] = [:]
-            for field in fields {
-                if let earlier = first[field.name.value] {
-                    context.report(
-                        "There can be only one input field named \"\(field.name.value)\".",
-                        at: [earlier, field.name.offset])
-                } else {
-                    first[field.name.value] = field.name.offset
-                }
+            reportRepeated(fields.map(\.name), in: &context) { "There can be only one input field named \"\($0)\"." }
+        }
+    }
+
+    /// Reports each name written again after its first, at both places.
+    private static func reportRepeated(
+        _ names: [GraphQLName], in context: inout ValidationContext, _ message: (String) -> String
+    ) {
+        var first: [String: Int] = [:]
+        for name in names {
+            if let earlier = first[name.value] {
+                context.report(message(name.value), at: [earlier, name.offset])
+            } else {
+                first[name.value] = name.offset
             }
         }
     }
+
 }

@@ -1,15 +1,21 @@
 /// The rules about an operation's variables: each one used is defined, each one defined is
 /// used, counting the fragments the operation spreads, however deep.
 enum VariableRules {
+    /// Where each fragment is defined (the first of a name): its index among the definitions.
+    static func fragmentDefinitions(_ context: ValidationContext) -> [String: Int] {
+        var indices: [String: Int] = [:]
+        for (index, definition) in context.document.definitions.enumerated() {
+            if case .fragment(let fragment) = definition, indices[fragment.name.value] == nil {
+                indices[fragment.name.value] = index
+            }
+        }
+        return indices
+    }
+
     /// For each operation (by its index among the definitions), the fragments it reaches.
     static func reachedFragments(_ context: ValidationContext) -> [Int: Set<String>] {
         var spreadsOf: [Int: [String]] = [:]
-        var fragmentIndex: [String: Int] = [:]
-        for (index, definition) in context.document.definitions.enumerated() {
-            if case .fragment(let fragment) = definition, fragmentIndex[fragment.name.value] == nil {
-                fragmentIndex[fragment.name.value] = index
-            }
-        }
+        let fragmentIndex = fragmentDefinitions(context)
         for use in context.spreads { spreadsOf[use.owner, default: []].append(use.spread.name.value) }
         var reached: [Int: Set<String>] = [:]
         for (index, definition) in context.document.definitions.enumerated() {
@@ -30,12 +36,7 @@ enum VariableRules {
         let reached = reachedFragments(context)
         var byOwner: [Int: [ValidationContext.VariableUse]] = [:]
         for use in context.variableUses { byOwner[use.owner, default: []].append(use) }
-        var fragmentOwner: [String: Int] = [:]
-        for (index, definition) in context.document.definitions.enumerated() {
-            if case .fragment(let fragment) = definition, fragmentOwner[fragment.name.value] == nil {
-                fragmentOwner[fragment.name.value] = index
-            }
-        }
+        let fragmentOwner = fragmentDefinitions(context)
         var result: [Int: [ValidationContext.VariableUse]] = [:]
         for (index, fragments) in reached {
             var all = byOwner[index] ?? []
@@ -135,12 +136,7 @@ extension VariableRules {
     static func variablesInAllowedPosition(_ context: inout ValidationContext) {
         let uses = typedUses(context)
         let reached = reachedFragments(context)
-        var fragmentOwner: [String: Int] = [:]
-        for (index, definition) in context.document.definitions.enumerated() {
-            if case .fragment(let fragment) = definition, fragmentOwner[fragment.name.value] == nil {
-                fragmentOwner[fragment.name.value] = index
-            }
-        }
+        let fragmentOwner = fragmentDefinitions(context)
         for (index, definition) in context.document.definitions.enumerated() {
             guard case .operation(let operation) = definition else { continue }
             let owners = Set([index] + (reached[index] ?? []).compactMap { fragmentOwner[$0] })
