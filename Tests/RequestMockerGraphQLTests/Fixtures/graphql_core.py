@@ -4,6 +4,8 @@
     python3 graphql_core.py introspect < schema.graphql   # its introspection result, as JSON
     python3 graphql_core.py verdicts < cases.json         # for each SDL text: [accepted, "line:column" or null]
     python3 graphql_core.py validate SCHEMA < cases.json  # for each operation: the "line:column" of each error
+    python3 graphql_core.py variables SCHEMA < cases.json # for each [operation, variables]: the coerced values as
+                                                          # JSON (in the definitions' order), or the number of errors
 """
 import json
 import sys
@@ -63,6 +65,20 @@ elif command == "validate":
         except GraphQLError as error:
             errors = [error]
         results.append([[f"{l.line}:{l.column}" for l in (e.locations or [])] for e in errors])
+    print(json.dumps(results))
+elif command == "variables":
+    from graphql.execution.values import get_variable_values
+    schema = build_schema(open(sys.argv[2]).read())
+    results = []
+    for operation, variables in json.loads(text):
+        definition = parse(operation).definitions[0]
+        coerced = get_variable_values(schema, definition.variable_definitions, variables)
+        if isinstance(coerced, list):
+            results.append({"errors": len(coerced)})
+        else:
+            ordered = {d.variable.name.value: coerced[d.variable.name.value]
+                       for d in definition.variable_definitions if d.variable.name.value in coerced}
+            results.append({"values": json.dumps(ordered)})
     print(json.dumps(results))
 elif command == "verdicts":
     print(json.dumps([verdict(sdl) for sdl in json.loads(text)]))
