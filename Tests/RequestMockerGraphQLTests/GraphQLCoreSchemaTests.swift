@@ -19,6 +19,22 @@ import Testing
         return result.output
     }
 
+    /// What graphql-core prints for `command` given `input` (JSON), with `schema` (SDL) in a
+    /// file of its own, named after the command.
+    static func graphqlCore(_ command: String, schema: String, _ input: Data) async throws -> String {
+        try await Tool.graphqlCore.require()
+        let script = try #require(Self.script)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-graphql-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schemaFile = folder.appendingPathComponent("schema.graphql")
+        try Data(schema.utf8).write(to: schemaFile)
+        let result = try await ExternalProcess.run(
+            "python3", [script.path, command, schemaFile.path], input: input, timeout: .seconds(60))
+        #expect(result.status == 0, "graphql-core: \(result.error)")
+        return result.output
+    }
+
     @Test func whatWePrintGraphQLCoreReadsAsTheSameSchema() async throws {
         let schema = try GraphQLSchema(sdl: GraphQLSchemaTests.starWars)
         let original = try await Self.graphqlCore("print", GraphQLSchemaTests.starWars)

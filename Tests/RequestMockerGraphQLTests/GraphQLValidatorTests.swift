@@ -214,19 +214,10 @@ import Testing
 
     /// graphql-core gives the same errors at the same places.
     @Test func graphQLCoreFindsTheSameErrorsAtTheSamePlaces() async throws {
-        try await Tool.graphqlCore.require()
-        let script = try #require(GraphQLCoreSchemaTests.script)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-graphql-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let schemaFile = folder.appendingPathComponent("schema.graphql")
-        try Data(Self.sdl.utf8).write(to: schemaFile)
         let cases = Self.valid + Self.invalid
-        let input = try JSONSerialization.data(withJSONObject: cases)
-        let result = try await ExternalProcess.run(
-            "python3", [script.path, "validate", schemaFile.path], input: input, timeout: .seconds(60))
-        #expect(result.status == 0, "graphql-core: \(result.error)")
-        let reference = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[[String]]])
+        let output = try await GraphQLCoreSchemaTests.graphqlCore(
+            "validate", schema: Self.sdl, try JSONSerialization.data(withJSONObject: cases))
+        let reference = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[[String]]])
         try #require(reference.count == cases.count)
         for (operation, errors) in zip(cases, reference) {
             let theirs = errors.map { $0.first ?? "-" }.sorted()

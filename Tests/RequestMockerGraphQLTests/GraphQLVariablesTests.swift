@@ -84,22 +84,13 @@ import Testing
     }
 
     @Test func graphQLCoreCoercesTheSameValuesAndRefusesTheSameOnes() async throws {
-        try await Tool.graphqlCore.require()
-        let script = try #require(GraphQLCoreSchemaTests.script)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-graphql-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let schemaFile = folder.appendingPathComponent("schema.graphql")
-        try Data(Self.sdl.utf8).write(to: schemaFile)
         let input = try JSONSerialization.data(
             withJSONObject: try Self.cases.map {
                 [$0.operation, try JSONSerialization.jsonObject(with: Data($0.variables.utf8))]
             })
-        let result = try await ExternalProcess.run(
-            "python3", [script.path, "variables", schemaFile.path], input: input, timeout: .seconds(60))
-        #expect(result.status == 0, "graphql-core: \(result.error)")
+        let output = try await GraphQLCoreSchemaTests.graphqlCore("variables", schema: Self.sdl, input)
         let reference = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+            try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
         try #require(reference.count == Self.cases.count)
         for ((operation, variables), theirs) in zip(Self.cases, reference) {
             let ours = try Self.coerce(operation, variables)
