@@ -67,7 +67,7 @@ extension JSONValue {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
-    static func writeString(_ string: String, to output: inout [UInt8]) {
+    package static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {

@@ -186,20 +186,26 @@ package enum GraphQLVariables {
         }
     }
 
-    /// A literal (a variable's or an input field's default) as the value it stands for: an enum
-    /// value by its name, an input object with its fields' defaults. Defaults are checked by
+    /// A literal (a default, or an argument as written) as the value it stands for: an enum value
+    /// by its name, an input object with its fields' defaults, a variable by its coerced value
+    /// (an input field whose variable wasn't given is left out). Literals are checked by
     /// validation, so what doesn't fit is carried as written.
-    static func literal(_ value: GraphQLValue, as type: GraphQLTypeReference, in schema: GraphQLSchema) -> GraphQLJSON {
+    static func literal(
+        _ value: GraphQLValue, as type: GraphQLTypeReference, in schema: GraphQLSchema,
+        variables: [String: GraphQLJSON] = [:]
+    ) -> GraphQLJSON {
         let nullable = type.nullable
         if case .list(let item) = nullable {
             guard case .list(let items) = value.kind else {
-                return value.kind.isNull ? .null : .list([literal(value, as: item, in: schema)])
+                if case .variable(let name) = value.kind { return variables[name] ?? .null }
+                return value.kind.isNull ? .null : .list([literal(value, as: item, in: schema, variables: variables)])
             }
-            return .list(items.map { literal($0, as: item, in: schema) })
+            return .list(items.map { literal($0, as: item, in: schema, variables: variables) })
         }
         let named = schema.types[nullable.namedType.value]
         switch value.kind {
-        case .null, .variable: return .null
+        case .null: return .null
+        case .variable(let name): return variables[name] ?? .null
         case .boolean(let flag): return .bool(flag)
         case .string(let text, _): return .string(text)
         case .enumValue(let name): return .string(name)
@@ -208,21 +214,34 @@ package enum GraphQLVariables {
             if named?.name == "ID" { return .string(text) }
             return Int(text).map(GraphQLJSON.int) ?? .float(Double(text) ?? 0)
         case .float(let text): return .float(Double(text) ?? 0)
-        case .list(let items): return .list(items.map { literal($0, as: .named("String"), in: schema) })
+        case .list(let items):
+            return .list(items.map { literal($0, as: .named("String"), in: schema, variables: variables) })
         case .object(let fields):
             guard let named, named.kind == .inputObject else {
-                return .object(fields.map { ($0.name.value, literal($0.value, as: .named("String"), in: schema)) })
+                return .object(
+                    fields.map {
+                        ($0.name.value, literal($0.value, as: .named("String"), in: schema, variables: variables))
+                    })
             }
             var coerced: [(key: String, value: GraphQLJSON)] = []
             for field in named.inputFields {
-                if let given = fields.first(where: { $0.name.value == field.name }) {
-                    coerced.append((field.name, literal(given.value, as: field.type, in: schema)))
+                if let given = fields.first(where: { $0.name.value == field.name }),
+                    !given.value.isUnsetVariable(in: variables)
+                {
+                    coerced.append((field.name, literal(given.value, as: field.type, in: schema, variables: variables)))
                 } else if let defaultValue = field.defaultValue {
                     coerced.append((field.name, literal(defaultValue, as: field.type, in: schema)))
                 }
             }
             return .object(coerced)
         }
+    }
+}
+
+extension GraphQLValue {
+    /// Whether this is a variable the request didn't give.
+    func isUnsetVariable(in variables: [String: GraphQLJSON]) -> Bool {
+        if case .variable(let name) = kind { variables[name] == nil } else { false }
     }
 }
 

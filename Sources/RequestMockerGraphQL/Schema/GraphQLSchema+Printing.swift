@@ -149,3 +149,55 @@ enum GraphQLPrinter {
         }
     }
 }
+
+extension GraphQLPrinter {
+    /// A default value as introspection's `defaultValue` gives it: the value it stands for,
+    /// written back as a literal of `type` (an enum value bare, a single value for a list in
+    /// brackets, an input object's fields in their definition's order, an integral `ID` as a
+    /// number), as graphql-js's `astFromValue` writes it.
+    static func literal(_ value: GraphQLValue, as type: GraphQLTypeReference, in schema: GraphQLSchema) -> String {
+        literal(GraphQLVariables.literal(value, as: type, in: schema), as: type, in: schema)
+    }
+
+    private static func literal(_ value: GraphQLJSON, as type: GraphQLTypeReference, in schema: GraphQLSchema) -> String
+    {
+        if value == .null { return "null" }
+        switch type {
+        case .nonNull(let inner):
+            return literal(value, as: inner, in: schema)
+        case .list(let item):
+            guard case .list(let items) = value else { return literal(value, as: item, in: schema) }
+            return "[" + items.map { literal($0, as: item, in: schema) }.joined(separator: ", ") + "]"
+        case .named(let name):
+            let named = schema.types[name.value]
+            switch (value, named?.kind) {
+            case (.object(let members), .inputObject?):
+                let fields = (named?.inputFields ?? []).compactMap { field in
+                    members.first { $0.key == field.name }.map {
+                        "\(field.name): " + literal($0.value, as: field.type, in: schema)
+                    }
+                }
+                return "{" + fields.joined(separator: ", ") + "}"
+            case (.string(let text), .enumeration?):
+                return text
+            case (.string(let text), _) where name.value == "ID" && Int(text) != nil && !text.hasPrefix("+"):
+                return text
+            default:
+                return plain(value)
+            }
+        }
+    }
+
+    /// A value with no type to go by (a custom scalar's): JSON's shape, as GraphQL literals.
+    private static func plain(_ value: GraphQLJSON) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .int(let number): String(number)
+        case .float(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
+        case .string(let text): string(text)
+        case .list(let items): "[" + items.map(plain).joined(separator: ", ") + "]"
+        case .object(let members): "{" + members.map { "\($0.key): " + plain($0.value) }.joined(separator: ", ") + "}"
+        }
+    }
+}

@@ -89,4 +89,21 @@ package final class GraphQLSchema: Sendable {
                 || implementingInterfaces[supName.value]?.contains(subName.value) == true
         }
     }
+
+    /// The field `name` of `parent` as the schema defines it, the meta fields included.
+    package func fieldDefinition(_ name: String, on parent: GraphQLNamedType) -> GraphQLFieldType? {
+        switch name {
+        case "__typename":
+            return GraphQLFieldType(name: name, arguments: [], type: .nonNull(.named("String")))
+        case "__schema" where parent.name == queryType:
+            return GraphQLFieldType(name: name, arguments: [], type: .nonNull(.named("__Schema")))
+        case "__type" where parent.name == queryType:
+            return GraphQLFieldType(
+                name: name,
+                arguments: [GraphQLInputValue(name: "name", type: .nonNull(.named("String")))],
+                type: .named("__Type"))
+        default:
+            return parent.field(name)
+        }
+    }
 }

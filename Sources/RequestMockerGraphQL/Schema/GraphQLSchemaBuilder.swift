@@ -92,22 +92,8 @@ struct GraphQLSchemaBuilder {
             }
             typeNames.append(name)
         }
-        // The built-in scalars the schema uses, then the introspection types.
-        let used = referencedNames()
-        for name in GraphQLBuiltIns.scalarNames where types[name] == nil {
-            guard used.contains(name) || name == "String" || name == "Boolean", let builtIn = builtIns.types[name]
-            else {
-                continue
-            }
-            types[name] = builtIn
-            typeNames.append(name)
-        }
-        for name in GraphQLBuiltIns.introspectionTypeNames {
-            guard let builtIn = builtIns.types[name] else { continue }
-            if types[name] == nil { typeNames.append(name) }
-            types[name] = builtIn
-        }
         buildDirectives(directiveDefinitions, builtIns: builtIns.directives)
+        typeNames = orderedTypeNames(builtIns: builtIns.types)
         let roots = rootTypes(schemaDefinitions)
         checkRules()
         // In the order of the file, as a compiler lists its errors (those at no place last).
@@ -125,17 +111,39 @@ struct GraphQLSchemaBuilder {
             directiveNames: directiveNames, source: source)
     }
 
-    /// Every type name a field, an argument, an input field or a directive's argument refers to.
-    private func referencedNames() -> Set<String> {
-        var names = Set<String>()
-        for type in types.values {
-            for field in type.fields {
-                names.insert(field.type.namedType.value)
-                for argument in field.arguments { names.insert(argument.type.namedType.value) }
-            }
-            for field in type.inputFields { names.insert(field.type.namedType.value) }
+    /// The order graphql-js gives a schema's types (which introspection lists them in): each of
+    /// the schema's own types in the document's order, each followed by the built-in scalars it
+    /// is the first to refer to; then those the directives' arguments refer to; then the
+    /// introspection types.
+    private mutating func orderedTypeNames(builtIns: [String: GraphQLNamedType]) -> [String] {
+        var ordered: [String] = []
+        var present = Set(typeNames)
+        func note(_ reference: GraphQLTypeReference) {
+            let name = reference.namedType.value
+            guard !present.contains(name), GraphQLBuiltIns.scalarNames.contains(name), let builtIn = builtIns[name]
+            else { return }
+            present.insert(name)
+            types[name] = builtIn
+            ordered.append(name)
         }
-        return names
+        for name in typeNames {
+            ordered.append(name)
+            guard let type = types[name] else { continue }
+            for field in type.fields {
+                note(field.type)
+                for argument in field.arguments { note(argument.type) }
+            }
+            for field in type.inputFields { note(field.type) }
+        }
+        for name in directiveNames {
+            for argument in directives[name]?.arguments ?? [] { note(argument.type) }
+        }
+        for name in GraphQLBuiltIns.introspectionTypeNames {
+            guard let builtIn = builtIns[name] else { continue }
+            if types[name] == nil { ordered.append(name) }
+            types[name] = builtIn
+        }
+        return ordered
     }
 
     private mutating func buildDirectives(
@@ -159,13 +167,14 @@ struct GraphQLSchemaBuilder {
                 }
             }
         }
-        // The built-in directives first, a schema's own definition of one standing for it.
-        for name in GraphQLBuiltIns.directiveNames {
-            directives[name] = defined[name] ?? builtIns[name]
+        // The schema's own in the document's order (its definition of a built-in one standing
+        // for it), then the built-in ones it doesn't define, as graphql-js lists them.
+        for name in order {
+            directives[name] = defined[name]
             directiveNames.append(name)
         }
-        for name in order where !GraphQLBuiltIns.directiveNames.contains(name) {
-            directives[name] = defined[name]
+        for name in GraphQLBuiltIns.directiveNames where defined[name] == nil {
+            directives[name] = builtIns[name]
             directiveNames.append(name)
         }
     }

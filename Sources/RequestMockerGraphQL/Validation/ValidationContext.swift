@@ -93,28 +93,11 @@ struct ValidationContext {
         return type
     }
 
-    /// The field `name` of `parent` as the schema defines it, the meta fields included.
-    func fieldDefinition(_ name: String, on parent: GraphQLNamedType) -> GraphQLFieldType? {
-        switch name {
-        case "__typename":
-            return GraphQLFieldType(name: name, arguments: [], type: .nonNull(.named("String")))
-        case "__schema" where parent.name == schema.queryType:
-            return GraphQLFieldType(name: name, arguments: [], type: .nonNull(.named("__Schema")))
-        case "__type" where parent.name == schema.queryType:
-            return GraphQLFieldType(
-                name: name,
-                arguments: [GraphQLInputValue(name: "name", type: .nonNull(.named("String")))],
-                type: .named("__Type"))
-        default:
-            return parent.field(name)
-        }
-    }
-
     private mutating func walk(_ selections: [GraphQLSelection], parent: GraphQLNamedType?, owner: Int) {
         for selection in selections {
             switch selection {
             case .field(let field):
-                let definition = parent.flatMap { fieldDefinition(field.name.value, on: $0) }
+                let definition = parent.flatMap { schema.fieldDefinition(field.name.value, on: $0) }
                 fieldUses.append(FieldUse(field: field, parent: parent, definition: definition, owner: owner))
                 argumentLists.append(field.arguments)
                 for argument in field.arguments { noteValue(argument.value, owner: owner) }

@@ -2,6 +2,9 @@
 
     python3 graphql_core.py print < schema.graphql        # the schema as graphql-core prints it
     python3 graphql_core.py introspect < schema.graphql   # its introspection result, as JSON
+    python3 graphql_core.py introspection-query            # the introspection query graphql-core sends
+    python3 graphql_core.py reexecute SCHEMA < cases.json # for each [operation, variables, data]: graphql-core's
+                                                          # answer when every field reads its value from data
     python3 graphql_core.py verdicts < cases.json         # for each SDL text: [accepted, "line:column" or null]
     python3 graphql_core.py validate SCHEMA < cases.json  # for each operation: the "line:column" of each error
     python3 graphql_core.py variables SCHEMA < cases.json # for each [operation, variables]: the coerced values as
@@ -43,16 +46,18 @@ def verdict(sdl):
     return [True, None]
 
 
+def introspection_query():
+    return get_introspection_query(descriptions=True, specified_by_url=True, directive_is_repeatable=True,
+                                   schema_description=True, input_value_deprecation=True, input_object_one_of=True)
+
+
 command = sys.argv[1]
 text = sys.stdin.read()
 if command == "print":
     print(print_schema(build_schema(text)), end="")
 elif command == "introspect":
     schema = build_schema(text)
-    query = get_introspection_query(descriptions=True, specified_by_url=True, directive_is_repeatable=True,
-                                    schema_description=True, input_value_deprecation=True,
-                                    input_object_one_of=True)
-    result = graphql_sync(schema, query)
+    result = graphql_sync(schema, introspection_query())
     if result.errors:
         raise SystemExit(str(result.errors))
     print(json.dumps({"data": result.data}, indent=1))
@@ -79,6 +84,24 @@ elif command == "variables":
             ordered = {d.variable.name.value: coerced[d.variable.name.value]
                        for d in definition.variable_definitions if d.variable.name.value in coerced}
             results.append({"values": json.dumps(ordered)})
+    print(json.dumps(results))
+elif command == "introspection-query":
+    print(introspection_query(), end="")
+elif command == "reexecute":
+    schema = build_schema(open(sys.argv[2]).read())
+
+    def read(source, info, **arguments):
+        # The value our answer has at this field's response key.
+        return source.get(info.path.key) if isinstance(source, dict) else None
+
+    def concrete(value, info, abstract):
+        return value.get("__typename")
+
+    results = []
+    for operation, variables, data in json.loads(text):
+        result = graphql_sync(schema, operation, root_value=data, variable_values=variables,
+                              field_resolver=read, type_resolver=concrete)
+        results.append({"data": result.data, "errors": [e.message for e in result.errors or []]})
     print(json.dumps(results))
 elif command == "verdicts":
     print(json.dumps([verdict(sdl) for sdl in json.loads(text)]))

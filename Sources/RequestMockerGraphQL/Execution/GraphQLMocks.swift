@@ -1,0 +1,34 @@
+/// The values a schema's answers take where the generator shouldn't choose: a value for every
+/// field of a scalar type, field values for a type wherever it is answered, whole answers for
+/// named operations (trimmed to what each request selects, and completed where it selects more),
+/// and the events of named subscriptions.
+///
+/// ```swift
+/// var mocks = GraphQLMocks()
+/// mocks.scalars["DateTime"] = .string("2026-02-03T04:05:06Z")
+/// mocks.types["Human"] = .object([("name", .string("Luke"))])
+/// mocks.operations["HeroName"] = .object([("data", .object([("hero", .object([("name", .string("R2-D2"))]))]))])
+/// ```
+package struct GraphQLMocks: Sendable {
+    /// A value for every field of the scalar named by the key.
+    package var scalars: [String: GraphQLJSON] = [:]
+    /// Field values (an object) of the object or interface type named by the key.
+    package var types: [String: GraphQLJSON] = [:]
+    /// The answer (`{"data": …}`, and `errors` if it has any) of the operation named by the key.
+    package var operations: [String: GraphQLJSON] = [:]
+    /// The events (answers, as for operations) of the subscription named by the key.
+    package var subscriptions: [String: [GraphQLJSON]] = [:]
+
+    package init() {}
+
+    /// The value the mocks give the field `name` of `type`: the type's own, else the first of
+    /// its interfaces' that has one.
+    func value(of name: String, on type: GraphQLNamedType, in schema: GraphQLSchema) -> GraphQLJSON? {
+        guard !types.isEmpty else { return nil }
+        if let value = types[type.name]?[name] { return value }
+        for interface in type.interfaces {
+            if let value = types[interface]?[name] { return value }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,119 @@
+/// A request's operation, parsed, validated against the schema and with its variables coerced:
+/// ready to answer. Preparing refuses what the specification calls request errors (a syntax
+/// mistake, a validation error, no operation to run, variables that don't fit), each with
+/// GraphQL's message and place.
+///
+/// ```swift
+/// let prepared = try GraphQLPreparedOperation(query: "{ hero { name } }", in: schema)
+/// let (result, answeredBy) = prepared.answer(in: schema, mocks: mocks)
+/// ```
+package struct GraphQLPreparedOperation: Sendable {
+    package let document: GraphQLDocument
+    package let operation: GraphQLOperation
+    package let variables: [String: GraphQLJSON]
+
+    /// The operation's name, if it has one.
+    package var name: String? { operation.name?.value }
+    package var kind: GraphQLOperationKind { operation.kind }
+
+    /// What gave an answer: the generator, or the mocks' answer for the operation.
+    package enum Answerer: String, Sendable {
+        case generated, mocks
+    }
+
+    /// Parses `query`, validates it against `schema`, chooses the operation `operationName`
+    /// names (or the only one) and coerces `variables` for it.
+    package init(
+        query: String, operationName: String? = nil, variables: GraphQLJSON? = nil, in schema: GraphQLSchema
+    ) throws(GraphQLRequestError) {
+        let document: GraphQLDocument
+        do {
+            document = try GraphQLParser.parse(GraphQLSource(query))
+        } catch {
+            let source = GraphQLSource(query)
+            throw GraphQLRequestError([GraphQLError(error.message, at: [source.location(of: error.offset)])])
+        }
+        let problems = GraphQLValidator.validate(document, against: schema)
+        guard problems.isEmpty else { throw GraphQLRequestError(problems) }
+        let operations = document.operations
+        let chosen: GraphQLOperation
+        if let operationName {
+            guard let named = operations.first(where: { $0.name?.value == operationName }) else {
+                throw GraphQLRequestError([GraphQLError("Unknown operation named \"\(operationName)\".")])
+            }
+            chosen = named
+        } else {
+            guard let only = operations.first else {
+                throw GraphQLRequestError([GraphQLError("Must provide an operation.")])
+            }
+            guard operations.count == 1 else {
+                throw GraphQLRequestError([
+                    GraphQLError("Must provide operation name if query contains multiple operations.")
+                ])
+            }
+            chosen = only
+        }
+        let (values, errors) = GraphQLVariables.coerce(variables, for: chosen, in: schema, source: document.source)
+        guard errors.isEmpty else { throw GraphQLRequestError(errors) }
+        self.document = document
+        operation = chosen
+        self.variables = values
+    }
+
+    /// The answer to the operation: the mocks' answer for its name, trimmed to its selection
+    /// and completed where it asks for more, else one generated from the schema.
+    package func answer(
+        in schema: GraphQLSchema, mocks: GraphQLMocks = GraphQLMocks(), answerLimit: Int = 16 << 20
+    ) -> (result: GraphQLResult, answeredBy: Answerer) {
+        var executor = GraphQLExecutor(
+            schema: schema, document: document, variables: variables, mocks: mocks, answerLimit: answerLimit)
+        let origin = GraphQLOrigin(seed: .root)
+        if let name, let mocked = mocks.operations[name] {
+            var result = executor.execute(operation, root: .given(mocked["data"] ?? .object([]), origin))
+            if case .list(let given)? = mocked["errors"] {
+                result.errors = given.compactMap(GraphQLError.init(json:)) + result.errors
+            }
+            return (result, .mocks)
+        }
+        return (executor.execute(operation, root: .generated(origin)), .generated)
+    }
+}
+
+/// A request GraphQL refuses before answering it: the errors a response without `data` lists.
+package struct GraphQLRequestError: Error, Sendable, Equatable {
+    package var errors: [GraphQLError]
+
+    package init(_ errors: [GraphQLError]) {
+        self.errors = errors
+    }
+
+    package var result: GraphQLResult { .refusal(errors) }
+}
+
+extension GraphQLError {
+    /// An error as a mocks file writes it: `{"message": …}`, with `locations`, `path` and
+    /// `extensions` kept when they are well formed.
+    init?(json: GraphQLJSON) {
+        guard case .string(let message)? = json["message"] else { return nil }
+        var locations: [GraphQLLocation] = []
+        if case .list(let places)? = json["locations"] {
+            for place in places {
+                if case .int(let line)? = place["line"], case .int(let column)? = place["column"] {
+                    locations.append(GraphQLLocation(line: line, column: column))
+                }
+            }
+        }
+        var path: [GraphQLPathComponent]?
+        if case .list(let steps)? = json["path"] {
+            path = steps.compactMap { step in
+                switch step {
+                case .string(let key): .key(key)
+                case .int(let index): .index(index)
+                default: nil
+                }
+            }
+        }
+        self.init(message, at: locations, path: path)
+        if let extensions = json["extensions"], extensions.isObject { self.extensions = extensions }
+    }
+}
