@@ -65,17 +65,44 @@ package struct GraphQLPreparedOperation: Sendable {
     package func answer(
         in schema: GraphQLSchema, mocks: GraphQLMocks = GraphQLMocks(), answerLimit: Int = 16 << 20
     ) -> (result: GraphQLResult, answeredBy: Answerer) {
+        if let name, let mocked = mocks.operations[name] {
+            return (execute(mocked, in: schema, mocks: mocks, answerLimit: answerLimit), .mocks)
+        }
+        return (execute(nil, in: schema, mocks: mocks, answerLimit: answerLimit), .generated)
+    }
+
+    /// The events a subscription sends: the mocks' events for its name, each trimmed and
+    /// completed as an answer is, else `count` generated ones, each drawn from its own seed.
+    package func events(
+        in schema: GraphQLSchema, mocks: GraphQLMocks = GraphQLMocks(), count: Int = 3, answerLimit: Int = 16 << 20
+    ) -> (events: [GraphQLResult], answeredBy: Answerer) {
+        if let name, let mocked = mocks.subscriptions[name] {
+            return (mocked.map { execute($0, in: schema, mocks: mocks, answerLimit: answerLimit) }, .mocks)
+        }
+        let events = (0..<count).map { index in
+            execute(
+                nil, in: schema, mocks: mocks, answerLimit: answerLimit,
+                seed: GraphQLSeed.root.mixing("event").mixing(index))
+        }
+        return (events, .generated)
+    }
+
+    /// The operation executed over `mocked` (an answer: its data, and errors kept as given), or
+    /// over generated values from `seed`.
+    private func execute(
+        _ mocked: GraphQLJSON?, in schema: GraphQLSchema, mocks: GraphQLMocks, answerLimit: Int,
+        seed: GraphQLSeed = .root
+    ) -> GraphQLResult {
         var executor = GraphQLExecutor(
             schema: schema, document: document, variables: variables, mocks: mocks, answerLimit: answerLimit)
-        let origin = GraphQLOrigin(seed: .root)
-        if let name, let mocked = mocks.operations[name] {
-            var result = executor.execute(operation, root: .given(mocked["data"] ?? .object([]), origin))
-            if case .list(let given)? = mocked["errors"] {
-                result.errors = given.compactMap(GraphQLError.init(json:)) + result.errors
-            }
-            return (result, .mocks)
-        }
-        return (executor.execute(operation, root: .generated(origin)), .generated)
+        let origin = GraphQLOrigin(seed: seed)
+        guard let mocked else { return executor.execute(operation, root: .generated(origin)) }
+        var given: [GraphQLError] = []
+        if case .list(let errors)? = mocked["errors"] { given = errors.compactMap(GraphQLError.init(json:)) }
+        if mocked["data"] == .null { return GraphQLResult(data: .null, errors: given) }
+        var result = executor.execute(operation, root: .given(mocked["data"] ?? .object([]), origin))
+        result.errors = given + result.errors
+        return result
     }
 }
 
