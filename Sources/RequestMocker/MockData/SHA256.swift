@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), ours because CryptoKit doesn't exist on Linux and the package takes no
 /// dependencies. Mock-data file names use it for long queries and bodies, and existing files carry
 /// those digests in their names, so the digests must be exactly the standard's.
-struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
@@ -20,7 +20,7 @@ struct SHA256: Sendable {
     ]
 
     /// The hex digest of `bytes`, lower case.
-    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
         let digits = Array("0123456789abcdef".utf8)

@@ -24,8 +24,14 @@ package struct GraphQLPreparedOperation: Sendable {
     /// Parses `query`, validates it against `schema`, chooses the operation `operationName`
     /// names (or the only one) and coerces `variables` for it.
     package init(
-        query: String, operationName: String? = nil, variables: GraphQLJSON? = nil, in schema: GraphQLSchema
+        query: String, operationName: String? = nil, variables: GraphQLJSON? = nil, in schema: GraphQLSchema,
+        limits: GraphQLLimits = GraphQLLimits()
     ) throws(GraphQLRequestError) {
+        guard query.utf8.count <= limits.queryBytes else {
+            throw GraphQLRequestError([
+                GraphQLError("The query is larger than \(limits.queryBytes) bytes; send a smaller one.")
+            ])
+        }
         let document: GraphQLDocument
         do {
             document = try GraphQLParser.parse(GraphQLSource(query))

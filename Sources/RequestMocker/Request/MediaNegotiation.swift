@@ -1,10 +1,9 @@
 import Foundation
-import RequestMocker
 
 /// Chooses a media type a response offers by the request's `Accept` (RFC 9110, 12.5.1): each
 /// offer gets the quality of the most specific range that matches it, and the best quality wins;
-/// JSON wins ties, then the contract's order.
-enum MediaNegotiation {
+/// JSON wins ties, then the order offered.
+package enum MediaNegotiation {
     /// One range of an `Accept` header: `type/subtype` (either may be `*`) and its quality.
     struct Range: Equatable {
         let type: String
@@ -13,7 +12,7 @@ enum MediaNegotiation {
     }
 
     /// The index in `offered` to answer with; `nil` when `accept` accepts none of them.
-    static func choose(accept: String?, offered: [String]) -> Int? {
+    package static func choose(accept: String?, offered: [String]) -> Int? {
         guard !offered.isEmpty else { return nil }
         // The common case: one media type, and a request that takes anything.
         if offered.count == 1, accept == nil || accept == "*/*" { return 0 }
