@@ -67,7 +67,8 @@ let package = Package(
         .testTarget(
             name: "RequestMockerServerTests",
             dependencies: [
-                "RequestMockerServer", "RequestMockerOpenAPI", "RequestMockerFuzzing", "RequestMockerTestSupport",
+                "RequestMockerServer", "RequestMockerOpenAPI", "RequestMockerGraphQL", "RequestMockerFuzzing",
+                "RequestMockerTestSupport",
             ],
             resources: [.copy("Fixtures")]
         ),

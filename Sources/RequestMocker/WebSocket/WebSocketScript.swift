@@ -30,6 +30,9 @@ public struct WebSocketScript: Sendable {
     /// The largest message taken, in bytes, however it is fragmented; a larger one closes the
     /// connection with code 1009, found before it is read. 1 MiB by default; kept between 125
     /// bytes and 1 GiB.
+    /// Makes each connection's conversation, for an endpoint that answers by what came before
+    /// (``conversing(subprotocols:maximumMessageSize:_:)``); `nil` for one that follows `rules`.
+    package var conversation: (@Sendable () -> any WebSocketConversation)?
     public var maximumMessageSize: Int {
         didSet { maximumMessageSize = Self.clamped(maximumMessageSize) }
     }

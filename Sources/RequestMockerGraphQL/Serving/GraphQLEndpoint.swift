@@ -13,6 +13,8 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
     private let current: LockedState<Revision>
     private let persisted = LockedState(GraphQLPersistedQueries())
     let limits: GraphQLLimits
+    /// The time between a subscription's events over WebSocket (the first is sent at once).
+    let eventInterval: Duration
 
     /// The schema and mocks answering now; `serve` replaces them when their files change.
     package struct Revision: Sendable {
@@ -24,8 +26,9 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
 
     package init(
         schema: GraphQLSchema, mocks: GraphQLMocks, file: URL, host: String?, path: String,
-        limits: GraphQLLimits = GraphQLLimits()
+        limits: GraphQLLimits = GraphQLLimits(), eventInterval: Duration = .zero
     ) {
+        self.eventInterval = eventInterval
         self.host = host?.lowercased()
         let trimmed = path.split(separator: "/").joined(separator: "/")
         self.path = "/" + trimmed
@@ -57,6 +60,17 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
             return nil
         }
         let revision = self.revision
+        if request.asksForWebSocket {
+            let (limits, interval) = (self.limits, eventInterval)
+            let script = WebSocketScript.conversing(subprotocols: [GraphQLTransportConversation.subprotocol]) {
+                GraphQLTransportConversation(revision: revision, limits: limits, interval: interval)
+            }
+            let answer = ContractAnswer(
+                operation: "subscriptions", status: 101, how: "graphql-transport-ws", violations: [])
+            return .respond(
+                .webSocket(script, headers: ["RequestMocker-GraphQL": "subscriptions graphql-transport-ws"]),
+                captures: Captures(), from: .contract(revision.file, answer))
+        }
         return .respondLater(file: revision.file) { [self] in
             let reply = self.reply(to: request, revision: revision)
             return .respond(reply.response, from: .contract(revision.file, reply.answer))

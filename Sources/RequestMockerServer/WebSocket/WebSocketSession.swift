@@ -39,13 +39,25 @@ struct WebSocketSession {
 
     /// Runs the connection to its end.
     mutating func run() -> Ending {
+        let conversation = script.conversation?()
         if case .ended(let code) = perform(script.onConnect, answering: nil, groups: []) { return ending(code) }
         while true {
             let frame: WebSocketFrame
-            switch nextFrame() {
+            let idleAt = clock.now + idleTimeout
+            let due = conversation?.nextDue
+            switch nextFrame(until: due.map { min($0, idleAt) } ?? idleAt) {
             case .frame(let next): frame = next
             case .violation(let violation): return ending(close(code: violation.code, reason: violation.reason))
             case .idle:
+                // Woken for what the conversation has due (a poll may wake a little early).
+                if let conversation, let due, due < idleAt {
+                    guard clock.now >= due else { continue }
+                    let actions = conversation.due(at: clock.now)
+                    if case .ended(let code) = perform(actions, answering: nil, groups: [], literally: true) {
+                        return ending(code)
+                    }
+                    continue
+                }
                 return ending(close(code: 1001, reason: "nothing arrived for \(idleTimeout)"))
             case .ended:
                 connection.finish(.close)
@@ -69,6 +81,13 @@ struct WebSocketSession {
                     return ending(close(code: violation.code, reason: violation.reason))
                 case .complete(let complete):
                     received += 1
+                    if let conversation {
+                        let actions = conversation.receive(complete)
+                        if case .ended(let code) = perform(actions, answering: complete, groups: [], literally: true) {
+                            return ending(code)
+                        }
+                        continue
+                    }
                     guard let (actions, groups) = script.answer(to: complete) else {
                         return ending(close(code: 1008, reason: "no rule of the script matches the message"))
                     }
@@ -178,14 +197,16 @@ struct WebSocketSession {
     }
 
     /// Runs actions, each message substituted with `groups`.
+    /// Sends `actions`; `literally` for a conversation's text, which has no `$` groups.
     private mutating func perform(
-        _ actions: [WebSocketScript.Action], answering message: WebSocketMessage?, groups: [String]
+        _ actions: [WebSocketScript.Action], answering message: WebSocketMessage?, groups: [String],
+        literally: Bool = false
     ) -> Flow {
         for action in actions {
             let frame: WebSocketFrame
             switch action {
             case .text(let template):
-                let text = DollarSubstitution.apply(to: template, groups: groups)
+                let text = literally ? template : DollarSubstitution.apply(to: template, groups: groups)
                 frame = WebSocketFrame(isFinal: true, opcode: .text, payload: Array(text.utf8))
             case .binary(let data):
                 frame = WebSocketFrame(isFinal: true, opcode: .binary, payload: Array(data))
