@@ -85,7 +85,8 @@ import Testing
                     {"id":"1","type":"next","payload":{"data":{"reviewAdded":{"stars":5}}}}
                     {"id":"1","type":"complete"}
                     ['next', 'next', 'next', 'complete'] 3
-                    {"id":"3","type":"error","payload":[{"message":"Cannot query field \\"nope\\" on type \\"Review\\".",\
+                    {"id":"3","type":"error","payload":[{"message":\
+                    "Cannot query field \\"nope\\" on type \\"Review\\".",\
                     "locations":[{"line":1,"column":30}]}]}
                     next {"id":"4","type":"complete"}
                     4429 Too many initialisation requests
