@@ -29,7 +29,8 @@ let package = Package(
         // The only module that imports XCTest or Testing.
         .target(name: "RequestMockerTesting", dependencies: ["RequestMocker"]),
         .executableTarget(
-            name: "request-mocker", dependencies: ["RequestMocker", "RequestMockerOpenAPI", "RequestMockerServer"]),
+            name: "request-mocker",
+            dependencies: ["RequestMocker", "RequestMockerOpenAPI", "RequestMockerGraphQL", "RequestMockerServer"]),
         .executableTarget(
             name: "request-mocker-bench",
             // Its server rows run the command itself, so the command is built first.

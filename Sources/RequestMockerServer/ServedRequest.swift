@@ -87,7 +87,7 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
             // `from openapi getPet (example "dog", 0.3 ms)`, and what the request broke below.
             var how = answer.how
             if how.hasPrefix("example ") { how = "example \"\(how.dropFirst("example ".count))\"" }
-            line += " from openapi \(answer.operation) (\(how), \(Self.milliseconds(duration)) ms)"
+            line += " from \(answer.kind) \(answer.operation) (\(how), \(Self.milliseconds(duration)) ms)"
             for violation in answer.violations + answer.warnings { line += "\n    \(violation)" }
             return line
         }
@@ -118,7 +118,7 @@ public struct ServedRequest: Sendable, CustomStringConvertible {
         if let file = fallback.file, let index = fallback.entryIndex {
             line = " from cassette \(file.lastPathComponent), entry \(index) (\(time))"
         } else if let answer = fallback.contractAnswer {
-            line = " from openapi \(answer.operation) (\(answer.how), \(time))"
+            line = " from \(answer.kind) \(answer.operation) (\(answer.how), \(time))"
         } else if let file = fallback.file {
             line = " from file \(file.path) (\(time))"
         } else {

@@ -3,6 +3,7 @@ extension CommandLineOptions {
         USAGE: request-mocker serve [FOLDER...] [--cassette FILE.har] [--stubs FILE.json]
                                    [--openapi FILE [--base-path PATH] [--validate strict|warn|off]
                                    [--dynamic [--seed N]] [--stateful [--data FILE] [--state FILE]]]
+                                   [--graphql SCHEMA [--graphql-path PATH] [--graphql-mocks FILE]]
                                    [--upstream URL [--upstream-first]
                                                    [--record [--record-mode once|new|all]]]
                                    [--admin [--admin-token TOKEN]]
@@ -55,6 +56,21 @@ extension CommandLineOptions {
           --state FILE         Save the resources to FILE after each change, before answering it
                                (atomically), and start from FILE when it exists: the state
                                survives a restart.
+          --graphql SCHEMA     Answer GraphQL at --graphql-path from a schema: SDL (.graphql,
+                               .graphqls) or an introspection result (schema.json). Each
+                               operation is validated, then answered with values generated from
+                               the schema (the same in every run; an object fetched by id again
+                               has the same fields), POST or GET, Apollo's persisted queries,
+                               subscriptions over WebSocket (graphql-transport-ws). The answer
+                               names what made it: RequestMocker-GraphQL: HeroName generated.
+                               Reloaded, with the mocks, when either file changes.
+          --graphql-path PATH  Where the schema answers (default /graphql).
+          --graphql-mocks FILE Values the answers take, JSON or YAML, checked against the
+                               schema at start: {"scalars": {"DateTime": "…"}, "types": {"Human":
+                               {"name": "Luke"}}, "operations": {"HeroName": {"data": {…}}},
+                               "subscriptions": {"ReviewAdded": [{"data": {…}}]}}. An
+                               operation's answer is trimmed to what each request selects and
+                               completed where it selects more.
           --admin              The admin API under /__admin/: add and remove stubs, read the
                                requests (GET /__admin/requests). Off by default.
           --admin-token TOKEN  The bearer token admin calls must carry (also read from

@@ -82,10 +82,17 @@ struct CommandLineOptions: Equatable {
         /// `--state FILE`: where the resources are saved after each change, and loaded from at start.
         var state: String?
         var seed: UInt64?
+        /// `--graphql SCHEMA`: a GraphQL schema answering at `graphqlPath`.
+        var graphql: String?
+        /// `--graphql-path PATH`: where the schema answers (`/graphql`).
+        var graphqlPath = "/graphql"
+        /// `--graphql-mocks FILE`: values the schema's answers take.
+        var graphqlMocks: String?
 
         /// Whether any source was named; without one, the example folder is served.
         var namesASource: Bool {
             !folders.isEmpty || cassette != nil || upstream != nil || stubs != nil || admin || openapi != nil
+                || graphql != nil
         }
     }
 
@@ -219,6 +226,14 @@ struct CommandLineOptions: Equatable {
         {
             throw UsageError(description: "\(alone.0) goes with --openapi FILE, which serves a contract")
         }
+        if options.graphql == nil,
+            let alone = [
+                ("--graphql-path", options.graphqlPath != "/graphql"), ("--graphql-mocks", options.graphqlMocks != nil),
+            ]
+            .first(where: \.1)
+        {
+            throw UsageError(description: "\(alone.0) goes with --graphql SCHEMA, which serves a GraphQL schema")
+        }
         if !options.stateful,
             let alone = [("--data", options.data), ("--state", options.state)].first(where: { $0.1 != nil })
         {
@@ -245,13 +260,13 @@ struct CommandLineOptions: Equatable {
 
     private static let serveOptions =
         "the options are --cassette, --stubs, --openapi, --base-path, --validate, --dynamic, --seed, --stateful, "
-        + "--data, --state, --upstream, --upstream-first, "
+        + "--data, --state, --graphql, --graphql-path, --graphql-mocks, --upstream, --upstream-first, "
         + "--record, --record-mode, --admin, --admin-token, --host and --port"
 
     /// The options of `serve` that take a value.
     private static let valueOptions: Set<String> = [
         "--cassette", "--host", "--port", "--upstream", "--stubs", "--admin-token", "--openapi", "--base-path",
-        "--validate", "--seed", "--data", "--state", "--record-mode",
+        "--validate", "--seed", "--data", "--state", "--record-mode", "--graphql", "--graphql-path", "--graphql-mocks",
     ]
 
     private static func apply(_ name: String, _ value: String, to options: inout ServeOptions) throws(UsageError) {
@@ -262,6 +277,16 @@ struct CommandLineOptions: Equatable {
             options.stubs = value
         case "--openapi":
             options.openapi = value
+        case "--graphql":
+            options.graphql = value
+        case "--graphql-path":
+            guard value.hasPrefix("/") else {
+                throw UsageError(
+                    description: "--graphql-path \(value.debugDescription) must start with /, such as /graphql")
+            }
+            options.graphqlPath = value
+        case "--graphql-mocks":
+            options.graphqlMocks = value
         case "--data":
             options.data = value
         case "--state":
@@ -329,6 +354,9 @@ struct CommandLineOptions: Equatable {
         case "--upstream": "--upstream http://localhost:3000/api"
         case "--stubs": "--stubs stubs.json"
         case "--openapi": "--openapi openapi.json"
+        case "--graphql": "--graphql schema.graphqls"
+        case "--graphql-path": "--graphql-path /graphql"
+        case "--graphql-mocks": "--graphql-mocks mocks.yaml"
         case "--base-path": "--base-path /v2"
         case "--validate": "--validate warn"
         case "--seed": "--seed 7"

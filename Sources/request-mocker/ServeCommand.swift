@@ -1,5 +1,6 @@
 import Foundation
 import RequestMocker
+import RequestMockerGraphQL
 import RequestMockerOpenAPI
 import RequestMockerServer
 
@@ -113,6 +114,21 @@ enum ServeCommand {
                 Self.fill(source, data: options.data, state: options.state)
             }
         }
+        // The GraphQL schema answers its one path, beside the contract.
+        var graphQL: (endpoint: GraphQLEndpoint, schema: URL, mocks: URL?)?
+        if let path = options.graphql {
+            let schemaURL = URL(fileURLWithPath: path)
+            let mocksURL = options.graphqlMocks.map { URL(fileURLWithPath: $0) }
+            let (schema, mocks) = GraphQLWatcher.load(schemaURL, mocks: mocksURL)
+            let endpoint = GraphQLEndpoint(
+                schema: schema, mocks: mocks, file: schemaURL, host: nil, path: options.graphqlPath)
+            registry.register(endpoint)
+            graphQL = (endpoint, schemaURL, mocksURL)
+            sources.append(path)
+            let summary = GraphQLWatcher.summary(
+                of: schema, mocks: mocks, file: schemaURL, mocksFile: mocksURL, path: endpoint.path)
+            for line in summary { printLine(line) }
+        }
         var recordingFolder: MockDataFolder?
         if recordsIntoFolder, let first = folderPaths.first {
             // Last: it records only what nothing above answered (mode `all` plays nothing back;
@@ -196,9 +212,10 @@ enum ServeCommand {
         if options.admin { line += ", admin API at \(url)/__admin/" }
         printLine(line + " (Ctrl-C to stop)")
         let contractWatcher = contractSource.map { ContractWatcher($0, basePath: options.basePath) }
+        let graphQLWatcher = graphQL.map { GraphQLWatcher($0.endpoint, schema: $0.schema, mocks: $0.mocks) }
         // A signal sent meanwhile (a client may stop the server as soon as it is answered, before
         // the line that says it is serving) has waited, blocked.
-        withExtendedLifetime((watcher, contractWatcher)) { StopSignals.waitThenStop(server) }
+        withExtendedLifetime((watcher, contractWatcher, graphQLWatcher)) { StopSignals.waitThenStop(server) }
     }
 
     /// What a file named where a FOLDER goes is told: which option takes it.

@@ -42,8 +42,9 @@ import Testing
         (
             ["serve", "--verbose"],
             "request-mocker: unknown option --verbose; the options are --cassette, --stubs, --openapi, --base-path, "
-                + "--validate, --dynamic, --seed, --stateful, --data, --state, --upstream, --upstream-first, --record, "
-                + "--record-mode, --admin, --admin-token, --host and --port\n"
+                + "--validate, --dynamic, --seed, --stateful, --data, --state, --graphql, --graphql-path, "
+                + "--graphql-mocks, --upstream, --upstream-first, --record, --record-mode, --admin, --admin-token, "
+                + "--host and --port\n"
         ),
         (
             ["start"],

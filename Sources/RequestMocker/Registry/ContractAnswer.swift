@@ -26,6 +26,8 @@ public struct ContractAnswer: Sendable, Hashable, CustomStringConvertible {
     /// it, one line each (`warning: query acitve: the operation declares no query parameter
     /// of this name`). Never a reason to refuse, nor an end-of-test issue.
     public package(set) var warnings: [String] = []
+    /// The kind of contract that answered, as the log names it: `openapi` or `graphql`.
+    package var kind = "openapi"
 
     public var description: String { "\(operation) \(status) \(how)" }
 

@@ -17,6 +17,23 @@ extension GraphQLMocks {
     ///
     /// - Throws: ``GraphQLMocksError`` with every problem: where in the file, what is wrong, and
     ///   what to do.
+    package init(contentsOf url: URL, schema: GraphQLSchema) throws(GraphQLMocksError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let missing = !FileManager.default.fileExists(atPath: url.path)
+            var failure = GraphQLMocksError(problems: [
+                GraphQLSchemaError.Problem(
+                    file: url.path, location: nil,
+                    message: missing ? "There is no mocks file here." : "The mocks file can't be read: \(error)")
+            ])
+            failure.isFileMissing = missing
+            throw failure
+        }
+        try self.init([UInt8](data), file: url, schema: schema)
+    }
+
     package init(_ bytes: [UInt8], file: URL, schema: GraphQLSchema) throws(GraphQLMocksError) {
         let root: DocumentNode
         do {
@@ -48,6 +65,8 @@ extension GraphQLMocks {
 /// Why a mocks file can't be used: each problem with its file, line and column.
 package struct GraphQLMocksError: Error, Sendable, CustomStringConvertible {
     package var problems: [GraphQLSchemaError.Problem]
+    /// Whether the mocks file isn't there (a command exits 66 then, not 65).
+    package var isFileMissing = false
 
     package var description: String {
         problems.map(\.description).joined(separator: "\n")

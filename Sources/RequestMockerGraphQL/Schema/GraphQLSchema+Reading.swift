@@ -1,4 +1,5 @@
 import Foundation
+import RequestMocker
 
 extension GraphQLSchema {
     /// The schema `source` defines in SDL.
@@ -23,6 +24,39 @@ extension GraphQLSchema {
     /// The schema `text` defines in SDL.
     package convenience init(sdl text: String) throws(GraphQLSchemaError) {
         try self.init(sdl: GraphQLSource(text))
+    }
+
+    /// The schema a file holds: SDL (`.graphql`, `.graphqls`), or an introspection result
+    /// (JSON: `{"data": {"__schema": …}}` or `{"__schema": …}`, the `schema.json` Apollo iOS
+    /// projects keep), told apart by the content.
+    ///
+    /// ```swift
+    /// let schema = try GraphQLSchema(contentsOf: URL(fileURLWithPath: "schema.graphqls"))
+    /// ```
+    ///
+    /// - Throws: ``GraphQLSchemaError`` with every problem at its file, line and column; for a
+    ///   file that can't be read, one problem, with ``GraphQLSchemaError/isFileMissing`` set
+    ///   when it isn't there.
+    package convenience init(contentsOf url: URL) throws(GraphQLSchemaError) {
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Data(contentsOf: url))
+        } catch {
+            let missing = !FileManager.default.fileExists(atPath: url.path)
+            var failure = GraphQLSchemaError(problems: [
+                GraphQLSchemaError.Problem(
+                    file: url.path, location: nil,
+                    message: missing ? "There is no schema file here." : "The schema file can't be read: \(error)")
+            ])
+            failure.isFileMissing = missing
+            throw failure
+        }
+        let source = GraphQLSource(bytes: bytes, name: url.path)
+        if DocumentSyntax(of: bytes) == .json {
+            try self.init(introspection: source)
+        } else {
+            try self.init(sdl: source)
+        }
     }
 
     /// A copy, for the convenience initializers that build one.

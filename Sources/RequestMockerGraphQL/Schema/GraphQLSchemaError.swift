@@ -16,6 +16,8 @@ package struct GraphQLSchemaError: Error, Sendable, CustomStringConvertible {
     }
 
     package var problems: [Problem]
+    /// Whether the schema's file isn't there (a command exits 66 then, not 65).
+    package var isFileMissing = false
 
     package var description: String {
         problems.map(\.description).joined(separator: "\n")

@@ -141,9 +141,11 @@ struct GraphQLReply {
     var allow: String?
 
     var answer: ContractAnswer {
-        ContractAnswer(
+        var answer = ContractAnswer(
             operation: operation, status: status, how: how,
             violations: result.data == nil ? result.errors.map(\.message) : [])
+        answer.kind = "graphql"
+        return answer
     }
 
     var response: MockResponse {
