@@ -1,4 +1,5 @@
 import Foundation
+import RequestMocker
 import RequestMockerGraphQL
 
 extension FuzzTarget {
@@ -84,5 +85,40 @@ extension FuzzTarget {
                 let schema = graphQLSchemaForOperations
             else { return }
             _ = GraphQLValidator.validate(document, against: schema)
+        })
+
+    /// GraphQL operations answered from the small schema: whatever prepares (within the bounds,
+    /// valid, its variables coerced) answers with data, the same twice, and its JSON reads back.
+    static let graphQLExecution = FuzzTarget(
+        name: "graphql-execution",
+        seeds: [
+            #"""
+            query Hero($episode: Episode = JEDI, $first: Int = 3) {
+              hero(episode: $episode) {
+                __typename name ...F ... on Droid { primaryFunction friends(first: $first) { id } }
+              }
+              search(text: "r") { ... on Human { height } ... on Droid { name } }
+              node(id: "Human-1") { id ... on Character { friends { name } } }
+            }
+            fragment F on Character { a: name b: friends(first: 5) { ... on Human { height } } }
+            """#,
+            "{ __schema { types { name fields(includeDeprecated: true) { name type { ofType { name } } } } } }",
+            "mutation { like(id: 4, input: {text: \"x\", list: [JEDI]}) { name } }",
+        ].map { Data($0.utf8) },
+        tokens: [
+            "{", "}", "(", ")", "...", "on ", "hero", "friends", "first: ", "search", "node", "Human", "Droid",
+            "name", "__typename", "__type(name: \"Human\")", "@skip(if: true)", "fragment F on Character ", "...F",
+        ].map { Data($0.utf8) },
+        run: { input in
+            guard let schema = graphQLSchemaForOperations,
+                let text = String(bytes: input, encoding: .utf8),
+                let prepared = try? GraphQLPreparedOperation(query: text, in: schema)
+            else { return }
+            let first = prepared.answer(in: schema, answerLimit: 1 << 20).result
+            let again = prepared.answer(in: schema, answerLimit: 1 << 20).result
+            precondition(first == again, "the same operation answered differently twice")
+            precondition(first.data != nil, "an operation that prepared was answered without data")
+            let bytes = first.serialized()
+            precondition((try? DocumentNode.parseJSON(bytes)) != nil, "an answer isn't JSON")
         })
 }

@@ -14,7 +14,7 @@ package struct FuzzTarget: Sendable {
     /// Every target, in the order the smoke run takes them.
     package static let all: [FuzzTarget] = [
         json, pattern, httpFile, har, yahttpvcr, script, requestHead, webSocket, openAPI, schemaPattern,
-        schemaValidation, yaml, draft, formBody, graphQLSchema, graphQLOperation,
+        schemaValidation, yaml, draft, formBody, graphQLSchema, graphQLOperation, graphQLExecution,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? {

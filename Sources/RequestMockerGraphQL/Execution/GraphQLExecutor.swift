@@ -20,6 +20,16 @@ struct GraphQLExecutor {
     /// The path of the field being completed.
     private var path: [GraphQLPathComponent] = []
     private var answerBytes = 0
+    /// How many completions are under way, one inside the other: each level of an object, a
+    /// list or a non-null type is one.
+    private var nesting = 0
+    /// Whether an answer went past `maximumNesting`: it is refused with one error, as one past
+    /// its size is.
+    private var tooDeep = false
+    /// The most completions one inside the other: an operation's 32 levels with four types each
+    /// (`[Item!]!` and the item), twice over; a schema that wraps a type in dozens of lists
+    /// can't take the answer deeper than a 512 KiB stack holds.
+    static let maximumNesting = 256
 
     /// The fields of one selection set, by response key in the order they are first asked for.
     typealias CollectedFields = [(key: String, fields: [GraphQLField])]
@@ -51,6 +61,12 @@ struct GraphQLExecutor {
         var visited: Set<String> = []
         collectFields(rootType, operation.selections, into: &collected, visited: &visited)
         let data = completeObject(rootType, collected, root) ?? .null
+        if tooDeep {
+            let message =
+                "The answer would nest more than \(Self.maximumNesting) values deep (objects, lists and non-null "
+                + "types each count); ask for fewer levels."
+            return GraphQLResult(data: .null, errors: [GraphQLError(message)])
+        }
         if answerBytes > answerLimit {
             let message =
                 "The answer would take more than \(answerLimit) bytes; ask for fewer fields or smaller lists "
@@ -108,6 +124,11 @@ struct GraphQLExecutor {
 
     // MARK: - Completing values
 
+    // The completing functions call each other once per level of the answer (a list's, an
+    // object's), so each keeps its own frame small: what needs room of its own (messages,
+    // arguments, abstract types, collecting fields) is done in a function of its own, outside
+    // the chain. The deepest answer the bounds allow then fits a 512 KiB stack in a debug build.
+
     /// The object `value` completes to as `type` (an object type): each collected field's value,
     /// or `nil` when a non-null field's error nulls the object.
     mutating func completeObject(
@@ -116,29 +137,45 @@ struct GraphQLExecutor {
         let object = GraphQLObjectInProgress(type: type, value: value, schema: schema)
         var members: [(key: String, value: GraphQLJSON)] = []
         members.reserveCapacity(collected.count)
-        for (key, fields) in collected {
-            let name = fields[0].name.value
-            answerBytes += key.utf8.count + 4
-            if name == "__typename" {
-                members.append((key, .string(type.name)))
-                answerBytes += type.name.utf8.count
+        for index in collected.indices {
+            guard let (definition, resolved) = prepareField(object, collected[index]) else {
+                if collected[index].fields[0].name.value == "__typename" {
+                    members.append((collected[index].key, .string(type.name)))
+                }
                 continue
             }
-            guard let definition = schema.fieldDefinition(name, on: type) else { continue }
-            let arguments = self.arguments(of: definition, fields[0])
-            let resolved = resolve(object, key: key, definition: definition, arguments: arguments, fields: fields)
-            path.append(.key(key))
-            let completed = complete(definition.type, fields, resolved, owner: type.name)
+            path.append(.key(collected[index].key))
+            let completed = complete(definition.type, collected[index].fields, resolved, owner: type.name)
             path.removeLast()
             guard let completed else {
                 if definition.type.isNonNull { return nil }
-                members.append((key, .null))
+                members.append((collected[index].key, .null))
                 continue
             }
-            members.append((key, completed))
+            members.append((collected[index].key, completed))
             if answerBytes > answerLimit { return nil }
         }
         return .object(members)
+    }
+
+    /// The definition and the value of one collected field of `object`, counted toward the
+    /// answer's size; `nil` for `__typename` (the caller writes the type's name) and for a field
+    /// the type doesn't have.
+    private mutating func prepareField(
+        _ object: GraphQLObjectInProgress, _ entry: (key: String, fields: [GraphQLField])
+    ) -> (GraphQLFieldType, GraphQLMockedValue)? {
+        let name = entry.fields[0].name.value
+        answerBytes += entry.key.utf8.count + 4
+        if name == "__typename" {
+            answerBytes += object.type.name.utf8.count
+            return nil
+        }
+        guard let definition = schema.fieldDefinition(name, on: object.type) else { return nil }
+        let arguments = self.arguments(of: definition, entry.fields[0])
+        return (
+            definition,
+            resolve(object, key: entry.key, definition: definition, arguments: arguments, fields: entry.fields)
+        )
     }
 
     /// CompleteValue(): `value` as `type` asks for it, or `nil` when an error nulls it (the
@@ -146,58 +183,90 @@ struct GraphQLExecutor {
     private mutating func complete(
         _ type: GraphQLTypeReference, _ fields: [GraphQLField], _ value: GraphQLMockedValue, owner: String
     ) -> GraphQLJSON? {
-        if answerBytes > answerLimit { return nil }
+        if answerBytes > answerLimit || tooDeep { return nil }
+        nesting += 1
+        defer { nesting -= 1 }
+        if nesting > Self.maximumNesting {
+            tooDeep = true
+            return nil
+        }
         switch type {
         case .nonNull(let inner):
             guard let completed = complete(inner, fields, value, owner: owner) else { return nil }
             if completed == .null {
-                fail("Cannot return null for non-nullable field \(owner).\(fields[0].name.value).", fields)
+                failNull(owner, fields)
                 return nil
             }
             return completed
         case .list(let itemType):
-            if case .given(let given, _) = value, given != .null, !given.isList {
-                fail("Expected a list for field \(owner).\(fields[0].name.value) but received: \(given)", fields)
-                return nil
-            }
-            guard let items = listItems(value) else { return .null }
-            var completed: [GraphQLJSON] = []
-            completed.reserveCapacity(items.count)
-            for (index, item) in items.enumerated() {
-                path.append(.index(index))
-                let element = complete(itemType, fields, item, owner: owner)
-                path.removeLast()
-                guard let element else {
-                    if itemType.isNonNull { return nil }
-                    completed.append(.null)
-                    continue
-                }
-                completed.append(element)
-            }
-            answerBytes += 2 + items.count
-            return .list(completed)
+            return completeList(itemType, fields, value, owner: owner)
         case .named(let name):
             guard let named = schema.types[name.value] else { return .null }
             return completeNamed(named, fields, value)
         }
     }
 
+    private mutating func completeList(
+        _ itemType: GraphQLTypeReference, _ fields: [GraphQLField], _ value: GraphQLMockedValue, owner: String
+    ) -> GraphQLJSON? {
+        switch value {
+        case .null, .given(.null, _), .schema: return .null
+        default: break
+        }
+        guard let items = listItems(value, fields, owner: owner) else { return nil }
+        var completed: [GraphQLJSON] = []
+        completed.reserveCapacity(items.count)
+        for index in items.indices {
+            path.append(.index(index))
+            let element = complete(itemType, fields, items[index], owner: owner)
+            path.removeLast()
+            guard let element else {
+                if itemType.isNonNull { return nil }
+                completed.append(.null)
+                continue
+            }
+            completed.append(element)
+        }
+        answerBytes += 2 + items.count
+        return .list(completed)
+    }
+
+    /// The items of a list's value (not a null), `nil` (a field error) for a given value that
+    /// isn't a list.
+    private mutating func listItems(
+        _ value: GraphQLMockedValue, _ fields: [GraphQLField], owner: String
+    ) -> [GraphQLMockedValue]? {
+        if case .given(let given, _) = value, given != .null, !given.isList {
+            fail("Expected a list for field \(owner).\(fields[0].name.value) but received: \(given)", fields)
+            return nil
+        }
+        return listItems(value) ?? []
+    }
+
+    private mutating func failNull(_ owner: String, _ fields: [GraphQLField]) {
+        fail("Cannot return null for non-nullable field \(owner).\(fields[0].name.value).", fields)
+    }
+
     private mutating func completeNamed(
         _ type: GraphQLNamedType, _ fields: [GraphQLField], _ value: GraphQLMockedValue
     ) -> GraphQLJSON? {
         switch value {
-        case .null:
-            return .null
-        case .list:
+        case .null, .given(.null, _): return .null
+        default: break
+        }
+        if type.kind.isLeaf { return completeLeaf(type, fields, value) }
+        guard let (concrete, collected) = plan(type, fields, value) else { return nil }
+        return completeObject(concrete, collected, value)
+    }
+
+    /// The object type a composite value is answered as, and the fields its selections ask of
+    /// it; `nil` after a field error (a value that doesn't fit).
+    private mutating func plan(
+        _ type: GraphQLNamedType, _ fields: [GraphQLField], _ value: GraphQLMockedValue
+    ) -> (GraphQLNamedType, CollectedFields)? {
+        if case .list = value {
             fail("Expected a value of type \"\(type.name)\" but received a list.", fields)
             return nil
-        case .given(.null, _):
-            return .null
-        default:
-            break
-        }
-        if type.kind.isLeaf {
-            return completeLeaf(type, fields, value)
         }
         var concrete = type
         if type.kind.isAbstract {
@@ -217,7 +286,7 @@ struct GraphQLExecutor {
         for field in fields {
             collectFields(concrete, field.selections, into: &collected, visited: &visited)
         }
-        return completeObject(concrete, collected, value)
+        return (concrete, collected)
     }
 
     private mutating func completeLeaf(

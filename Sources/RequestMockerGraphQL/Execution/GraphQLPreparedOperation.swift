@@ -39,6 +39,8 @@ package struct GraphQLPreparedOperation: Sendable {
             let source = GraphQLSource(query)
             throw GraphQLRequestError([GraphQLError(error.message, at: [source.location(of: error.offset)])])
         }
+        // Measured before validation, which may compare fields pairwise.
+        if let refusal = GraphQLBounds.check(document, limits: limits) { throw GraphQLRequestError([refusal]) }
         let problems = GraphQLValidator.validate(document, against: schema)
         guard problems.isEmpty else { throw GraphQLRequestError(problems) }
         let operations = document.operations

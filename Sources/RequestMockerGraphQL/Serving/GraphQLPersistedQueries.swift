@@ -73,6 +73,14 @@ package struct GraphQLLimits: Sendable, Hashable {
     package var queryBytes = 1 << 20
     /// The most bytes an answer may take (16 MiB); past it the answer is one error.
     package var answerBytes = 16 << 20
+    /// How deep an operation's selections may nest once its fragments are spread (32; the
+    /// introspection query Apollo iOS and graphql-js send nests 13).
+    package var depth = 32
+    /// How many fields an operation may ask for once its fragments are spread (10,000), counted
+    /// in the document, before any list multiplies them.
+    package var fields = 10_000
+    /// How many aliased fields an operation may have once its fragments are spread (1,000).
+    package var aliases = 1_000
 
     package init() {}
 }
