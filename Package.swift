@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "RequestMocker", targets: ["RequestMocker"]),
         .library(name: "RequestMockerOpenAPI", targets: ["RequestMockerOpenAPI"]),
+        .library(name: "RequestMockerGraphQL", targets: ["RequestMockerGraphQL"]),
         .library(name: "RequestMockerServer", targets: ["RequestMockerServer"]),
         .library(name: "RequestMockerTesting", targets: ["RequestMockerTesting"]),
         .executable(name: "request-mocker", targets: ["request-mocker"]),

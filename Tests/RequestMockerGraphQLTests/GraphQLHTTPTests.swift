@@ -151,6 +151,69 @@ import Testing
         #expect(wrong.body.contains("INVALID_PERSISTED_QUERY_HASH"))
     }
 
+    @Test func aStubAnswersOneOperationTrimmedAndCompletedFromTheSchema() async throws {
+        let registry = try Self.registry()
+        let schema = try GraphQLSchema(sdl: GraphQLMocksTests.schemaText)
+        registry.register(
+            .graphQL("/graphql", operationName: "Named", variables: ["n": 2]),
+            respond: try .graphQL(["data": ["viewer": ["name": "Stubbed", "email": "s@e.com"]]], in: schema),
+            at: .first)
+        let query = "query Named($n: Int) { viewer { name role posts(first: $n) { id } } }"
+        let stubbed = try await Self.send(registry, body: #"{"query": "\#(query)", "variables": {"n": 2}}"#)
+        #expect(stubbed.answeredBy == "Named stub")
+        #expect(stubbed.body.hasPrefix(#"{"data":{"viewer":{"name":"Stubbed","role":""#))
+        // The name comes from the query when the request doesn't send it; other variables go on
+        // to the schema's own answer.
+        let other = try await Self.send(registry, body: #"{"query": "\#(query)", "variables": {"n": 3}}"#)
+        #expect(other.answeredBy == "Named generated")
+        #expect(
+            throws: GraphQLMocksError(problems: [
+                GraphQLSchemaError.Problem(
+                    file: nil, location: nil,
+                    message: "operations.answer.data.viewer.nope: `User` has no field `nope`; write values under field "
+                        + #"names (a request's alias finds its field's value). Did you mean "name" or "role"?"#)
+            ])
+        ) { try MockResponse.graphQL(["data": ["viewer": ["nope": 1]]], in: schema) }
+    }
+
+    @Test func aGraphQLFilterSaysWhyARequestMissedIt() async throws {
+        let registry = MockRegistry()
+        registry.register(.graphQL(operationName: "HeroName", variables: ["id": "1"]), respond: .json(["data": nil]))
+        let filter = try #require(registry.filters.first)
+        #expect(filter.description.hasPrefix(#"ANY /graphql graphql HeroName variables {"id":"1"} ("#))
+        /// What the registry's report of an unmatched request says, or "answered".
+        func miss(_ body: String) async throws -> String {
+            var request = URLRequest(url: try #require(URL(string: Self.endpoint)))
+            request.httpMethod = "POST"
+            request.httpBody = Data(body.utf8)
+            do {
+                _ = try await registry.session.data(for: request)
+                return "answered"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(
+            try await miss(#"{"query": "query Other { a }"}"#)
+                .contains("GraphQL operation is Other, filter wants HeroName"))
+        #expect(
+            try await miss(#"{"query": "{ a }"}"#).contains("GraphQL operation is anonymous, filter wants HeroName"))
+        #expect(
+            try await miss(#"{"query": "query HeroName { a }", "variables": {"id": 2}}"#)
+                .contains(#"GraphQL variable id is 2, filter wants "1""#))
+        #expect(
+            try await miss(##"{"query": "# a comment\n query HeroName($id: ID) { a }", "variables": {"id": "1"}}"##)
+                == "answered")
+        #expect(try await miss("not json").contains("request is not GraphQL"))
+        let stub = try Stub(describing: .graphQL("/graphql", operationName: "HeroName", variables: ["id": "1"]))
+        #expect(stub.json["request"]?["graphql"] == ["operationName": "HeroName", "variables": ["id": "1"]])
+        let read = try Stub(
+            json: [
+                "request": ["path": "/graphql", "graphql": ["operationName": "HeroName"]], "response": ["status": 204],
+            ])
+        #expect(read.filter.description.hasPrefix("ANY /graphql graphql HeroName ("))
+    }
+
     @Test func anEndpointIsAURLWithAHostOrAPath() throws {
         let schema = try GraphQLSchema(sdl: "type Query { a: Int }")
         #expect(throws: GraphQLEndpointError(endpoint: "graphql")) {

@@ -14,6 +14,8 @@ enum Condition: Sendable, CustomStringConvertible {
     /// The last path segment's extension, lower case, without the dot.
     case pathExtension(String)
     case predicate(String, @Sendable (MockRequest) -> Bool)
+    /// A GraphQL request for the named operation, with these variables among its own.
+    case graphQL(operationName: String?, variables: [String: JSONValue])
 
     /// Why a body condition can't see the body of `request`, which has none.
     private static func missingBody(_ request: MockRequest, wanted: String) -> String {
@@ -91,6 +93,18 @@ enum Condition: Sendable, CustomStringConvertible {
                 ?? "path has no extension, filter wants \"\(wanted)\""
         case .predicate(let description, let predicate):
             return predicate(request) ? nil : "predicate \"\(description)\" returned false"
+        case .graphQL(let operationName, let variables):
+            guard let summary = GraphQLRequestSummary(request) else {
+                return "request is not GraphQL (no query or operationName), filter wants \(self)"
+            }
+            if let operationName, summary.operationName != operationName {
+                return "GraphQL operation is \(summary.operationName ?? "anonymous"), filter wants \(operationName)"
+            }
+            for (name, value) in variables.sorted(by: { $0.key < $1.key }) where summary.variables[name] != value {
+                let actual = summary.variables[name].map { Redaction.shown($0) } ?? "missing"
+                return "GraphQL variable \(name) is \(actual), filter wants \(Redaction.shown(value))"
+            }
+            return nil
         }
     }
 
@@ -144,6 +158,9 @@ enum Condition: Sendable, CustomStringConvertible {
         case .formBody(let fields): return "form \(Self.formText(fields))"
         case .pathExtension(let wanted): return "*.\(wanted)"
         case .predicate(let description, _): return "when \"\(description)\""
+        case .graphQL(let operationName, let variables):
+            let variablesText = variables.isEmpty ? "" : " variables \(Redaction.shown(JSONValue.object(variables)))"
+            return "graphql \(operationName ?? "any operation")" + variablesText
         }
     }
 }

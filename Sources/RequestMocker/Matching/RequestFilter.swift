@@ -197,6 +197,31 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
         adding(.header(name: name, value: value))
     }
 
+    /// Only GraphQL requests for the operation `operationName` (the request's `operationName`,
+    /// else its query's first operation's name), with each of `variables` among its own:
+    /// a `POST` with a JSON body or a `GET` with the same in its query string.
+    ///
+    /// ```swift
+    /// registry.register(.post("/graphql").graphQL(operationName: "HeroName", variables: ["episode": "JEDI"]),
+    ///                   respond: .json(["data": ["hero": ["name": "R2-D2"]]]))
+    /// ```
+    public func graphQL(operationName: String? = nil, variables: [String: JSONValue] = [:]) -> RequestFilter {
+        adding(.graphQL(operationName: operationName, variables: variables))
+    }
+
+    /// GraphQL requests (`GET` or `POST`) to `pattern` for the operation `operationName`, with each
+    /// of `variables` among their own.
+    ///
+    /// ```swift
+    /// registry.register(.graphQL("/graphql", operationName: "HeroName"), respond: .json(["data": …]))
+    /// ```
+    public static func graphQL(
+        _ pattern: String = "/graphql", operationName: String? = nil, variables: [String: JSONValue] = [:],
+        fileID: String = #fileID, line: Int = #line
+    ) -> RequestFilter {
+        any(pattern, fileID: fileID, line: line).graphQL(operationName: operationName, variables: variables)
+    }
+
     /// Requires a body that parses as JSON equal to `value` (key order and number spelling
     /// don't matter).
     public func jsonBody(_ value: JSONValue) -> RequestFilter {

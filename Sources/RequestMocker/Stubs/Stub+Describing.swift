@@ -71,6 +71,14 @@ extension Stub {
                 request["pathExtension"] = .string(name)
             case .predicate(let description, _):
                 throw refuse("when", "the predicate \"\(description)\" is Swift code, which can't be sent")
+            case .graphQL(let operationName, let variables):
+                guard request["graphql"] == nil else {
+                    throw refuse("graphql", "two GraphQL conditions are asked for, which a stub can't hold")
+                }
+                var members: [String: JSONValue] = [:]
+                if let operationName { members["operationName"] = .string(operationName) }
+                if !variables.isEmpty { members["variables"] = .object(variables) }
+                request["graphql"] = .object(members)
             }
         }
         if !query.isEmpty { request["query"] = .object(query) }

@@ -86,7 +86,9 @@ struct StubReader {
     {
         let members = try object(
             json, at: steps,
-            allowed: ["method", "host", "path", "query", "headers", "jsonBody", "formBody", "pathExtension"])
+            allowed: [
+                "method", "host", "path", "query", "headers", "jsonBody", "formBody", "pathExtension", "graphql",
+            ])
         var method: HTTPMethod?
         if let value = members["method"] {
             let name = try string(value, at: steps + [.key("method")])
@@ -142,6 +144,21 @@ struct StubReader {
                 throw invalid(steps + [.key("pathExtension")], "expected an extension such as json or png")
             }
             filter = filter.pathExtension(text)
+        }
+        if let value = members["graphql"] {
+            let place = steps + [.key("graphql")]
+            let graphQL = try object(value, at: place, allowed: ["operationName", "variables"])
+            let name = try graphQL["operationName"].map { (value) throws(Stub.Invalid) in
+                try string(value, at: place + [.key("operationName")])
+            }
+            var variables: [String: JSONValue] = [:]
+            if let given = graphQL["variables"] {
+                guard case .object(let members) = given else {
+                    throw invalid(place + [.key("variables")], "expected an object of variables by name")
+                }
+                variables = members
+            }
+            filter = filter.graphQL(operationName: name, variables: variables)
         }
         return filter
     }

@@ -15,9 +15,12 @@ extension GraphQLMocks {
     /// abstract type's value says which object type it is with `__typename` unless its fields
     /// say it.
     ///
+    /// - Parameters:
+    ///   - url: the mocks file.
+    ///   - schema: the schema its values are checked against.
     /// - Throws: ``GraphQLMocksError`` with every problem: where in the file, what is wrong, and
     ///   what to do.
-    package init(contentsOf url: URL, schema: GraphQLSchema) throws(GraphQLMocksError) {
+    public init(contentsOf url: URL, schema: GraphQLSchema) throws(GraphQLMocksError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -34,7 +37,46 @@ extension GraphQLMocks {
         try self.init([UInt8](data), file: url, schema: schema)
     }
 
-    package init(_ bytes: [UInt8], file: URL, schema: GraphQLSchema) throws(GraphQLMocksError) {
+    /// Mocks written in Swift, checked against `schema` as a file's are (each problem names the
+    /// path of its value: `types.Human.name`).
+    ///
+    /// ```swift
+    /// let mocks = try GraphQLMocks(
+    ///     scalars: ["DateTime": "2026-02-03T04:05:06Z"],
+    ///     types: ["Human": ["name": "Luke"]],
+    ///     operations: ["HeroName": ["data": ["hero": ["__typename": "Droid", "name": "R2-D2"]]]],
+    ///     checkedAgainst: schema)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scalars: a value for every field of the scalar named by each key.
+    ///   - types: field values (an object) for the object or interface type named by each key.
+    ///   - operations: the answer (`{"data": …}`) of the operation named by each key.
+    ///   - subscriptions: the events (answers) of the subscription named by each key.
+    ///   - schema: the schema the values are checked against.
+    /// - Throws: ``GraphQLMocksError`` with every value that doesn't fit the schema.
+    public init(
+        scalars: [String: JSONValue] = [:], types: [String: JSONValue] = [:], operations: [String: JSONValue] = [:],
+        subscriptions: [String: [JSONValue]] = [:], checkedAgainst schema: GraphQLSchema
+    ) throws(GraphQLMocksError) {
+        let whole: JSONValue = .object([
+            "scalars": .object(scalars), "types": .object(types), "operations": .object(operations),
+            "subscriptions": .object(subscriptions.mapValues(JSONValue.array)),
+        ])
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try whole.serialized())
+        } catch {
+            throw GraphQLMocksError(problems: [
+                GraphQLSchemaError.Problem(file: nil, location: nil, message: "\(error)")
+            ])
+        }
+        try self.init(bytes, file: URL(fileURLWithPath: "GraphQLMocks"), schema: schema, located: false)
+    }
+
+    package init(
+        _ bytes: [UInt8], file: URL, schema: GraphQLSchema, located: Bool = true
+    ) throws(GraphQLMocksError) {
         let root: DocumentNode
         do {
             root = try DocumentSyntax(of: bytes) == .json ? DocumentNode.parseJSON(bytes) : YAMLReader.parse(bytes)
@@ -46,7 +88,8 @@ extension GraphQLMocks {
                     message: "This isn't JSON or YAML: \(error.reason)")
             ])
         }
-        var checker = GraphQLMocksChecker(schema: schema, source: DocumentSource(url: file, bytes: bytes, root: root))
+        var checker = GraphQLMocksChecker(
+            schema: schema, source: DocumentSource(url: file, bytes: bytes, root: root), located: located)
         self = checker.read(root)
         guard checker.problems.isEmpty else {
             // In the order of the file, as a compiler lists its errors.
@@ -63,12 +106,22 @@ extension GraphQLMocks {
 }
 
 /// Why a mocks file can't be used: each problem with its file, line and column.
-package struct GraphQLMocksError: Error, Sendable, CustomStringConvertible {
-    package var problems: [GraphQLSchemaError.Problem]
+///
+/// ```swift
+/// do {
+///     _ = try GraphQLMocks(types: ["Human": ["name": 4]], checkedAgainst: schema)
+/// } catch {
+///     print(error)  // types.Human.name: String cannot represent value: 4.
+/// }
+/// ```
+public struct GraphQLMocksError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Every problem found, in the order of the file.
+    public var problems: [GraphQLSchemaError.Problem]
     /// Whether the mocks file isn't there (a command exits 66 then, not 65).
-    package var isFileMissing = false
+    public var isFileMissing = false
 
-    package var description: String {
+    /// Each problem on a line of its own.
+    public var description: String {
         problems.map(\.description).joined(separator: "\n")
     }
 }
@@ -77,9 +130,16 @@ package struct GraphQLMocksError: Error, Sendable, CustomStringConvertible {
 struct GraphQLMocksChecker {
     let schema: GraphQLSchema
     let source: DocumentSource
+    /// Whether problems name their place in the file (not for mocks written in Swift, whose
+    /// text is the checker's own).
+    var located = true
     var problems: [GraphQLSchemaError.Problem] = []
 
     mutating func report(_ node: DocumentNode, _ message: String) {
+        guard located else {
+            problems.append(GraphQLSchemaError.Problem(file: nil, location: nil, message: message))
+            return
+        }
         let (line, column) = source.location(of: node.offset)
         problems.append(
             GraphQLSchemaError.Problem(

@@ -4,12 +4,14 @@
 /// and the events of named subscriptions.
 ///
 /// ```swift
-/// var mocks = GraphQLMocks()
-/// mocks.scalars["DateTime"] = .string("2026-02-03T04:05:06Z")
-/// mocks.types["Human"] = .object([("name", .string("Luke"))])
-/// mocks.operations["HeroName"] = .object([("data", .object([("hero", .object([("name", .string("R2-D2"))]))]))])
+/// let mocks = try GraphQLMocks(
+///     scalars: ["DateTime": "2026-02-03T04:05:06Z"],
+///     types: ["Human": ["name": "Luke"]],
+///     operations: ["HeroName": ["data": ["hero": ["__typename": "Droid", "name": "R2-D2"]]]],
+///     checkedAgainst: schema)
+/// // or: try GraphQLMocks(contentsOf: URL(fileURLWithPath: "mocks.yaml"), schema: schema)
 /// ```
-package struct GraphQLMocks: Sendable {
+public struct GraphQLMocks: Sendable {
     /// A value for every field of the scalar named by the key.
     package var scalars: [String: GraphQLJSON] = [:]
     /// Field values (an object) of the object or interface type named by the key.
@@ -19,7 +21,12 @@ package struct GraphQLMocks: Sendable {
     /// The events (answers, as for operations) of the subscription named by the key.
     package var subscriptions: [String: [GraphQLJSON]] = [:]
 
-    package init() {}
+    /// No mocks: every answer is generated.
+    ///
+    /// ```swift
+    /// try registry.register(schema, at: "/graphql", mocks: GraphQLMocks())
+    /// ```
+    public init() {}
 
     /// The value the mocks give the field `name` of `type`: the type's own, else the first of
     /// its interfaces' that has one.

@@ -79,6 +79,15 @@ package struct GraphQLPreparedOperation: Sendable {
         return (execute(nil, in: schema, mocks: mocks, answerLimit: answerLimit), .generated)
     }
 
+    /// The answer to the operation from `mocked` (a stub's answer), trimmed to its selection and
+    /// completed where it asks for more.
+    package func answer(
+        mocked: GraphQLJSON, in schema: GraphQLSchema, mocks: GraphQLMocks = GraphQLMocks(),
+        answerLimit: Int = 16 << 20
+    ) -> GraphQLResult {
+        execute(mocked, in: schema, mocks: mocks, answerLimit: answerLimit)
+    }
+
     /// The events a subscription sends: the mocks' events for its name, each trimmed and
     /// completed as an answer is, else `count` generated ones, each drawn from its own seed.
     package func events(

@@ -64,14 +64,22 @@ package struct GraphQLSource: Sendable {
 
 /// A line and a column in a GraphQL document, both from 1, as a GraphQL error's `locations`
 /// gives them.
-package struct GraphQLLocation: Sendable, Hashable, CustomStringConvertible {
-    package var line: Int
-    package var column: Int
+public struct GraphQLLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The line, from 1.
+    public var line: Int
+    /// The column, from 1, counted in Unicode scalars.
+    public var column: Int
 
-    package init(line: Int, column: Int) {
+    /// The place at `line` and `column`.
+    ///
+    /// ```swift
+    /// GraphQLLocation(line: 3, column: 7).description  // "3:7"
+    /// ```
+    public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
-    package var description: String { "\(line):\(column)" }
+    /// `line:column`.
+    public var description: String { "\(line):\(column)" }
 }

@@ -2,7 +2,7 @@ extension GraphQLSchema {
     /// The schema as SDL: its own types and directives (the built-in ones left out), in its order,
     /// with descriptions, default values and the directives applied to its definitions. Read
     /// back, it gives the same schema.
-    package var sdl: String {
+    public var sdl: String {
         var blocks: [String] = []
         let defaultRoots =
             queryType == "Query" && (mutationType ?? "Mutation") == "Mutation"

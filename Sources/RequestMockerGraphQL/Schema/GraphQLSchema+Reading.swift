@@ -21,8 +21,14 @@ extension GraphQLSchema {
         self.init(copying: schema)
     }
 
-    /// The schema `text` defines in SDL.
-    package convenience init(sdl text: String) throws(GraphQLSchemaError) {
+    /// The schema `text` defines in SDL, its type system's rules checked.
+    ///
+    /// ```swift
+    /// let schema = try GraphQLSchema(sdl: "type Query { hero(id: ID!): Hero } type Hero { id: ID!, name: String }")
+    /// ```
+    ///
+    /// - Throws: ``GraphQLSchemaError`` with every problem at its line and column.
+    public convenience init(sdl text: String) throws(GraphQLSchemaError) {
         try self.init(sdl: GraphQLSource(text))
     }
 
@@ -37,7 +43,7 @@ extension GraphQLSchema {
     /// - Throws: ``GraphQLSchemaError`` with every problem at its file, line and column; for a
     ///   file that can't be read, one problem, with ``GraphQLSchemaError/isFileMissing`` set
     ///   when it isn't there.
-    package convenience init(contentsOf url: URL) throws(GraphQLSchemaError) {
+    public convenience init(contentsOf url: URL) throws(GraphQLSchemaError) {
         let bytes: [UInt8]
         do {
             bytes = [UInt8](try Data(contentsOf: url))

@@ -8,16 +8,20 @@ import Foundation
 /// let schema = try GraphQLSchema(sdl: "type Query { hero: String }")
 /// schema.queryType  // "Query"
 /// ```
-package final class GraphQLSchema: Sendable {
-    package let description: String?
+public final class GraphQLSchema: Sendable {
+    /// The schema definition's description, if it has one.
+    public let description: String?
     /// Every named type, the built-in scalars and the introspection types included.
     package let types: [String: GraphQLNamedType]
     /// The types' names in the schema's own order: its definitions first, then the built-in
     /// scalars it didn't define, as graphql-js lists them.
-    package let typeNames: [String]
-    package let queryType: String
-    package let mutationType: String?
-    package let subscriptionType: String?
+    public let typeNames: [String]
+    /// The name of the root type of queries.
+    public let queryType: String
+    /// The name of the root type of mutations, if the schema has one.
+    public let mutationType: String?
+    /// The name of the root type of subscriptions, if the schema has one.
+    public let subscriptionType: String?
     package let directives: [String: GraphQLDirectiveType]
     /// The directives' names: the built-in ones, then the schema's, in its order.
     package let directiveNames: [String]

@@ -1,25 +1,37 @@
 /// A schema that can't be used: every problem found, each with where it is (`file:line:column`),
 /// what is wrong, and what to do. `request-mocker` exits 65 with it.
-package struct GraphQLSchemaError: Error, Sendable, CustomStringConvertible {
-    package struct Problem: Sendable, Equatable, CustomStringConvertible {
+///
+/// ```swift
+/// do {
+///     _ = try GraphQLSchema(sdl: "type Query { b: Strin }")
+/// } catch {
+///     print(error)  // 1:17: Unknown type "Strin" (the type of Query.b): … Did you mean "String"?
+/// }
+/// ```
+public struct GraphQLSchemaError: Error, Sendable, CustomStringConvertible {
+    /// One thing wrong with a schema (or a mocks file), and where.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The schema file, when it was read from one.
-        package var file: String?
+        public var file: String?
         /// Where the problem is, when it is at a place in the file (a built-in's is nowhere).
-        package var location: GraphQLLocation?
+        public var location: GraphQLLocation?
         /// What is wrong, then what to do.
-        package var message: String
+        public var message: String
 
-        package var description: String {
+        /// `file:line:column: message`, with what is known of the place.
+        public var description: String {
             let place = [file, location.map(\.description)].compactMap { $0 }.joined(separator: ":")
             return place.isEmpty ? message : "\(place): \(message)"
         }
     }
 
-    package var problems: [Problem]
+    /// Every problem found, in the order of the file.
+    public var problems: [Problem]
     /// Whether the schema's file isn't there (a command exits 66 then, not 65).
-    package var isFileMissing = false
+    public var isFileMissing = false
 
-    package var description: String {
+    /// Each problem on a line of its own.
+    public var description: String {
         problems.map(\.description).joined(separator: "\n")
     }
 }

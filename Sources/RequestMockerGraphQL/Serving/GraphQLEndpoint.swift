@@ -79,7 +79,7 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
 
     /// The reply to `request`: a refusal of what isn't a GraphQL request, a request error, or
     /// the operation's answer.
-    func reply(to request: MockRequest, revision: Revision) -> GraphQLReply {
+    func reply(to request: MockRequest, revision: Revision, stub: GraphQLJSON? = nil) -> GraphQLReply {
         let mediaType = GraphQLHTTPRequest.mediaType(accept: request.header(.accept))
         let parameters: GraphQLHTTPRequest
         do {
@@ -122,6 +122,11 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
         if prepared.kind == .subscription {
             return refusal(
                 [GraphQLError("A subscription is answered over WebSocket (graphql-transport-ws) at \(path).")])
+        }
+        if let stub {
+            let result = prepared.answer(
+                mocked: stub, in: revision.schema, mocks: revision.mocks, answerLimit: limits.answerBytes)
+            return GraphQLReply(status: 200, mediaType: mediaType, result: result, operation: operation, how: "stub")
         }
         let (result, answeredBy) = prepared.answer(
             in: revision.schema, mocks: revision.mocks, answerLimit: limits.answerBytes)

@@ -11,9 +11,19 @@ extension MockRegistry {
     /// try registry.register(schema, at: "https://api.example.com/graphql")
     /// ```
     ///
+    /// Each answer says what made it: `RequestMocker-GraphQL: HeroName generated` (or `mocks`).
+    /// Subscriptions are served by the loopback server, over WebSocket at the same path.
+    ///
+    /// - Parameters:
+    ///   - schema: the schema.
+    ///   - endpoint: where it answers: a URL with a host, or a path for any host.
+    ///   - mocks: values the answers take where the mocks have them.
+    ///   - limits: how much one request may ask for.
+    ///   - placement: ``Placement/last`` (the default) or ``Placement/first``.
+    /// - Returns: a handle that removes the schema again.
     /// - Throws: ``GraphQLEndpointError`` when `endpoint` is neither a URL with a host nor a path.
     @discardableResult
-    package func register(
+    public func register(
         _ schema: GraphQLSchema, at endpoint: String, mocks: GraphQLMocks = GraphQLMocks(),
         limits: GraphQLLimits = GraphQLLimits(), at placement: Placement = .last
     ) throws(GraphQLEndpointError) -> FilterHandle {
@@ -32,10 +42,12 @@ extension MockRegistry {
 }
 
 /// An endpoint a schema can't be served at.
-package struct GraphQLEndpointError: Error, Sendable, Equatable, CustomStringConvertible {
-    package var endpoint: String
+public struct GraphQLEndpointError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The endpoint as given.
+    public var endpoint: String
 
-    package var description: String {
+    /// What is wrong, and what to give instead.
+    public var description: String {
         "\"\(endpoint)\" isn't a GraphQL endpoint; give a URL with a host (https://api.example.com/graphql) or a "
             + "path (/graphql)."
     }

@@ -168,7 +168,7 @@ struct StubTests {
             (
                 #"{"request": {"verb": "GET"}, "response": {}}"#,
                 #"at request.verb: unknown key "verb"; the keys here are "method", "host", "path", "query", "#
-                    + #""headers", "jsonBody", "formBody", "pathExtension""#
+                    + #""headers", "jsonBody", "formBody", "pathExtension", "graphql""#
             ),
             (
                 #"{"request": {"path": "/a/<b"}, "response": {}}"#,
