@@ -35,7 +35,10 @@ let package = Package(
         .executableTarget(
             name: "request-mocker-bench",
             // Its server rows run the command itself, so the command is built first.
-            dependencies: ["RequestMocker", "RequestMockerOpenAPI", "RequestMockerServer", "request-mocker"],
+            dependencies: [
+                "RequestMocker", "RequestMockerOpenAPI", "RequestMockerGraphQL", "RequestMockerServer",
+                "request-mocker",
+            ],
             path: "Benchmarks/request-mocker-bench"
         ),
         // The fuzzer (no product): `swift run request-mocker-fuzz --smoke` runs in .ci/run.

@@ -37,6 +37,7 @@ func runAPartOnly() async throws {
                 try printGenerationRows()
             }
         ),
+        ("--graphql-only", { try await printGraphQLRows() }),
         ("--server-only", { try printServerRows(rounds: rounds()) }),
         ("--dev-server-only", { try printDevServerRows(rounds: rounds()) }),
         ("--slow-answer-only", { try await printSlowAnswerRow(rounds: rounds()) }),

@@ -9,6 +9,7 @@
 //     swift run -c release request-mocker-bench --resources-only [--stateful-only]
 //     swift run -c release request-mocker-bench --stateful-serve-only [--server-rounds N]
 //     swift run -c release request-mocker-bench --yaml-only
+//     swift run -c release request-mocker-bench --graphql-only
 //     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair|validation|generation
 //         [--requests N]
 //
@@ -367,6 +368,9 @@ print(
 let openAPIRows = runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--openapi-only"])
 print("\nOpenAPI contracts:")
 print(openAPIRows.status == 0 ? openAPIRows.output : "  skipped (the measuring process could not run)", terminator: "")
+let graphQLRows = runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--graphql-only"])
+print("\nGraphQL schemas:")
+print(graphQLRows.status == 0 ? graphQLRows.output : "  skipped (the measuring process could not run)", terminator: "")
 let yamlRows = runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--yaml-only"])
 print("\nYAML:")
 print(yamlRows.status == 0 ? yamlRows.output : "  skipped (the measuring process could not run)", terminator: "")

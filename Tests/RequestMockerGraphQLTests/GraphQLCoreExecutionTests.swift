@@ -5,6 +5,10 @@ import Testing
 
 @testable import RequestMockerGraphQL
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// graphql-core, the Python port of graphql-js, as the reference for answers: its introspection
 /// of a schema is ours byte for byte in meaning, and re-executing an operation over our answer
 /// gives back the same data.
@@ -62,6 +66,74 @@ import Testing
             }
         }
         return .object([("__schema", .object(schema))])
+    }
+
+    /// The introspection query Apollo iOS's schema downloader sends, in its shape: `args` and
+    /// `inputFields` with `includeDeprecated`, eight levels of `ofType`, no `specifiedByURL`,
+    /// `isRepeatable` or `isOneOf` (written here, not copied).
+    static let apolloIntrospection = """
+        query IntrospectionQuery {
+          __schema {
+            queryType { name } mutationType { name } subscriptionType { name }
+            types { ...FullType }
+            directives { name description locations args(includeDeprecated: true) { ...InputValue } }
+          }
+        }
+        fragment FullType on __Type {
+          kind name description
+          fields(includeDeprecated: true) {
+            name description args(includeDeprecated: true) { ...InputValue } type { ...TypeRef }
+            isDeprecated deprecationReason
+          }
+          inputFields(includeDeprecated: true) { ...InputValue }
+          interfaces { ...TypeRef }
+          enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
+          possibleTypes { ...TypeRef }
+        }
+        fragment InputValue on __InputValue {
+          name description type { ...TypeRef } defaultValue isDeprecated deprecationReason
+        }
+        fragment TypeRef on __Type {
+          kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType {
+            kind name ofType { kind name ofType { kind name } } } } } } }
+        }
+        """
+
+    @Test func apolloIOSDownloadsTheSchemaItIsServed() async throws {
+        let sdl = GraphQLValidatorTests.sdl
+        let schema = try GraphQLSchema(sdl: sdl)
+        let registry = MockRegistry()
+        try registry.register(schema, at: "https://api.example.com/graphql")
+        // As Apollo's downloader sends it: a POST with the operation's name and null variables.
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/graphql")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let body: JSONValue = [
+            "operationName": "IntrospectionQuery", "query": .string(Self.apolloIntrospection), "variables": nil,
+        ]
+        request.httpBody = try body.serialized()
+        let (data, _) = try await registry.session.data(for: request)
+        let ours = try Self.json(String(decoding: data, as: UTF8.self))
+        let theirs = try Self.json(
+            try await GraphQLCoreSchemaTests.graphqlCore("run", schema: sdl, Data(Self.apolloIntrospection.utf8)))
+        #expect(theirs["errors"] == .list([]))
+        #expect(
+            Self.withoutBuiltInDescriptions(ours["data"] ?? .null)
+                == Self.withoutBuiltInDescriptions(theirs["data"] ?? .null))
+        // What Apollo builds from it is the schema served, but for what its query doesn't ask:
+        // the schema's description, the directives applied to types, `@specifiedBy`, `repeatable`
+        // and `@oneOf`.
+        let rebuilt = try GraphQLSchema(introspection: GraphQLSource(String(decoding: data, as: UTF8.self)))
+        var expected = schema.sdl
+        for asked in [
+            "\"\"\"\nThe Star Wars schema, as the specification's examples use it.\n\"\"\"\n",
+            " @cached(seconds: 1) @cached(seconds: 2)",
+            #" @specifiedBy(url: "https://scalars.graphql.org/andimarek/date-time")"#,
+            " repeatable", " @oneOf",
+        ] {
+            expected = expected.replacingOccurrences(of: asked, with: "")
+        }
+        #expect(rebuilt.sdl == expected)
     }
 
     /// Operations whose answers graphql-core re-executes (every abstract selection asks for

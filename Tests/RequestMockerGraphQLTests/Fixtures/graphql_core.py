@@ -5,6 +5,7 @@
     python3 graphql_core.py introspection-query            # the introspection query graphql-core sends
     python3 graphql_core.py reexecute SCHEMA < cases.json # for each [operation, variables, data]: graphql-core's
                                                           # answer when every field reads its value from data
+    python3 graphql_core.py run SCHEMA < query.graphql    # graphql-core's result of the query, as JSON
     python3 graphql_core.py verdicts < cases.json         # for each SDL text: [accepted, "line:column" or null]
     python3 graphql_core.py validate SCHEMA < cases.json  # for each operation: the "line:column" of each error
     python3 graphql_core.py variables SCHEMA < cases.json # for each [operation, variables]: the coerced values as
@@ -103,6 +104,9 @@ elif command == "reexecute":
                               field_resolver=read, type_resolver=concrete)
         results.append({"data": result.data, "errors": [e.message for e in result.errors or []]})
     print(json.dumps(results))
+elif command == "run":
+    result = graphql_sync(build_schema(open(sys.argv[2]).read()), text)
+    print(json.dumps({"data": result.data, "errors": [e.message for e in result.errors or []]}))
 elif command == "verdicts":
     print(json.dumps([verdict(sdl) for sdl in json.loads(text)]))
 else:
