@@ -10,7 +10,8 @@
 //     swift run -c release request-mocker-bench --stateful-serve-only [--server-rounds N]
 //     swift run -c release request-mocker-bench --yaml-only
 //     swift run -c release request-mocker-bench --graphql-only
-//     perf record -g .build/release/request-mocker-bench --profile floor|least|filter|pair|validation|generation
+//     perf record -g .build/release/request-mocker-bench
+//         --profile floor|least|filter|pair|validation|generation|graphql
 //         [--requests N]
 //
 // The loopback server's rows need `wrk`, `nginx` and `curl` (apt-get install wrk nginx curl);
@@ -70,6 +71,13 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 {
     // Validating the 1 MiB body, --requests times, for a profiler.
     try printValidationRow(rounds: option("--requests", default: 50))
+    exit(0)
+}
+if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
+    CommandLine.arguments[index + 1] == "graphql"
+{
+    // Parsing, validating and answering the 41-field operation, --requests times, for a profiler.
+    try profileGraphQLAnswers(option("--requests", default: 2_000))
     exit(0)
 }
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,

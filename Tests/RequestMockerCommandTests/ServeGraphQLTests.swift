@@ -91,6 +91,31 @@ import Testing
         #expect(await serving.interrupt() == 0)
     }
 
+    @Test func aHostileOperationIsRefusedAndTheServerGoesOnServing() async throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.write("schema.graphqls", Self.schema)
+        let (serving, base) = try await serving(["--graphql", schema.path])
+        let url = base.absoluteString + "/graphql"
+        // A fragment that spreads another twice, forty levels deep: 2^40 fields once spread.
+        var fragments = ["fragment F0 on Human { name }"]
+        for level in 1...40 { fragments.append("fragment F\(level) on Human { ...F\(level - 1) ...F\(level - 1) }") }
+        let query = #"{ human(id: \"1\") { ...F40 } } "# + fragments.joined(separator: " ")
+        let refused = try await ExternalProcess.curl([
+            "--include", "-H", "Content-Type: application/json", "-H", "Accept: application/graphql-response+json",
+            "--data-binary", #"{"query": "\#(query)"}"#, url,
+        ])
+        #expect(refused.output.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        #expect(
+            refused.output.hasSuffix(
+                #"{"errors":[{"message":"The operation asks for 1099511627777 fields once its fragments are spread; "#
+                    + #"at most 10000 are answered. Ask for less at once.","locations":[{"line":1,"column":1}]}]}"#))
+        let next = try await ExternalProcess.curl([
+            "-H", "Content-Type: application/json", "--data-binary", #"{"query": "{ human(id: 1) { id } }"}"#, url,
+        ])
+        #expect(next.output == #"{"data":{"human":{"id":"1"}}}"#)
+        #expect(await serving.interrupt() == 0)
+    }
+
     @Test func mistakesEndTheCommandWithTheirExitCodes() async throws {
         let folder = try TemporaryFolder()
         let schema = try folder.write("schema.graphql", "type Query { a: Int }")

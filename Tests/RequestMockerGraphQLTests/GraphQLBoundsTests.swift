@@ -107,4 +107,35 @@ import Testing
         #expect(messages.count == 1)
         #expect(messages.first?.contains(refusal) == true, "\(messages)")
     }
+
+    @Test func requestJSONNestsAtMost64DeepAndThatFitsASmallStack() async throws {
+        // As deep as a request's JSON may nest, as a custom scalar's value (taken as given) and
+        // as a list variable (coerced level by level, its mistake's message writing it out); then
+        // 500 levels, about as deep as a JSON document may nest, refused before it is read.
+        let schema = try GraphQLSchema(sdl: "scalar JSON type Query { echo(value: JSON, list: [[[Int]]]): Int }")
+        @Sendable func body(_ levels: Int) -> String {
+            let deep = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            return #"{"query": "query ($value: JSON, $list: [[[Int]]]) { echo(value: $value, list: $list) }", "#
+                + #""variables": {"value": \#(deep), "list": \#(deep)}}"#
+        }
+        let replies = try await withDeadline(60, waitingFor: "deep variables", onThreadOfSize: 512 * 1024) {
+            [61, 500].map { levels in
+                // A literal URL: it parses.
+                var request = URLRequest(
+                    url: URL(string: "https://api.example.com/graphql") ?? URL(fileURLWithPath: "/"))
+                request.httpMethod = "POST"
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(body(levels).utf8)
+                let endpoint = GraphQLEndpoint(
+                    schema: schema, mocks: GraphQLMocks(), file: URL(fileURLWithPath: "/schema.graphql"), host: nil,
+                    path: "/graphql")
+                let reply = endpoint.reply(to: MockRequest(request), revision: endpoint.revision)
+                return (reply.status, reply.result.errors.first?.message ?? "")
+            }
+        }
+        #expect(replies[0].0 == 200)
+        #expect(replies[0].1.hasPrefix(#"Variable "$list" got invalid value"#), "\(replies[0].1.prefix(80))")
+        #expect(replies[1].0 == 400)
+        #expect(replies[1].1.hasPrefix("The body isn't a JSON object (nested at most 64 deep)"))
+    }
 }

@@ -91,7 +91,7 @@ extension GraphQLExecutor {
         where !GraphQLPaging.counts.contains(argument.key) && !GraphQLPaging.offsets.contains(argument.key)
             && !GraphQLPaging.cursors.contains(argument.key)
         {
-            seed = seed.mixing("\(argument.key)=\(argument.value)")
+            seed = seed.mixing(argument.key).mixing(argument.value.description)
         }
         var origin = GraphQLOrigin(seed: seed, choice: seed.number(below: 9973))
         let returned = schema.types[definition.type.namedType.value]

@@ -23,25 +23,47 @@ enum GraphQLGeneratedScalars {
 
     /// A string shaped by the field's name where it says what it holds (`email`, `…url`).
     private static func string(field: String, number: Int, seed: GraphQLSeed) -> String {
-        let lower = field.lowercased()
-        if lower.contains("email") { return "user\(number)@example.com" }
-        if lower.hasSuffix("url") || lower.hasSuffix("uri") { return "https://example.com/\(field)/\(number)" }
+        if has(field, "email") { return "user\(number)@example.com" }
+        if has(field, "url", atEnd: true) || has(field, "uri", atEnd: true) {
+            return "https://example.com/\(field)/\(number)"
+        }
         return "\(field) \(number)"
     }
 
+    /// Whether `text` holds `word` (lower-case ASCII) in any letter case, or ends with it: a
+    /// byte search, as this runs for every generated string.
+    static func has(_ text: String, _ word: StaticString, atEnd: Bool = false) -> Bool {
+        let bytes = Array(text.utf8)
+        let wanted = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes.count >= wanted.count else { return false }
+        let starts =
+            atEnd ? (bytes.count - wanted.count)...(bytes.count - wanted.count) : 0...(bytes.count - wanted.count)
+        for start in starts {
+            var index = 0
+            while index < wanted.count {
+                var byte = bytes[start + index]
+                if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 32 }
+                guard byte == wanted[index] else { break }
+                index += 1
+            }
+            if index == wanted.count { return true }
+        }
+        return false
+    }
+
     private static func custom(_ name: String, field: String, number: Int, seed: GraphQLSeed) -> GraphQLJSON {
-        let lower = name.lowercased()
         // 2026 from its first second, a second of it drawn from the seed.
         let second = seed.number(below: 365 * 86_400)
-        if lower.contains("datetime") || lower.contains("timestamp") || lower.contains("instant") {
+        if has(name, "datetime") || has(name, "timestamp") || has(name, "instant") {
             return .string(date(second) + "T" + time(second) + "Z")
         }
-        if lower.contains("date") { return .string(date(second)) }
-        if lower.contains("time") { return .string(time(second)) }
-        if lower.contains("url") || lower.contains("uri") { return .string("https://example.com/\(field)/\(number)") }
-        if lower.contains("email") { return .string("user\(number)@example.com") }
-        if lower.contains("uuid") { return .string(uuid(seed)) }
-        if lower.contains("json") { return .object([]) }
+        if has(name, "date") { return .string(date(second)) }
+        if has(name, "time") { return .string(time(second)) }
+        if has(name, "url") || has(name, "uri") { return .string("https://example.com/\(field)/\(number)") }
+        if has(name, "email") { return .string("user\(number)@example.com") }
+        if has(name, "uuid") { return .string(uuid(seed)) }
+        if has(name, "json") { return .object([]) }
+        let lower = name.lowercased()
         if ["long", "bigint", "int64", "int32", "short", "byte", "uint"].contains(lower) { return .int(number) }
         if ["decimal", "bigdecimal", "money", "double"].contains(lower) { return .float(Double(number) / 10) }
         return .string("\(field) \(number)")

@@ -88,6 +88,16 @@ extension GraphQLMocks {
                     message: "This isn't JSON or YAML: \(error.reason)")
             ])
         }
+        // A value is read, answered and measured by recursion: as deep as a request's JSON may
+        // be, under its section and name (and an answer's `data`).
+        guard GraphQLJSON.depth(of: root) <= GraphQLJSON.maximumRequestDepth + 4 else {
+            throw GraphQLMocksError(problems: [
+                GraphQLSchemaError.Problem(
+                    file: located ? file.path : nil, location: nil,
+                    message: "The mocks nest deeper than \(GraphQLJSON.maximumRequestDepth) levels under a section "
+                        + "and a name; no GraphQL answer needs that many.")
+            ])
+        }
         var checker = GraphQLMocksChecker(
             schema: schema, source: DocumentSource(url: file, bytes: bytes, root: root), located: located)
         self = checker.read(root)

@@ -12,12 +12,15 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
     package let path: String
     private let current: LockedState<Revision>
     private let persisted = LockedState(GraphQLPersistedQueries())
+    private let answers = LockedState(GraphQLAnswerCache())
     let limits: GraphQLLimits
     /// The time between a subscription's events over WebSocket (the first is sent at once).
     let eventInterval: Duration
 
     /// The schema and mocks answering now; `serve` replaces them when their files change.
     package struct Revision: Sendable {
+        /// Counts reloads: an answer made from one revision is never given from another.
+        var number = 0
         package var schema: GraphQLSchema
         package var mocks: GraphQLMocks
         /// The file the schema was read from, which the journal names.
@@ -40,10 +43,12 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
 
     /// Answers with `schema` and `mocks` from now on.
     package func reload(schema: GraphQLSchema, mocks: GraphQLMocks) {
-        current.withLock {
-            $0.schema = schema
-            $0.mocks = mocks
+        current.withLock { revision in
+            revision.schema = schema
+            revision.mocks = mocks
+            revision.number += 1
         }
+        answers.withLock { $0 = GraphQLAnswerCache() }
     }
 
     package var indexKey: FilterIndex.Key { .general(host: host) }
@@ -71,46 +76,93 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
                 .webSocket(script, headers: ["RequestMocker-GraphQL": "subscriptions graphql-transport-ws"]),
                 captures: Captures(), from: .contract(revision.file, answer))
         }
+        let (number, mediaType) = (revision.number, GraphQLHTTPRequest.mediaType(accept: request.header(.accept)))
+        let asked: Asked
+        switch front(request, mediaType: mediaType) {
+        case .refused(let reply):
+            return .respond(reply.response, captures: Captures(), from: .contract(revision.file, reply.answer))
+        case .asked(let parameters): asked = parameters
+        }
+        // The same request to the same schema and mocks gets the same answer: made once.
+        let key = asked.key(revision: number, mediaType: mediaType)
+        if let ready = answers.withLock({ $0.entries[key] }) {
+            return .respond(ready.response, captures: Captures(), from: .contract(revision.file, ready.answer))
+        }
         return .respondLater(file: revision.file) { [self] in
-            let reply = self.reply(to: request, revision: revision)
-            return .respond(reply.response, from: .contract(revision.file, reply.answer))
+            let reply = self.reply(to: asked, mediaType: mediaType, revision: revision)
+            let body = Data(reply.result.serialized())
+            let response = reply.response(body: body)
+            answers.withLock { $0.keep(key, (response, reply.answer), size: body.count) }
+            return .respond(response, from: .contract(revision.file, reply.answer))
         }
     }
 
-    /// The reply to `request`: a refusal of what isn't a GraphQL request, a request error, or
-    /// the operation's answer.
-    func reply(to request: MockRequest, revision: Revision, stub: GraphQLJSON? = nil) -> GraphQLReply {
-        let mediaType = GraphQLHTTPRequest.mediaType(accept: request.header(.accept))
+    /// A request read as far as its query: its parameters and the query text (a persisted
+    /// query's resolved).
+    struct Asked: Sendable {
+        var parameters: GraphQLHTTPRequest
+        var query: String
+
+        /// What identifies its answer: the schema's revision, the media type, the method, the
+        /// operation's name, the variables and the query.
+        func key(revision: Int, mediaType: String) -> String {
+            [
+                String(revision), mediaType, parameters.method.rawValue, parameters.operationName ?? "",
+                parameters.variables?.description ?? "", query,
+            ].joined(separator: "\u{1F}")
+        }
+    }
+
+    enum Front {
+        case refused(GraphQLReply)
+        case asked(Asked)
+    }
+
+    /// The request read as GraphQL over HTTP, a persisted query resolved (and registered), or
+    /// the refusal of what isn't a GraphQL request.
+    func front(_ request: MockRequest, mediaType: String) -> Front {
         let parameters: GraphQLHTTPRequest
         do {
             parameters = try GraphQLHTTPRequest(request)
         } catch {
-            return GraphQLReply(
-                status: error.status, mediaType: mediaType, result: .refusal([GraphQLError(error.message)]),
-                operation: "-", how: "refused", allow: error.allow)
+            return .refused(
+                GraphQLReply(
+                    status: error.status, mediaType: mediaType, result: .refusal([GraphQLError(error.message)]),
+                    operation: "-", how: "refused", allow: error.allow))
         }
-        let named = parameters.operationName ?? "-"
-        func refusal(_ errors: [GraphQLError], how: String = "refused", status: Int? = nil) -> GraphQLReply {
-            // In `application/json` a request error is a 200 (legacy clients read the body
-            // whatever the status); in the newer media type it is a 400.
-            let code = status ?? (mediaType == "application/json" ? 200 : 400)
-            return GraphQLReply(
-                status: code, mediaType: mediaType, result: .refusal(errors), operation: named, how: how)
-        }
-        let query: String
         switch persisted.withLock({ $0.resolve(parameters.query, extensions: parameters.extensions) }) {
-        case .query(let text): query = text
+        case .query(let text):
+            return .asked(Asked(parameters: parameters, query: text))
         case .refused(let error, let status):
             let notFound = error.message == "PersistedQueryNotFound"
-            return refusal([error], how: notFound ? "persisted-query-not-found" : "refused", status: status)
+            return .refused(
+                GraphQLReply.refusal(
+                    [error], mediaType: mediaType, operation: parameters.operationName ?? "-",
+                    how: notFound ? "persisted-query-not-found" : "refused", status: status))
         }
+    }
+
+    /// The reply to `request`: a refusal of what isn't a GraphQL request, a request error, or
+    /// the operation's answer (from `stub`, a hand-written answer, when given).
+    func reply(to request: MockRequest, revision: Revision, stub: GraphQLJSON? = nil) -> GraphQLReply {
+        let mediaType = GraphQLHTTPRequest.mediaType(accept: request.header(.accept))
+        switch front(request, mediaType: mediaType) {
+        case .refused(let reply): return reply
+        case .asked(let asked): return reply(to: asked, mediaType: mediaType, revision: revision, stub: stub)
+        }
+    }
+
+    /// The reply to a request read as far as its query: a request error, or the answer.
+    func reply(to asked: Asked, mediaType: String, revision: Revision, stub: GraphQLJSON? = nil) -> GraphQLReply {
+        let parameters = asked.parameters
+        let named = parameters.operationName ?? "-"
         let prepared: GraphQLPreparedOperation
         do {
             prepared = try GraphQLPreparedOperation(
-                query: query, operationName: parameters.operationName, variables: parameters.variables,
+                query: asked.query, operationName: parameters.operationName, variables: parameters.variables,
                 in: revision.schema, limits: limits)
         } catch {
-            return refusal(error.errors)
+            return .refusal(error.errors, mediaType: mediaType, operation: named)
         }
         let operation = prepared.name ?? prepared.kind.rawValue
         if prepared.kind == .mutation, parameters.method == .get {
@@ -120,8 +172,9 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
                 how: "refused", allow: "POST")
         }
         if prepared.kind == .subscription {
-            return refusal(
-                [GraphQLError("A subscription is answered over WebSocket (graphql-transport-ws) at \(path).")])
+            return .refusal(
+                [GraphQLError("A subscription is answered over WebSocket (graphql-transport-ws) at \(path).")],
+                mediaType: mediaType, operation: named)
         }
         if let stub {
             let result = prepared.answer(
@@ -135,8 +188,24 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
     }
 }
 
+/// The answers made, by what identifies each (``GraphQLEndpoint/Asked/key(revision:mediaType:)``):
+/// the most recent 256, each at most 256 KiB.
+struct GraphQLAnswerCache: Sendable {
+    static let capacity = 256
+    static let largestBody = 256 << 10
+    var entries: [String: (response: MockResponse, answer: ContractAnswer)] = [:]
+    private var order: [String] = []
+
+    mutating func keep(_ key: String, _ entry: (response: MockResponse, answer: ContractAnswer), size: Int) {
+        guard entries[key] == nil, size <= Self.largestBody else { return }
+        entries[key] = entry
+        order.append(key)
+        if order.count > Self.capacity { entries[order.removeFirst()] = nil }
+    }
+}
+
 /// An HTTP reply carrying a GraphQL result.
-struct GraphQLReply {
+struct GraphQLReply: Sendable {
     var status: Int
     var mediaType: String
     var result: GraphQLResult
@@ -144,6 +213,16 @@ struct GraphQLReply {
     var operation: String
     var how: String
     var allow: String?
+
+    /// A request error's reply: in `application/json` a 200 (legacy clients read the body
+    /// whatever the status), in the newer media type a 400; `status` when it has its own.
+    static func refusal(
+        _ errors: [GraphQLError], mediaType: String, operation: String, how: String = "refused", status: Int? = nil
+    ) -> GraphQLReply {
+        let code = status ?? (mediaType == "application/json" ? 200 : 400)
+        return GraphQLReply(
+            status: code, mediaType: mediaType, result: .refusal(errors), operation: operation, how: how)
+    }
 
     var answer: ContractAnswer {
         var answer = ContractAnswer(
@@ -154,10 +233,14 @@ struct GraphQLReply {
     }
 
     var response: MockResponse {
+        response(body: Data(result.serialized()))
+    }
+
+    func response(body: Data) -> MockResponse {
         var headers: HTTPHeaders = [.contentType: mediaType, "RequestMocker-GraphQL": "\(operation) \(how)"]
         if let allow { headers.add("Allow", allow) }
         return MockResponse(
-            content: .body(Data(result.serialized()), defaultContentType: nil), status: HTTPStatus(status),
+            content: .body(body, defaultContentType: nil), status: HTTPStatus(status),
             headers: headers)
     }
 }

@@ -52,7 +52,8 @@ struct GraphQLHTTPRequest {
             guard let body, case .object = body else {
                 throw Refusal(
                     status: 400,
-                    message: "The body isn't a JSON object; send {\"query\": \"…\", \"variables\": {…}}.")
+                    message: "The body isn't a JSON object (nested at most \(GraphQLJSON.maximumRequestDepth) deep); "
+                        + "send {\"query\": \"…\", \"variables\": {…}}.")
             }
             switch body["query"] {
             case .string(let text)?: query = text
@@ -76,7 +77,10 @@ struct GraphQLHTTPRequest {
     private static func json(_ text: String?, _ name: String) throws(Refusal) -> GraphQLJSON? {
         guard let text, !text.isEmpty else { return nil }
         guard let value = GraphQLJSON.parse(Data(text.utf8)) else {
-            throw Refusal(status: 400, message: "`\(name)` isn't JSON; send it as a JSON object, URL-encoded.")
+            throw Refusal(
+                status: 400,
+                message: "`\(name)` isn't JSON (nested at most \(GraphQLJSON.maximumRequestDepth) deep); send it as "
+                    + "a JSON object, URL-encoded.")
         }
         return try object(value, name)
     }
@@ -102,8 +106,31 @@ struct GraphQLHTTPRequest {
 }
 
 extension GraphQLJSON {
-    /// The JSON value `data` holds, or `nil` when it isn't JSON.
+    /// How deep a request's JSON (its body, variables, extensions, a WebSocket message) may
+    /// nest: GraphQL's inputs need a few levels, and what reads them recurses.
+    static let maximumRequestDepth = 64
+
+    /// The JSON value `data` holds, or `nil` when it isn't JSON or nests deeper than
+    /// `maximumRequestDepth`.
     static func parse(_ data: Data) -> GraphQLJSON? {
-        (try? DocumentNode.parseJSON([UInt8](data))).map(GraphQLJSON.init)
+        guard let node = try? DocumentNode.parseJSON([UInt8](data)), depth(of: node) <= maximumRequestDepth else {
+            return nil
+        }
+        return GraphQLJSON(node)
+    }
+
+    /// How deep `node` nests (a scalar is 1), measured with a stack of its own, not recursion.
+    static func depth(of node: DocumentNode) -> Int {
+        var deepest = 0
+        var pending: [(node: DocumentNode, depth: Int)] = [(node, 1)]
+        while let (current, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            switch current.value {
+            case .array(let elements): pending += elements.map { ($0, depth + 1) }
+            case .object(let object): pending += object.members.map { ($0.value, depth + 1) }
+            default: break
+            }
+        }
+        return deepest
     }
 }
