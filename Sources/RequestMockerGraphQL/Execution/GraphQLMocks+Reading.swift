@@ -21,20 +21,13 @@ extension GraphQLMocks {
     /// - Throws: ``GraphQLMocksError`` with every problem: where in the file, what is wrong, and
     ///   what to do.
     public init(contentsOf url: URL, schema: GraphQLSchema) throws(GraphQLMocksError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let missing = !FileManager.default.fileExists(atPath: url.path)
-            var failure = GraphQLMocksError(problems: [
-                GraphQLSchemaError.Problem(
-                    file: url.path, location: nil,
-                    message: missing ? "There is no mocks file here." : "The mocks file can't be read: \(error)")
-            ])
-            failure.isFileMissing = missing
-            throw failure
+        let bytes: [UInt8]
+        switch GraphQLSchemaError.read(url, kind: "mocks") {
+        case .success(let read): bytes = read
+        case .failure(let failure):
+            throw GraphQLMocksError(problems: failure.problems, isFileMissing: failure.isFileMissing)
         }
-        try self.init([UInt8](data), file: url, schema: schema)
+        try self.init(bytes, file: url, schema: schema)
     }
 
     /// Mocks written in Swift, checked against `schema` as a file's are (each problem names the

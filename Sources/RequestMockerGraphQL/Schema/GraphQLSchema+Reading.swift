@@ -44,19 +44,7 @@ extension GraphQLSchema {
     ///   file that can't be read, one problem, with ``GraphQLSchemaError/isFileMissing`` set
     ///   when it isn't there.
     public convenience init(contentsOf url: URL) throws(GraphQLSchemaError) {
-        let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try Data(contentsOf: url))
-        } catch {
-            let missing = !FileManager.default.fileExists(atPath: url.path)
-            var failure = GraphQLSchemaError(problems: [
-                GraphQLSchemaError.Problem(
-                    file: url.path, location: nil,
-                    message: missing ? "There is no schema file here." : "The schema file can't be read: \(error)")
-            ])
-            failure.isFileMissing = missing
-            throw failure
-        }
+        let bytes = try GraphQLSchemaError.read(url, kind: "schema").get()
         let source = GraphQLSource(bytes: bytes, name: url.path)
         if DocumentSyntax(of: bytes) == .json {
             try self.init(introspection: source)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A schema that can't be used: every problem found, each with where it is (`file:line:column`),
 /// what is wrong, and what to do. `request-mocker` exits 65 with it.
 ///
@@ -29,6 +31,23 @@ public struct GraphQLSchemaError: Error, Sendable, CustomStringConvertible {
     public var problems: [Problem]
     /// Whether the schema's file isn't there (a command exits 66 then, not 65).
     public var isFileMissing = false
+
+    /// The bytes of the file at `url`, or the problem that it can't be read (`kind` names the
+    /// file in the message: "schema", "mocks").
+    static func read(_ url: URL, kind: String) -> Result<[UInt8], GraphQLSchemaError> {
+        do {
+            return .success([UInt8](try Data(contentsOf: url)))
+        } catch {
+            let missing = !FileManager.default.fileExists(atPath: url.path)
+            var failure = GraphQLSchemaError(problems: [
+                Problem(
+                    file: url.path, location: nil,
+                    message: missing ? "There is no \(kind) file here." : "The \(kind) file can't be read: \(error)")
+            ])
+            failure.isFileMissing = missing
+            return .failure(failure)
+        }
+    }
 
     /// Each problem on a line of its own.
     public var description: String {

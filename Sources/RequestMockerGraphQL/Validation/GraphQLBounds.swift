@@ -29,14 +29,7 @@ enum GraphQLBounds {
         }
         let totals = fragmentTotals(measures)
         for operation in document.operations {
-            let own = measure(operation.selections)
-            var sum = Totals(fields: own.fields, aliases: own.aliases, depth: own.depth)
-            for spread in own.spreads {
-                let spreadTotals = totals[spread.name] ?? Totals()
-                sum.fields = adding(sum.fields, spreadTotals.fields)
-                sum.aliases = adding(sum.aliases, spreadTotals.aliases)
-                sum.depth = max(sum.depth, adding(spread.depth, spreadTotals.depth))
-            }
+            let sum = total(of: measure(operation.selections), spreading: totals)
             let place = [document.source.location(of: operation.offset)]
             let name = operation.name.map { "The operation \"\($0.value)\"" } ?? "The operation"
             if sum.depth > limits.depth {
@@ -107,19 +100,25 @@ enum GraphQLBounds {
                     }
                     continue
                 }
-                var sum = Totals(fields: measure.fields, aliases: measure.aliases, depth: measure.depth)
-                for spread in measure.spreads {
-                    let spreadTotals = totals[spread.name] ?? Totals()
-                    sum.fields = adding(sum.fields, spreadTotals.fields)
-                    sum.aliases = adding(sum.aliases, spreadTotals.aliases)
-                    sum.depth = max(sum.depth, adding(spread.depth, spreadTotals.depth))
-                }
-                totals[top.name] = sum
+                totals[top.name] = total(of: measure, spreading: totals)
                 underWay.remove(top.name)
                 stack.removeLast()
             }
         }
         return totals
+    }
+
+    /// What `measure` holds with the fragments it spreads (those in `totals`; another adds
+    /// nothing).
+    private static func total(of measure: Measure, spreading totals: [String: Totals]) -> Totals {
+        var sum = Totals(fields: measure.fields, aliases: measure.aliases, depth: measure.depth)
+        for spread in measure.spreads {
+            let spreadTotals = totals[spread.name] ?? Totals()
+            sum.fields = adding(sum.fields, spreadTotals.fields)
+            sum.aliases = adding(sum.aliases, spreadTotals.aliases)
+            sum.depth = max(sum.depth, adding(spread.depth, spreadTotals.depth))
+        }
+        return sum
     }
 
     private static func adding(_ a: Int, _ b: Int) -> Int {
