@@ -128,7 +128,17 @@ func graphQLCoreTime(_ command: String, schema: URL, operation: String = "") -> 
     return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
-/// The 41-field operation parsed, validated and answered `count` times, for a profiler.
+/// `--profile graphql --requests N`: the 41-field operation parsed, validated and answered N
+/// times, for a profiler; then the process ends.
+func profileGraphQLIfAsked() throws {
+    guard let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
+        CommandLine.arguments[index + 1] == "graphql"
+    else { return }
+    try profileGraphQLAnswers(option("--requests", default: 2_000))
+    exit(0)
+}
+
+/// The 41-field operation parsed, validated and answered `count` times.
 func profileGraphQLAnswers(_ count: Int) throws {
     let schema = try GraphQLSchema(sdl: benchGraphQLSchema)
     for _ in 0..<count {

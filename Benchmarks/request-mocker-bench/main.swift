@@ -73,13 +73,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     try printValidationRow(rounds: option("--requests", default: 50))
     exit(0)
 }
-if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
-    CommandLine.arguments[index + 1] == "graphql"
-{
-    // Parsing, validating and answering the 41-field operation, --requests times, for a profiler.
-    try profileGraphQLAnswers(option("--requests", default: 2_000))
-    exit(0)
-}
+try profileGraphQLIfAsked()
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
     CommandLine.arguments[index + 1] == "generation"
 {
