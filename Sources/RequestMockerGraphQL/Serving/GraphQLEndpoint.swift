@@ -103,13 +103,15 @@ package final class GraphQLEndpoint: AnswerSource, CustomStringConvertible {
         var parameters: GraphQLHTTPRequest
         var query: String
 
-        /// What identifies its answer: the schema's revision, the media type, the method, the
-        /// operation's name, the variables and the query.
+        /// What identifies its answer: the SHA-256 of the schema's revision, the media type, the
+        /// method, the operation's name, the variables and the query (a digest, so the answers
+        /// kept don't also keep their queries, up to 1 MiB each).
         func key(revision: Int, mediaType: String) -> String {
-            [
+            let identity = [
                 String(revision), mediaType, parameters.method.rawValue, parameters.operationName ?? "",
                 parameters.variables?.description ?? "", query,
             ].joined(separator: "\u{1F}")
+            return SHA256.hex(identity.utf8)
         }
     }
 
