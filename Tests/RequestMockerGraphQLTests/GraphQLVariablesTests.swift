@@ -6,7 +6,7 @@ import Testing
 @testable import RequestMockerGraphQL
 
 /// Variables are coerced by the input rules, as graphql-core coerces them.
-@Suite(.timeLimit(.minutes(2)), .hangGuard) struct GraphQLVariablesTests {
+@Suite(.timeLimit(.minutes(5)), .hangGuard) struct GraphQLVariablesTests {
     static let sdl =
         GraphQLValidatorTests.sdl + """
 

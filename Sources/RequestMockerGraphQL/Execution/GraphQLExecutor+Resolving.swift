@@ -245,10 +245,11 @@ extension GraphQLExecutor {
         var asked: [String] = []
         var visited: Set<String> = []
         var pending = fields.flatMap(\.selections)
-        var steps = 0
-        while let selection = pending.first, steps < 10_000 {
-            pending.removeFirst()
-            steps += 1
+        var next = 0
+        // Each fragment is visited once, so this ends; the bound only caps the work.
+        while next < pending.count, next < 10_000 {
+            let selection = pending[next]
+            next += 1
             var condition: String?
             switch selection {
             case .field: continue
