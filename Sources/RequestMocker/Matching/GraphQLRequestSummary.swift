@@ -14,13 +14,9 @@ struct GraphQLRequestSummary {
         var given: JSONValue?
         if request.method == .get {
             var members: [String: String] = [:]
-            for pair in (request.url.query(percentEncoded: true) ?? "").split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let decode = { (text: Substring) in
-                    text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-                }
-                guard let key = decode(parts[0]), members[key] == nil else { continue }
-                members[key] = parts.count > 1 ? decode(parts[1]) : ""
+            for field in FormFields.pairs(request.url.query(percentEncoded: true) ?? "")
+            where members[field.name] == nil {
+                members[field.name] = field.value ?? ""
             }
             query = members["query"]
             name = members["operationName"]

@@ -70,7 +70,7 @@ extension GraphQLExecutor {
         {
             return .given(member.value, origin)
         }
-        if let value = mocks.value(of: name, on: object.type, in: schema) {
+        if let value = mocks.value(of: name, on: object.type) {
             return .given(value, origin)
         }
         if name == "id", let id = object.id, definition.type.namedType.value == "ID" {

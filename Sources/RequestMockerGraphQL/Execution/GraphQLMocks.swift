@@ -30,7 +30,7 @@ public struct GraphQLMocks: Sendable {
 
     /// The value the mocks give the field `name` of `type`: the type's own, else the first of
     /// its interfaces' that has one.
-    func value(of name: String, on type: GraphQLNamedType, in schema: GraphQLSchema) -> GraphQLJSON? {
+    func value(of name: String, on type: GraphQLNamedType) -> GraphQLJSON? {
         guard !types.isEmpty else { return nil }
         if let value = types[type.name]?[name] { return value }
         for interface in type.interfaces {

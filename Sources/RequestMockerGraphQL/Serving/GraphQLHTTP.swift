@@ -24,17 +24,13 @@ struct GraphQLHTTPRequest {
         switch request.method {
         case .get:
             // Form-encoded, as the draft says: `+` is a space (curl's --data-urlencode writes it).
+            let text = request.url.query(percentEncoded: true) ?? ""
+            guard text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding != nil else {
+                throw Refusal(status: 400, message: "The query string isn't percent-encoded UTF-8.")
+            }
             var members: [String: String] = [:]
-            for pair in (request.url.query(percentEncoded: true) ?? "").split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                func decoded(_ text: Substring) -> String? {
-                    text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-                }
-                guard let name = decoded(parts[0]), members[name] == nil else { continue }
-                guard let value = parts.count > 1 ? decoded(parts[1]) : "" else {
-                    throw Refusal(status: 400, message: "The query string's \(name) isn't percent-encoded UTF-8.")
-                }
-                members[name] = value
+            for field in FormFields.pairs(text) where members[field.name] == nil {
+                members[field.name] = field.value ?? ""
             }
             query = members["query"]
             operationName = members["operationName"].flatMap { $0.isEmpty ? nil : $0 }
