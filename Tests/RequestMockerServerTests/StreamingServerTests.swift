@@ -91,6 +91,50 @@ struct StreamingServerTests {
         }
     }
 
+    /// A fixed list's pieces are taken on the connection's own thread as they fall due, with no
+    /// task feeding them: on a loaded machine every thread of Swift's cooperative pool may wait
+    /// for tens of seconds on FoundationNetworking's one queue (seen in CI), and the stream must
+    /// not wait with them. The witness: every thread of the pool is parked while a client reads
+    /// the stream on this test's own thread.
+    @Test("a fixed stream arrives, each piece at its time, while every cooperative thread is busy", .ownThread)
+    func fixedStreamWithoutTheCooperativePool() async throws {
+        let registry = MockRegistry()
+        registry.register(
+            .get("/feed"),
+            respond: .stream([
+                .text("a\n"), .text("b\n", after: .milliseconds(200)), .text("c\n", after: .milliseconds(200)),
+            ]))
+        try await withServer(registry) { _, base in
+            let port = UInt16(base.port ?? 0)
+            let width = ProcessInfo.processInfo.activeProcessorCount
+            let (parked, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            for _ in 0..<width {
+                Task.detached {
+                    parked.signal()
+                    release.wait()
+                }
+            }
+            // Waited for on this test's own thread; bounded, as the pool may first finish other
+            // tests' work.
+            let started = (0..<width).filter { _ in parked.wait(timeout: .now() + 60) == .success }.count
+            let reply = Result { try BlockingClient.exchange(port: port, "GET /feed HTTP/1.0\r\nHost: x\r\n\r\n") }
+            for _ in 0..<width { release.signal() }
+            #expect(started == width)
+            let received = try reply.get()
+            let text = String(decoding: received.bytes, as: UTF8.self)
+            #expect(received.closed)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(text.hasSuffix("\r\n\r\na\nb\nc\n"))
+            // When the read that brought each piece's byte ended: none sooner than its time.
+            func arrival(of piece: Unicode.Scalar) -> Double? {
+                guard let offset = received.bytes.lastIndex(of: UInt8(ascii: piece)) else { return nil }
+                return received.arrivals.last { $0.offset <= offset }?.seconds
+            }
+            #expect((arrival(of: "b") ?? 0) >= 0.2)
+            #expect((arrival(of: "c") ?? 0) >= 0.4)
+        }
+    }
+
     @Test("a client that leaves in the middle stops the stream, and its connection ends")
     func clientLeavesInTheMiddle() async throws {
         let registry = MockRegistry()

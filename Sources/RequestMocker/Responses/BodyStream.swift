@@ -39,6 +39,10 @@ package final class BodyStream: Sendable {
         var fed = false
         /// The feeder, waiting for the consumer to take what is buffered.
         var roomWaiter: CheckedContinuation<Void, Never>?
+        /// A fixed list's next chunk, and when the one before it fell due (the first ask's time
+        /// before the first).
+        var fixedNext = 0
+        var fixedAnchor: ContinuousClock.Instant?
     }
 
     /// How much of a mocked stream waits for the consumer before its feeder waits in turn.
@@ -56,7 +60,8 @@ package final class BodyStream: Sendable {
     /// For a pulled body: reads the next piece, waiting at most the given time.
     private let pull: (@Sendable (Duration) -> Next)?
     /// For a mocked stream: its pieces as they fall due. `MockURLProtocol` iterates them
-    /// itself; the server's consumer has them fed in when it first asks.
+    /// itself; the server's consumer takes a fixed list's on its own thread, and has a computed
+    /// stream's fed in by a task when it first asks.
     let pieces: TimedPieces?
 
     /// Whether a body the server doesn't send (to a `HEAD`) is still read to its end, so its
@@ -133,6 +138,7 @@ package final class BodyStream: Sendable {
     /// The next piece, the end, or `pending` when nothing came within `wait`.
     package func next(waitingAtMost wait: Duration) -> Next {
         if let pull { return pulled(pull, wait) }
+        if let pieces, case .chunks(let chunks) = pieces.source { return scheduled(chunks, wait) }
         if let pieces { startFeeding(pieces) }
         if let next = take() { return next }
         let (seconds, attoseconds) = wait.components
@@ -157,6 +163,49 @@ package final class BodyStream: Sendable {
         }
         return next
     }
+
+    /// A fixed list's next piece, taken on the consumer's own thread when it falls due: each
+    /// chunk's pause after the one before fell due, the first's after the first ask, as a feeding
+    /// task would append them. No task feeds it, so a cooperative pool kept busy elsewhere (all its
+    /// threads waiting on FoundationNetworking's one queue, on a loaded machine) can't delay it.
+    private func scheduled(_ chunks: [StreamChunk], _ wait: Duration) -> Next {
+        enum Step {
+            case give(Next)
+            case sleep(until: ContinuousClock.Instant)
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + wait
+        while true {
+            let now = clock.now
+            let step = state.withLock { state -> Step in
+                if state.cancelled { return .give(.failed(CancellationError())) }
+                var anchor = state.fixedAnchor ?? now
+                defer { state.fixedAnchor = anchor }
+                while state.fixedNext < chunks.count {
+                    let chunk = chunks[state.fixedNext]
+                    // A century at most: an absurd pause waits for ever without overflowing.
+                    let due = anchor + min(chunk.pause, Self.longestPause)
+                    guard due <= now else { return .sleep(until: due) }
+                    anchor = due
+                    state.fixedNext += 1
+                    if !chunk.data.isEmpty { return .give(.bytes(chunk.data)) }
+                }
+                return .give(.end)
+            }
+            let until: ContinuousClock.Instant
+            switch step {
+            case .give(let next): return next
+            case .sleep(let due): until = min(due, deadline)
+            }
+            guard until > now else { return .pending }
+            // Woken early by a piece of news (a cancel), the loop looks again.
+            let (seconds, attoseconds) = now.duration(to: until).components
+            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+            _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        }
+    }
+
+    private static let longestPause = Duration.seconds(100 * 366 * 86_400)
 
     private func take() -> Next? {
         let (next, feeder) = state.withLock { state -> (Next?, CheckedContinuation<Void, Never>?) in
