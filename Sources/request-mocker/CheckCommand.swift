@@ -1,30 +1,19 @@
 import Foundation
 import RequestMocker
+import RequestMockerGraphQL
 import RequestMockerOpenAPI
 
 /// `request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]`: checks
 /// the mocks, and the contract's own examples, against the contract; one compiler-style line per
-/// finding, exit status 1 when there is an error.
+/// finding, exit status 1 when there is an error. With `--graphql SCHEMA`, the recorded GraphQL
+/// exchanges against the schema.
 enum CheckCommand {
     static func run(_ options: CommandLineOptions.CheckOptions) -> Never {
-        let contract = ContractWatcher.load(URL(fileURLWithPath: options.openapi))
+        guard let openapi = options.openapi else { runGraphQL(options) }
+        let contract = ContractWatcher.load(URL(fileURLWithPath: openapi))
         let check = ContractCheck(contract, basePath: options.basePath)
-        var findings = check.contractFindings
-        var checked = 0
-        for folder in options.folders {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                fail("no folder at \(folder)", status: ExitCode.noInput)
-            }
-            do {
-                let result = try check.check(folder: URL(fileURLWithPath: folder))
-                findings += result.findings
-                checked += result.checked
-                for reason in result.skipped { printLine("note: not checked: \(reason)") }
-            } catch {
-                fail("cannot read the folder \(folder): \(error.localizedDescription)", status: ExitCode.noInput)
-            }
-        }
+        var (findings, checked) = eachFolder(options.folders) { try check.check(folder: $0) }
+        findings = check.contractFindings + findings
         // A stubs file and a cassette: one file each, checked alike.
         let files:
             [(path: String?, name: String, check: (URL) throws -> (findings: [ContractCheck.Finding], checked: Int))] =
@@ -46,6 +35,83 @@ enum CheckCommand {
             }
         }
         let report = DriftReport(findings: findings, check: check)
+        finish(
+            report, options,
+            summary: "checked \(checked) mock\(checked == 1 ? "" : "s") and the contract's examples against "
+                + contract.url.lastPathComponent)
+    }
+
+    /// `check --graphql SCHEMA`: each recorded GraphQL exchange of the FOLDERs and the cassette,
+    /// and each GraphQL stub's answer, against the schema.
+    private static func runGraphQL(_ options: CommandLineOptions.CheckOptions) -> Never {
+        let path = options.graphql ?? ""
+        let schema: GraphQLSchema
+        do {
+            schema = try GraphQLSchema(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            fail("\(error)", status: error.isFileMissing ? ExitCode.noInput : ExitCode.dataError)
+        }
+        var check = GraphQLCheck(schema)
+        var (findings, exchanges) = eachFolder(options.folders) { try check.check(folder: $0) }
+        var stubs = 0
+        for (path, name) in [(options.stubs, "stubs file"), (options.cassette, "cassette")] {
+            guard let path else { continue }
+            guard FileManager.default.fileExists(atPath: path) else {
+                fail("no \(name) at \(path)", status: ExitCode.noInput)
+            }
+            do {
+                let url = URL(fileURLWithPath: path)
+                if name == "cassette" {
+                    let result = try check.check(cassette: url)
+                    (findings, exchanges) = (findings + result.findings, exchanges + result.checked)
+                } else {
+                    let result = try check.check(stubsFile: url)
+                    (findings, stubs) = (findings + result.findings, stubs + result.checked)
+                }
+            } catch {
+                fail("\(error)", status: ExitCode.dataError)
+            }
+        }
+        if check.notGraphQL > 0, options.format == "text" {
+            let count = check.notGraphQL
+            printLine(
+                "note: not checked: \(count) exchange\(count == 1 ? " that isn't" : "s that aren't") GraphQL"
+            )
+        }
+        finish(
+            check.report(findings), options,
+            summary: "checked \(exchanges) GraphQL exchange\(exchanges == 1 ? "" : "s")"
+                + (options.stubs == nil ? "" : " and \(stubs) stub\(stubs == 1 ? "" : "s")")
+                + " against \(URL(fileURLWithPath: path).lastPathComponent)")
+    }
+
+    /// The findings of each of `folders` and how many mocks they had, by `check`, which also
+    /// says what it skipped; exits 66 where a folder isn't there or can't be read.
+    private static func eachFolder(
+        _ folders: [String], _ check: (URL) throws -> (findings: [CheckFinding], checked: Int, skipped: [String])
+    ) -> (findings: [CheckFinding], checked: Int) {
+        var (findings, checked) = ([CheckFinding](), 0)
+        for folder in folders {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                fail("no folder at \(folder)", status: ExitCode.noInput)
+            }
+            do {
+                let result = try check(URL(fileURLWithPath: folder))
+                findings += result.findings
+                checked += result.checked
+                for reason in result.skipped { printLine("note: not checked: \(reason)") }
+            } catch {
+                fail("cannot read the folder \(folder): \(error.localizedDescription)", status: ExitCode.noInput)
+            }
+        }
+        return (findings, checked)
+    }
+
+    /// Prints `report` in the format asked for, and exits 1 when it has an error.
+    private static func finish(
+        _ report: DriftReport, _ options: CommandLineOptions.CheckOptions, summary: String
+    ) -> Never {
         let (errors, warnings) = (report.errors, report.warnings)
         switch options.format {
         case "json", "sarif":
@@ -54,9 +120,7 @@ enum CheckCommand {
         default:
             for line in report.lines { printLine(line) }
             printLine(
-                "checked \(checked) mock\(checked == 1 ? "" : "s") and the contract's examples against "
-                    + "\(contract.url.lastPathComponent): \(errors) error\(errors == 1 ? "" : "s"), "
-                    + "\(warnings) warning\(warnings == 1 ? "" : "s")")
+                "\(summary): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
             if options.coverage { for line in report.coverageLines { printLine(line) } }
         }
         exit(errors > 0 ? 1 : 0)

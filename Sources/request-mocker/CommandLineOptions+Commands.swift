@@ -37,20 +37,20 @@ extension CommandLineOptions {
 
     static func parseCheck(_ arguments: ArraySlice<String>) throws(UsageError) -> CheckOptions {
         var options = CheckOptions()
-        var openapi: String?
         var rest = arguments
         while let argument = rest.popFirst() {
             switch argument {
             case "--coverage":
                 options.coverage = true
-            case "--openapi", "--stubs", "--cassette", "--base-path", "--format":
+            case "--openapi", "--graphql", "--stubs", "--cassette", "--base-path", "--format":
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else {
                     throw UsageError(
                         description: "\(argument) needs a value, for example "
                             + (argument == "--format" ? "--format json" : example(for: argument)))
                 }
                 switch argument {
-                case "--openapi": openapi = value
+                case "--openapi": options.openapi = value
+                case "--graphql": options.graphql = value
                 case "--stubs": options.stubs = value
                 case "--cassette": options.cassette = value
                 case "--format":
@@ -67,18 +67,25 @@ extension CommandLineOptions {
             default:
                 guard !argument.hasPrefix("-") else {
                     throw UsageError(
-                        description: "unknown option \(argument); check takes --openapi, --stubs, --cassette, "
-                            + "--base-path, --format and --coverage")
+                        description: "unknown option \(argument); check takes --openapi, --graphql, --stubs, "
+                            + "--cassette, --base-path, --format and --coverage")
                 }
                 options.folders.append(argument)
             }
         }
-        guard let openapi else {
+        switch (options.openapi, options.graphql) {
+        case (nil, nil):
             throw UsageError(
-                description: "check needs the contract: `request-mocker check --openapi openapi.json Mocks`")
+                description: "check needs the contract: `request-mocker check --openapi openapi.json Mocks`, or "
+                    + "`request-mocker check --graphql schema.graphqls --cassette session.har`")
+        case (_?, _?):
+            throw UsageError(
+                description: "check takes one contract at a time: --openapi FILE or --graphql SCHEMA; run it twice")
+        case (nil, _?) where options.basePath != nil:
+            throw UsageError(description: "--base-path goes with --openapi FILE; a GraphQL schema has no paths")
+        default:
+            return options
         }
-        options.openapi = openapi
-        return options
     }
 
     static func parseDraft(_ arguments: ArraySlice<String>) throws(UsageError) -> DraftOptions {

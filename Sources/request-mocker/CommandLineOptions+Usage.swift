@@ -13,6 +13,8 @@ extension CommandLineOptions {
                request-mocker convert IN OUT [--host URL]
                request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]
                                     [--base-path PATH] [--format text|json|sarif] [--coverage]
+               request-mocker check --graphql SCHEMA [FOLDER...] [--stubs FILE] [--cassette FILE]
+                                    [--format text|json|sarif] [--coverage]
                request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH]
                                     [--openapi EXISTING] -o FILE
 
@@ -126,6 +128,11 @@ extension CommandLineOptions {
           parameter, a body's member) is a warning. --format json or sarif (SARIF 2.1.0) writes
           the report for tools; --coverage adds the operations and statuses reached, n of m, and
           those never seen. Exit status 1 when there is an error, else 0.
+          With --graphql SCHEMA, each recorded GraphQL exchange (POST or GET, Apollo's persisted
+          queries followed) has its operation validated against the schema, and its answer's
+          data checked against the operation's selection: a wrong type, a null where non-null,
+          a field nobody selected, a missing one; each GraphQL stub's answer is checked by its
+          fields' types. --coverage gives the root fields reached.
 
         DRAFT writes an OpenAPI 3.1 contract (FILE.yaml or FILE.json) from recorded traffic: the
           FOLDERs and each --cassette (HAR or YAHTTPVCR, repeatable), under --base-path PATH

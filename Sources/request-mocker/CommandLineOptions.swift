@@ -28,14 +28,17 @@ struct CommandLineOptions: Equatable {
 
     /// `request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]`.
     struct CheckOptions: Equatable {
-        var openapi = ""
+        /// The contract: `--openapi FILE` or `--graphql SCHEMA`, exactly one.
+        var openapi: String?
+        var graphql: String?
         var folders: [String] = []
         var stubs: String?
         var cassette: String?
         var basePath: String?
         /// `--format text|json|sarif`: compiler-style lines, or the report as JSON or SARIF 2.1.0.
         var format = "text"
-        /// `--coverage`: the operations and statuses reached, and those never seen (text).
+        /// `--coverage`: the operations and statuses (a schema's root fields) reached, and
+        /// those never seen (text).
         var coverage = false
     }
 

@@ -185,7 +185,7 @@ enum ServeCommand {
             do {
                 watcher = try StubsFileWatcher(
                     URL(fileURLWithPath: stubsPath), contract: { [contractSource] in contractSource?.contract },
-                    apply: { store.replaceFileStubs(with: $0) })
+                    graphQL: graphQL?.endpoint, apply: { store.replaceFileStubs(with: $0) })
             } catch {
                 fail("\(error)", status: ExitCode.dataError)
             }

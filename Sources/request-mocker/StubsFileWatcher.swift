@@ -26,14 +26,16 @@ final class StubsFileWatcher {
 
     /// Loads `file` once (throwing what is wrong with it), hands its stubs to `apply`, and from
     /// then on reloads it when it changes. `contract` gives the contract `"openapi"` responses
-    /// answer from, as it is at each read.
+    /// answer from, as it is at each read; `graphQL` the schema GraphQL stubs' answers are
+    /// checked against and shaped by.
     init(
         _ file: URL, contract: @escaping @Sendable () -> OpenAPIContract? = { nil },
-        apply: @escaping @Sendable ([Stub]) -> Void
+        graphQL: (any StubGraphQLSchema)? = nil, apply: @escaping @Sendable ([Stub]) -> Void
     ) throws(RequestMockerError) {
         let signature = Signature(file)
-        apply(try Stub.stubs(contentsOf: file, contract: contract()))
-        let checker = Checker(file: file, contract: contract, apply: apply, lastSeen: LockedState(signature))
+        apply(try Stub.stubs(contentsOf: file, contract: contract(), graphQL: graphQL))
+        let checker = Checker(
+            file: file, contract: contract, graphQL: graphQL, apply: apply, lastSeen: LockedState(signature))
         timer = Self.everyHalfSecond(label: "request-mocker stubs") { checker.check() }
     }
 
@@ -57,6 +59,7 @@ final class StubsFileWatcher {
 private struct Checker: Sendable {
     let file: URL
     let contract: @Sendable () -> OpenAPIContract?
+    let graphQL: (any StubGraphQLSchema)?
     let apply: @Sendable ([Stub]) -> Void
     let lastSeen: LockedState<StubsFileWatcher.Signature?>
 
@@ -72,7 +75,7 @@ private struct Checker: Sendable {
             return
         }
         do {
-            let stubs = try Stub.stubs(contentsOf: file, contract: contract())
+            let stubs = try Stub.stubs(contentsOf: file, contract: contract(), graphQL: graphQL)
             apply(stubs)
             printLine("reloaded \(file.path): \(stubs.count) stub\(stubs.count == 1 ? "" : "s")")
         } catch {

@@ -143,7 +143,8 @@ import Testing
         #expect(usage.status == 64)
         #expect(
             usage.error
-                == "request-mocker: check needs the contract: `request-mocker check --openapi openapi.json Mocks`\n")
+                == "request-mocker: check needs the contract: `request-mocker check --openapi openapi.json Mocks`, "
+                + "or `request-mocker check --graphql schema.graphqls --cassette session.har`\n")
         let noContract = try await Command.run(["check", "--openapi", "/nonexistent/api.json"])
         #expect(noContract.status == 66)
         let noFolder = try await Command.run(["check", "--openapi", Self.petshop.path, "/nonexistent/Mocks"])

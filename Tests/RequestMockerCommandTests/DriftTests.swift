@@ -265,7 +265,7 @@ import Testing
             Issue.record("no rules or results: \(result.output)")
             return
         }
-        #expect(rules.compactMap { $0["id"]?.stringValue } == ContractCheck.Rule.allCases.map(\.rawValue))
+        #expect(rules.compactMap { $0["id"]?.stringValue } == DriftRule.allCases.map(\.rawValue))
         #expect(results.count == 8)
         let first: JSONValue = [
             "ruleId": "schema", "level": "error",

@@ -116,6 +116,42 @@ import Testing
         #expect(await serving.interrupt() == 0)
     }
 
+    /// A stubs file's GraphQL stub, served beside the schema: trimmed to what curl selects and
+    /// completed from the schema; one that doesn't fit the schema stops `serve` at the start.
+    @Test func aGraphQLStubIsShapedByTheServedSchema() async throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.write("schema.graphqls", Self.schema)
+        let stubs = try folder.write(
+            "stubs.json",
+            """
+            {"stubs": [{"request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "HeroName"}},
+                        "response": {"json": {"data": {"hero": {"__typename": "Human", "name": "Luke",
+                                                                "homePlanet": "Tatooine"}}}}}]}
+            """)
+        let (serving, base) = try await serving(["--graphql", schema.path, "--stubs", stubs.path])
+        let answer = try await ExternalProcess.curl([
+            "--include", "-H", "Content-Type: application/json", "--data-binary",
+            #"{"query": "query HeroName { hero { id name } }"}"#, base.absoluteString + "/graphql",
+        ])
+        #expect(answer.output.contains("\r\nRequestMocker-GraphQL: HeroName stub\r\n"))
+        #expect(answer.output.contains(#"{"data":{"hero":{"id":""#))
+        #expect(answer.output.hasSuffix(#"","name":"Luke"}}}"#))
+        #expect(await serving.interrupt() == 0)
+        let wrong = try folder.write(
+            "wrong.json",
+            """
+            {"stubs": [{"request": {"graphql": {"operationName": "HeroName"}},
+                        "response": {"json": {"data": {"hero": {"__typename": "Human", "name": null}}}}}]}
+            """)
+        let refused = try await Command.run(["serve", "--graphql", schema.path, "--stubs", wrong.path])
+        #expect(refused.status == 65)
+        #expect(
+            refused.error
+                == "request-mocker: stubs file \(wrong.path):2:34: at stubs[0].response.json: the answer doesn't fit "
+                + "the GraphQL schema: data.hero.name: null, but `String!` is non-null; give a value; fix the file "
+                + "(its schema is stubs.schema.json)\n")
+    }
+
     @Test func mistakesEndTheCommandWithTheirExitCodes() async throws {
         let folder = try TemporaryFolder()
         let schema = try folder.write("schema.graphql", "type Query { a: Int }")

@@ -170,10 +170,46 @@ import Testing
             throws: GraphQLMocksError(problems: [
                 GraphQLSchemaError.Problem(
                     file: nil, location: nil,
-                    message: "operations.answer.data.viewer.nope: `User` has no field `nope`; write values under field "
+                    message: "data.viewer.nope: `User` has no field `nope`; write values under field "
                         + #"names (a request's alias finds its field's value). Did you mean "name" or "role"?"#)
             ])
         ) { try MockResponse.graphQL(["data": ["viewer": ["nope": 1]]], in: schema) }
+    }
+
+    /// A stubs file's GraphQL stub, read with the schema: checked when read, then trimmed and
+    /// completed as `MockResponse.graphQL` is; read without one, it answers as written.
+    @Test func aStubsFilesGraphQLStubIsCheckedTrimmedAndCompletedByTheSchema() async throws {
+        let registry = try Self.registry()
+        let schema = try GraphQLSchema(sdl: GraphQLMocksTests.schemaText)
+        let stub: JSONValue = [
+            "request": ["method": "POST", "path": "/graphql", "graphql": ["operationName": "Named"]],
+            "response": ["json": ["data": ["viewer": ["name": "Stubbed", "email": "s@e.com"]]]],
+        ]
+        registry.register(try Stub(json: stub, graphQL: schema).filter, at: .first)
+        let query = "query Named { viewer { name role } }"
+        let shaped = try await Self.send(registry, body: #"{"query": "\#(query)"}"#)
+        #expect(shaped.answeredBy == "Named stub")
+        #expect(shaped.body.hasPrefix(#"{"data":{"viewer":{"name":"Stubbed","role":""#))
+        #expect(!shaped.body.contains("email"))
+        let asWritten = MockRegistry()
+        asWritten.register(try Stub(json: stub).filter)
+        let written = try await Self.send(asWritten, body: #"{"query": "\#(query)"}"#)
+        #expect(written.answeredBy == nil)
+        #expect(written.body == #"{"data":{"viewer":{"email":"s@e.com","name":"Stubbed"}}}"#)
+        let wrong: JSONValue = [
+            "request": ["graphql": ["operationName": "Named"]],
+            "response": ["json": ["data": ["viewer": ["nope": 1]]]],
+        ]
+        do {
+            _ = try Stub(json: wrong, graphQL: schema)
+            Issue.record("a stub whose answer doesn't fit the schema was read")
+        } catch {
+            #expect(
+                error.description
+                    == "at response.json: the answer doesn't fit the GraphQL schema: data.viewer.nope: `User` has no "
+                    + "field `nope`; write values under field names (a request's alias finds its field's value). Did "
+                    + #"you mean "name" or "role"?"#)
+        }
     }
 
     @Test func aGraphQLFilterSaysWhyARequestMissedIt() async throws {

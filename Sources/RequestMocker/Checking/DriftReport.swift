@@ -1,19 +1,25 @@
 import Foundation
-import RequestMocker
 
 /// What `request-mocker check` found, grouped: each kind of finding once per operation, rule,
 /// status, media type, side and pointer (the first one's message standing for all), with how
-/// often it was seen and up to three places; and
-/// the operations and statuses the traffic reached. Written as compiler-style text, as JSON, or
-/// as SARIF 2.1.0 for code-scanning tools.
+/// often it was seen and up to three places; and what the checked traffic reached of the
+/// contract (an OpenAPI contract's operations and statuses, a GraphQL schema's root fields).
+/// Written as compiler-style text, as JSON, or as SARIF 2.1.0 for code-scanning tools. Both
+/// contract kinds' checks write it, so both read alike.
 package struct DriftReport: Sendable {
     /// One kind of finding: the first one seen, how many there were, and the first three.
     package struct Group: Sendable {
-        package let finding: ContractCheck.Finding
+        package let finding: CheckFinding
         package fileprivate(set) var count: Int
-        package fileprivate(set) var examples: [ContractCheck.Finding]
+        package fileprivate(set) var examples: [CheckFinding]
 
         var places: [String] { examples.map(\.place) }
+    }
+
+    /// What the coverage counts: an OpenAPI contract's operations (each with its declared
+    /// statuses), or a GraphQL schema's root fields (`Query.hero`), which have none.
+    package enum CoverageUnit: Sendable {
+        case operations, rootFields
     }
 
     package private(set) var groups: [Group] = []
@@ -21,31 +27,35 @@ package struct DriftReport: Sendable {
     private var index: [String: Int] = [:]
     /// Findings of kinds past ``maximumGroups``, errors and warnings: counted, not listed.
     package private(set) var unlisted = (errors: 0, warnings: 0)
-    /// The contract's operations, each with the statuses it declares, those reached, and whether
-    /// any exchange reached it at all (one whose every status is undeclared was exercised too:
-    /// it has findings).
-    package private(set) var operations: [(name: String, declared: [String], reached: Set<String>, exercised: Bool)] =
-        []
+    /// The contract's operations (or root fields), each with the statuses it declares, those
+    /// reached, and whether any exchange reached it at all (one whose every status is undeclared
+    /// was exercised too: it has findings).
+    package var operations: [(name: String, declared: [String], reached: Set<String>, exercised: Bool)] = []
+    package var coverageUnit = CoverageUnit.operations
 
     /// The most kinds of finding listed: all of them for `check`, whose findings are all in
     /// memory anyway; 10,000 for `serve --upstream-first`, where live traffic to undocumented
     /// paths would otherwise make a kind per path for as long as the server runs.
     package let maximumGroups: Int
+    /// The rules the check has, for SARIF's list of them.
+    package let rules: [CheckRule]
 
-    package init(findings: [ContractCheck.Finding], check: ContractCheck) {
+    /// A report of `findings`, every kind listed.
+    package init(findings: [CheckFinding], rules: [CheckRule]) {
         maximumGroups = .max
+        self.rules = rules
         for finding in findings { add(finding) }
-        noteCoverage(of: check)
     }
 
     /// An empty report that lists at most `maximumGroups` kinds of finding.
-    package init(maximumGroups: Int) {
+    package init(maximumGroups: Int, rules: [CheckRule]) {
         self.maximumGroups = maximumGroups
+        self.rules = rules
     }
 
     /// Adds one finding to its kind's group; whether it is the first of its kind.
     @discardableResult
-    package mutating func add(_ finding: ContractCheck.Finding) -> Bool {
+    package mutating func add(_ finding: CheckFinding) -> Bool {
         // The message names the value (`got "2"`): findings of one place group whatever it was,
         // and the places of a list's items are one (`/pets/0/id` and `/pets/1/id` are `/pets/*/id`).
         let key = [
@@ -68,21 +78,13 @@ package struct DriftReport: Sendable {
     }
 
     /// `pointer` with each array index as `*`.
-    static func anyItem(_ pointer: String) -> String {
+    package static func anyItem(_ pointer: String) -> String {
         guard pointer.utf8.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             return pointer
         }
         return pointer.split(separator: "/", omittingEmptySubsequences: false).map { step in
             !step.isEmpty && step.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? "*" : step
         }.joined(separator: "/")
-    }
-
-    /// Takes the operations and statuses reached from `check`'s coverage.
-    package mutating func noteCoverage(of check: ContractCheck) {
-        let reached = check.coverage.statuses
-        operations = check.contract.operations.enumerated().map { offset, operation in
-            (operation.description, operation.statuses, reached[offset] ?? [], reached[offset] != nil)
-        }
     }
 
     package var errors: Int { groups.reduce(unlisted.errors) { $0 + ($1.finding.isError ? $1.count : 0) } }
@@ -103,15 +105,19 @@ package struct DriftReport: Sendable {
                 ? [] : ["\(unlisted.errors) errors and \(unlisted.warnings) warnings of more kinds are not listed"])
     }
 
-    /// `n of m` operations and statuses reached, then the ones never seen.
+    /// `n of m` operations and statuses (or root fields) reached, then the ones never seen.
     package var coverageLines: [String] {
         let reached = operations.filter(\.exercised)
         let statuses = operations.reduce(0) { $0 + $1.declared.count }
         let reachedStatuses = operations.reduce(0) { $0 + $1.reached.count }
-        var lines = [
-            "coverage: \(reached.count) of \(operations.count) operations, \(reachedStatuses) of \(statuses) "
-                + "declared statuses"
-        ]
+        let counted: String =
+            switch coverageUnit {
+            case .operations:
+                "\(reached.count) of \(operations.count) operations, "
+                    + "\(reachedStatuses) of \(statuses) declared statuses"
+            case .rootFields: "\(reached.count) of \(operations.count) root fields"
+            }
+        var lines = ["coverage: " + counted]
         for operation in operations where !operation.exercised {
             lines.append("  never seen: \(operation.name)")
         }
@@ -144,16 +150,22 @@ package struct DriftReport: Sendable {
                 JSONValue.string("\(operation.name) \($0)")
             }
         }
-        let coverage: JSONValue = [
-            "operations": [
-                "exercised": .int(reached.count), "declared": .int(operations.count),
-                "neverSeen": .array(operations.filter { !$0.exercised }.map { .string($0.name) }),
-            ],
-            "statuses": [
-                "exercised": .int(operations.reduce(0) { $0 + $1.reached.count }),
-                "declared": .int(operations.reduce(0) { $0 + $1.declared.count }), "neverSeen": .array(unseen),
-            ],
+        let counted: JSONValue = [
+            "exercised": .int(reached.count), "declared": .int(operations.count),
+            "neverSeen": .array(operations.filter { !$0.exercised }.map { .string($0.name) }),
         ]
+        let coverage: JSONValue =
+            switch coverageUnit {
+            case .rootFields: ["rootFields": counted]
+            case .operations:
+                [
+                    "operations": counted,
+                    "statuses": [
+                        "exercised": .int(operations.reduce(0) { $0 + $1.reached.count }),
+                        "declared": .int(operations.reduce(0) { $0 + $1.declared.count }), "neverSeen": .array(unseen),
+                    ],
+                ]
+            }
         var report: [String: JSONValue] = ["findings": .array(findings), "coverage": coverage]
         if unlisted != (0, 0) {
             report["unlisted"] = ["errors": .int(unlisted.errors), "warnings": .int(unlisted.warnings)]
@@ -164,7 +176,7 @@ package struct DriftReport: Sendable {
     /// The report as a SARIF 2.1.0 log: one result per kind of finding, its rule among the
     /// driver's rules, located at its first place.
     package var sarif: JSONValue {
-        let rules: [JSONValue] = ContractCheck.Rule.allCases.map { rule in
+        let rules: [JSONValue] = self.rules.map { rule in
             ["id": .string(rule.rawValue), "shortDescription": ["text": .string(rule.summary)]]
         }
         let results: [JSONValue] = groups.map { group in
@@ -202,7 +214,7 @@ package struct DriftReport: Sendable {
 
     /// Where a finding is: `{"file", "line", "entry"}` (the entry for a cassette's recordings), or
     /// for an exchange checked as it happened `{"exchange", "request"}` (its number and request line).
-    private static func example(_ finding: ContractCheck.Finding) -> JSONValue {
+    private static func example(_ finding: CheckFinding) -> JSONValue {
         if let exchange = finding.exchange {
             return ["exchange": .int(exchange), "request": .string(finding.place)]
         }

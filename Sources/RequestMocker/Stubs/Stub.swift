@@ -46,11 +46,15 @@ public struct Stub: Sendable {
     ///   - folder: where `bodyFile` paths start; `nil` refuses `bodyFile` (a stub sent over
     ///     the network may not read the server's files).
     ///   - contract: the contract an `"openapi"` response answers from; `nil` refuses them.
+    ///   - graphQL: the schema a GraphQL stub's `json` answer is checked against, trimmed to
+    ///     each request's selection and completed by (``StubGraphQLSchema``); `nil` sends it as
+    ///     written.
     /// - Throws: ``Invalid`` naming the first value that is wrong.
     public init(
-        json: JSONValue, location: String = "stub", folder: URL? = nil, contract: (any StubContract)? = nil
+        json: JSONValue, location: String = "stub", folder: URL? = nil, contract: (any StubContract)? = nil,
+        graphQL: (any StubGraphQLSchema)? = nil
     ) throws(Invalid) {
-        var reader = StubReader(folder: folder, contract: contract)
+        var reader = StubReader(folder: folder, contract: contract, graphQL: graphQL)
         self.json = json
         filter = try reader.filter(json, location: location)
     }
@@ -70,11 +74,12 @@ public struct Stub: Sendable {
     /// - Parameters:
     ///   - file: the stubs file.
     ///   - contract: the contract `"openapi"` responses answer from.
+    ///   - graphQL: the schema GraphQL stubs' answers are checked against and shaped by.
     /// - Throws: ``RequestMockerError/invalidStubs(path:line:column:jsonPath:reason:)`` naming
     ///   the file, the line and column, and the JSON path of the first mistake;
     ///   ``RequestMockerError/fileNotReadable(path:reason:)`` when it can't be read.
     public static func stubs(
-        contentsOf file: URL, contract: (any StubContract)? = nil
+        contentsOf file: URL, contract: (any StubContract)? = nil, graphQL: (any StubGraphQLSchema)? = nil
     ) throws(RequestMockerError) -> [Stub] {
         let data: Data
         do {
@@ -85,11 +90,11 @@ public struct Stub: Sendable {
         guard data.count <= maximumFileSize else {
             throw .fileNotReadable(path: file.path, reason: "it is over \(maximumFileSize / (1024 * 1024)) MiB")
         }
-        return try stubs(in: data, file: file, contract: contract)
+        return try stubs(in: data, file: file, contract: contract, graphQL: graphQL)
     }
 
     static func stubs(
-        in data: Data, file: URL, contract: (any StubContract)? = nil
+        in data: Data, file: URL, contract: (any StubContract)? = nil, graphQL: (any StubGraphQLSchema)? = nil
     ) throws(RequestMockerError) -> [Stub] {
         // JSON or YAML by the content (DocumentSyntax).
         let bytes = [UInt8](data)
@@ -144,7 +149,9 @@ public struct Stub: Sendable {
             let steps: [JSONLocation.Step] = [.key("stubs"), .index(index)]
             let line = positions.position(of: steps)?.line ?? 1
             do {
-                stubs.append(try Stub(json: entry, location: "\(name):\(line)", folder: folder, contract: contract))
+                stubs.append(
+                    try Stub(
+                        json: entry, location: "\(name):\(line)", folder: folder, contract: contract, graphQL: graphQL))
             } catch {
                 throw invalid(steps + error.steps, error.reason)
             }

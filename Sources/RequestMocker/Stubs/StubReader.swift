@@ -7,12 +7,17 @@ struct StubReader {
     let folder: URL?
     /// The contract `openapi` responses answer from, or `nil` when there is none.
     let contract: (any StubContract)?
+    /// The schema a GraphQL stub's `json` answer is checked against and shaped by, or `nil`.
+    let graphQL: (any StubGraphQLSchema)?
     /// The path variables of the stub being read, for checking its templates.
     private var variables: Set<String> = []
+    /// Whether the stub being read names a GraphQL operation (`"graphql"` in its request).
+    private var answersGraphQL = false
 
-    init(folder: URL?, contract: (any StubContract)? = nil) {
+    init(folder: URL?, contract: (any StubContract)? = nil, graphQL: (any StubGraphQLSchema)? = nil) {
         self.folder = folder
         self.contract = contract
+        self.graphQL = graphQL
     }
 
     typealias Step = JSONLocation.Step
@@ -146,6 +151,7 @@ struct StubReader {
             filter = filter.pathExtension(text)
         }
         if let value = members["graphql"] {
+            answersGraphQL = true
             let place = steps + [.key("graphql")]
             let graphQL = try object(value, at: place, allowed: ["operationName", "variables"])
             let name = try graphQL["operationName"].map { (value) throws(Stub.Invalid) in
@@ -219,6 +225,10 @@ struct StubReader {
                 throw invalid(steps + [.key(extra)], "\"\(extra)\" goes on each response of the sequence")
             }
             response = try sequence(members, at: steps)
+        case "json"
+        where answersGraphQL && graphQL != nil && !templated && members["status"] == nil
+            && members["headers"] == nil:
+            response = try graphQLAnswer(members["json"] ?? .null, at: steps + [.key("json")])
         default:
             response = try plain(members, body: bodies.first, templated: templated, at: steps)
         }

@@ -26,12 +26,57 @@ extension MockResponse {
     public static func graphQL(
         _ answer: JSONValue, in schema: GraphQLSchema, mocks: GraphQLMocks = GraphQLMocks()
     ) throws(GraphQLMocksError) -> MockResponse {
-        let checked = try GraphQLMocks(operations: ["answer": answer], checkedAgainst: schema)
-        let stub = checked.operations["answer"] ?? .object([])
+        let stub = try GraphQLMocks.checkedAnswer(answer, against: schema)
         let file = URL(fileURLWithPath: schema.source.name ?? "schema.graphql")
         return .block { request, _ in
             let endpoint = GraphQLEndpoint(schema: schema, mocks: mocks, file: file, host: nil, path: request.path)
             return endpoint.reply(to: request, revision: endpoint.revision, stub: stub).response
+        }
+    }
+}
+
+extension GraphQLMocks {
+    /// One operation's answer, checked against `schema` as a mocks file's operations are; each
+    /// problem names its value's path from the answer (`data.hero.name: …`).
+    package static func checkedAnswer(
+        _ answer: JSONValue, against schema: GraphQLSchema
+    ) throws(GraphQLMocksError) -> GraphQLJSON {
+        let section = "operations.answer."
+        do {
+            return try GraphQLMocks(operations: ["answer": answer], checkedAgainst: schema).operations["answer"]
+                ?? .object([])
+        } catch {
+            var error = error
+            for index in error.problems.indices where error.problems[index].message.hasPrefix(section) {
+                error.problems[index].message.removeFirst(section.count)
+            }
+            throw error
+        }
+    }
+}
+
+extension GraphQLSchema: StubGraphQLSchema {
+    /// A stubs file's GraphQL stub answers as ``MockResponse/graphQL(_:in:mocks:)`` does: its
+    /// answer checked against the schema here, then trimmed to each request's selection and
+    /// completed from the schema.
+    ///
+    /// ```swift
+    /// let stubs = try Stub.stubs(contentsOf: URL(fileURLWithPath: "stubs.json"), graphQL: schema)
+    /// ```
+    public func stubResponse(answering answer: JSONValue) throws -> MockResponse {
+        try MockResponse.graphQL(answer, in: self)
+    }
+}
+
+extension GraphQLEndpoint: StubGraphQLSchema {
+    /// A stubs file's GraphQL stub, answered by the endpoint `serve --graphql` keeps: its answer
+    /// checked against the schema served when the stub is read, and each request's answer made
+    /// from the schema and mocks served at the time (an edited schema applies to it too), its
+    /// persisted queries the endpoint's own.
+    package func stubResponse(answering answer: JSONValue) throws -> MockResponse {
+        let stub = try GraphQLMocks.checkedAnswer(answer, against: revision.schema)
+        return .block { [self] request, _ in
+            reply(to: request, revision: revision, stub: stub).response
         }
     }
 }

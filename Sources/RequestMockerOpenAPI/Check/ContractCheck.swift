@@ -5,38 +5,11 @@ import RequestMocker
 /// operation by its method and path, and its status, media type, JSON body and required headers
 /// are checked against what the operation declares.
 package struct ContractCheck: Sendable {
-    /// The kinds of finding, as `check --format json` and SARIF name them.
-    package typealias Rule = DriftRule
+    /// The kinds of finding, as `check --format json` and SARIF name them: ``DriftRule``'s.
+    package typealias Rule = CheckRule
 
     /// One line of the report: `Mocks/GET|-pets-7.http:1: error: GET /pets/{petId} 200: /name: …`.
-    package struct Finding: Sendable, Hashable, CustomStringConvertible {
-        /// The file and line: `Mocks/GET|-pets-7.http:1`.
-        package let place: String
-        package let isError: Bool
-        package var message: String
-        package var rule: Rule = .schema
-        /// The operation's `operationId`, else its method and template.
-        package var operation: String?
-        package var status: Int?
-        package var mediaType: String?
-        /// `request` or `response`.
-        package var location: String?
-        /// The JSON pointer of the offending value, or the parameter (`query limit`).
-        package var pointer: String?
-        /// For a cassette's recording, its index among the entries.
-        package var entry: Int?
-        /// For an exchange checked as it happened (`serve --upstream-first`, ``OpenAPIContract/drift(in:basePath:)``),
-        /// its number; its ``place`` is then the request line (`GET /users/42`), no file.
-        package var exchange: Int?
-
-        package init(place: String, isError: Bool, message: String) {
-            self.place = place
-            self.isError = isError
-            self.message = message
-        }
-
-        package var description: String { "\(place): \(isError ? "error" : "warning"): \(message)" }
-    }
+    package typealias Finding = CheckFinding
 
     let contract: OpenAPIContract
     private let router: OpenAPIRouter

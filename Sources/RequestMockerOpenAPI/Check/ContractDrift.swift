@@ -37,6 +37,43 @@ public enum DriftRule: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+extension CheckRule {
+    /// `rule` as the findings of `check --openapi` carry it.
+    init(_ rule: DriftRule) {
+        self.init(rawValue: rule.rawValue, summary: rule.summary)
+    }
+
+    static let undocumentedOperation = CheckRule(DriftRule.undocumentedOperation)
+    static let undocumentedStatus = CheckRule(DriftRule.undocumentedStatus)
+    static let undocumentedMediaType = CheckRule(DriftRule.undocumentedMediaType)
+    static let undocumentedParameter = CheckRule(DriftRule.undocumentedParameter)
+    static let undocumentedProperty = CheckRule(DriftRule.undocumentedProperty)
+    static let security = CheckRule(DriftRule.security)
+}
+
+extension DriftReport {
+    /// The report of `check --openapi`: `findings`, and the operations and statuses `check`
+    /// saw reached.
+    package init(findings: [CheckFinding], check: ContractCheck) {
+        self.init(findings: findings, rules: DriftRule.allCases.map(CheckRule.init))
+        noteCoverage(of: check)
+    }
+
+    /// An empty report of `serve --upstream-first`'s drift that lists at most `maximumGroups`
+    /// kinds of finding.
+    package init(maximumGroups: Int) {
+        self.init(maximumGroups: maximumGroups, rules: DriftRule.allCases.map(CheckRule.init))
+    }
+
+    /// Takes the operations and statuses reached from `check`'s coverage.
+    package mutating func noteCoverage(of check: ContractCheck) {
+        let reached = check.coverage.statuses
+        operations = check.contract.operations.enumerated().map { offset, operation in
+            (operation.description, operation.statuses, reached[offset] ?? [], reached[offset] != nil)
+        }
+    }
+}
+
 /// How recorded traffic drifted from a contract, as values a test can assert on: what
 /// `request-mocker check --cassette` reports, from ``OpenAPIContract/drift(in:basePath:)``.
 ///
@@ -130,7 +167,8 @@ extension OpenAPIContract {
             findings: report.groups.map { group in
                 let finding = group.finding
                 return ContractDrift.Finding(
-                    rule: finding.rule, isError: finding.isError, operation: finding.operation, status: finding.status,
+                    rule: DriftRule(rawValue: finding.rule.rawValue) ?? .schema, isError: finding.isError,
+                    operation: finding.operation, status: finding.status,
                     mediaType: finding.mediaType, location: finding.location, pointer: finding.pointer,
                     message: finding.message, count: group.count, exchanges: group.examples.compactMap(\.exchange))
             }, neverSeen: neverSeen, report: report)

@@ -62,7 +62,9 @@ enum AdminAPI {
                 + file.map { Self.object($0.json, adding: ["source": .string($0.filter.location)]) }
             return json(.ok, ["stubs": .array(listed)])
         case (.post, ["stubs"]):
-            return add(request, to: store, contract: server.registry.contracts.first)
+            return add(
+                request, to: store, contract: server.registry.contracts.first,
+                graphQL: server.registry.stubGraphQLSchema)
         case (.post, ["reset"]):
             store.removeAdded()
             // The report first: an exchange checked meanwhile belongs to neither.
@@ -112,7 +114,7 @@ enum AdminAPI {
     }
 
     private static func add(
-        _ request: MockRequest, to store: StubStore, contract: OpenAPIContract?
+        _ request: MockRequest, to store: StubStore, contract: OpenAPIContract?, graphQL: (any StubGraphQLSchema)?
     ) -> ResolvedResponse {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             return error(.unsupportedMediaType, "send the stub as JSON, with Content-Type: application/json")
@@ -128,7 +130,7 @@ enum AdminAPI {
         }
         let stub: Stub
         do {
-            stub = try Stub(json: json, location: "admin stub", contract: contract)
+            stub = try Stub(json: json, location: "admin stub", contract: contract, graphQL: graphQL)
         } catch {
             return Self.error(.badRequest, "the stub is not valid: \(error)")
         }
