@@ -65,6 +65,8 @@ package struct GraphQLVariableDefinition: Sendable {
     package var description: String?
     package var name: GraphQLName
     package var type: GraphQLTypeReference
+    /// Where the type is written (its first `[` for a list).
+    package var typeOffset: Int
     package var defaultValue: GraphQLValue?
     package var directives: [GraphQLDirective]
 }

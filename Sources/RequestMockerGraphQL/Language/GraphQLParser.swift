@@ -181,11 +181,12 @@ package struct GraphQLParser {
         try expect(.dollar)
         let name = try parseName()
         try expect(.colon)
+        let typeOffset = token.start
         let type = try parseType()
         let defaultValue = try skip(.equals) ? try parseValue(isConst: true) : nil
         return GraphQLVariableDefinition(
-            offset: offset, description: description, name: name, type: type, defaultValue: defaultValue,
-            directives: try parseDirectives(isConst: true))
+            offset: offset, description: description, name: name, type: type, typeOffset: typeOffset,
+            defaultValue: defaultValue, directives: try parseDirectives(isConst: true))
     }
 
     private mutating func parseFragment(

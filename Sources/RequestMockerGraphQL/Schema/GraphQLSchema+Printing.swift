@@ -135,7 +135,9 @@ enum GraphQLPrinter {
 
     /// A value as GraphQL writes it, on one line (without recursion past the parser's bound,
     /// which every value read has).
-    static func value(_ value: GraphQLValue) -> String {
+    /// A value as written; `sorted`, an object's fields by name at every level, so two objects
+    /// that differ only in their fields' order print the same (as graphql-js compares arguments).
+    static func value(_ value: GraphQLValue, sorted: Bool = false) -> String {
         switch value.kind {
         case .variable(let name): "$" + name
         case .int(let text), .float(let text): text
@@ -143,9 +145,12 @@ enum GraphQLPrinter {
         case .boolean(let flag): flag ? "true" : "false"
         case .null: "null"
         case .enumValue(let name): name
-        case .list(let items): "[" + items.map(Self.value).joined(separator: ", ") + "]"
+        case .list(let items): "[" + items.map { Self.value($0, sorted: sorted) }.joined(separator: ", ") + "]"
         case .object(let fields):
-            "{" + fields.map { "\($0.name.value): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
+            "{"
+                + (sorted ? fields.sorted { $0.name.value < $1.name.value } : fields).map {
+                    "\($0.name.value): \(Self.value($0.value, sorted: sorted))"
+                }.joined(separator: ", ") + "}"
         }
     }
 }

@@ -70,13 +70,18 @@ func suggestions(for input: String, among options: some Sequence<String>) -> [St
     return found.sorted { ($0.distance, $0.option) < ($1.distance, $1.option) }.prefix(5).map(\.option)
 }
 
-/// ` Did you mean "A", "B" or "C"?`, or nothing.
-func didYouMean(_ options: [String], prefix: String = "") -> String {
+/// ` Did you mean "A" or "B"?`, ` Did you mean "A", "B", or "C"?` (at most five, as graphql-js
+/// lists them), with `subject` before the list when given (`the enum value`), or nothing.
+func didYouMean(_ options: [String], prefix: String = "", subject: String? = nil) -> String {
     guard !options.isEmpty else { return "" }
-    let quoted = options.map { "\"\(prefix)\($0)\"" }
+    let quoted = options.prefix(5).map { "\"\(prefix)\($0)\"" }
     let list =
-        quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
-    return " Did you mean \(list)?"
+        switch quoted.count {
+        case 1: quoted[0]
+        case 2: quoted[0] + " or " + quoted[1]
+        default: quoted.dropLast().joined(separator: ", ") + ", or " + quoted[quoted.count - 1]
+        }
+    return " Did you mean " + (subject.map { $0 + " " } ?? "") + list + "?"
 }
 
 /// The edit distance of two strings, transpositions counting one, or `bound + 1` when it is past

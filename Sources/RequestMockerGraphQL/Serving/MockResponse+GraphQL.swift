@@ -56,7 +56,7 @@ extension GraphQLMocks {
 }
 
 extension GraphQLSchema: StubGraphQLSchema {
-    /// A stubs file's GraphQL stub answers as ``MockResponse/graphQL(_:in:mocks:)`` does: its
+    /// A stubs file's GraphQL stub answers as `MockResponse.graphQL(_:in:mocks:)` does: its
     /// answer checked against the schema here, then trimmed to each request's selection and
     /// completed from the schema.
     ///

@@ -1,7 +1,12 @@
 /// The rules about the directives a document uses.
 enum DirectiveRules {
     static func knownDirectives(_ context: inout ValidationContext) {
-        for (directives, location, _) in context.directiveLists {
+        // In document order: an operation's variables' directives before its own, as graphql-js
+        // visits them.
+        let lists = context.directiveLists.sorted {
+            ($0.directives.first?.offset ?? 0) < ($1.directives.first?.offset ?? 0)
+        }
+        for (directives, location, _) in lists {
             for directive in directives {
                 let name = directive.name.value
                 guard let known = context.schema.directives[name] else {

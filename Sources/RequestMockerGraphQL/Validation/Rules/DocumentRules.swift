@@ -6,7 +6,8 @@ enum DocumentRules {
             let name: String
             switch definition {
             case .operation, .fragment: continue
-            case .schema(let schema): name = schema.isExtension ? "schema extension" : "schema"
+            // A schema extension is named "schema" too, as graphql-js names it.
+            case .schema: name = "schema"
             case .type(let type): name = "\"\(type.name.value)\""
             case .directive(let directive): name = "\"@\(directive.name.value)\""
             }
@@ -102,8 +103,7 @@ enum DocumentRules {
                     let via = cycle.dropLast().map { "\"\($0.name.value)\"" }
                     context.report(
                         "Cannot spread fragment \"\(target)\" within itself"
-                            + (via.isEmpty ? "." : " via \(via.joined(separator: ", ")).")
-                            + " Fragments must not form cycles.",
+                            + (via.isEmpty ? "." : " via \(via.joined(separator: ", "))."),
                         at: cycle.map(\.offset))
                 } else if !visited.contains(target), context.fragments[target] != nil {
                     visited.insert(target)
@@ -116,7 +116,7 @@ enum DocumentRules {
 
     static func uniqueVariableNames(_ context: inout ValidationContext) {
         for operation in context.document.operations {
-            reportRepeated(operation.variables.map(\.name), in: &context) {
+            reportRepeated(operation.variables.map(\.name), in: &context, together: true) {
                 "There can be only one variable named \"$\($0)\"."
             }
         }
@@ -124,7 +124,9 @@ enum DocumentRules {
 
     static func uniqueArgumentNames(_ context: inout ValidationContext) {
         for arguments in context.argumentLists where arguments.count > 1 {
-            reportRepeated(arguments.map(\.name), in: &context) { "There can be only one argument named \"\($0)\"." }
+            reportRepeated(arguments.map(\.name), in: &context, together: true) {
+                "There can be only one argument named \"\($0)\"."
+            }
         }
     }
 
@@ -134,18 +136,30 @@ enum DocumentRules {
         }
     }
 
-    /// Reports each name written again after its first, at both places.
+    /// Reports each name written again after its first, at both places; or, `together`, each
+    /// name written more than once in one error at all its places (graphql-js does the one for
+    /// operations, fragments and input fields, the other for variables and arguments).
     private static func reportRepeated(
-        _ names: [GraphQLName], in context: inout ValidationContext, _ message: (String) -> String
+        _ names: [GraphQLName], in context: inout ValidationContext, together: Bool = false,
+        _ message: (String) -> String
     ) {
         var first: [String: Int] = [:]
+        var places: [(name: String, offsets: [Int])] = []
         for name in names {
             if let earlier = first[name.value] {
-                context.report(message(name.value), at: [earlier, name.offset])
+                if !together { context.report(message(name.value), at: [earlier, name.offset]) }
             } else {
                 first[name.value] = name.offset
             }
+            if together {
+                if let index = places.firstIndex(where: { $0.name == name.value }) {
+                    places[index].offsets.append(name.offset)
+                } else {
+                    places.append((name.value, [name.offset]))
+                }
+            }
         }
+        for (name, offsets) in places where offsets.count > 1 { context.report(message(name), at: offsets) }
     }
 
 }

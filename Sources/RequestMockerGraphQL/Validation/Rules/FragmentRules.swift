@@ -36,6 +36,8 @@ enum FragmentRules {
     /// A subscription selects one root field, and not an introspection one: its fields are
     /// collected through its fragments (each once, so a cycle ends), as execution would.
     static func singleFieldSubscriptions(_ context: inout ValidationContext) {
+        // Without a subscription type there is nothing to check (graphql-js skips it too).
+        guard context.schema.subscriptionType != nil else { return }
         for operation in context.document.operations where operation.kind == .subscription {
             var keys: [(key: String, field: GraphQLField)] = []
             var pending: [[GraphQLSelection]] = [operation.selections]

@@ -21,6 +21,9 @@ struct OverlappingFieldsRule {
 
     /// Fields by response key, in the order the keys first appear.
     struct FieldMap {
+        /// The selection set's key (``OverlappingFieldsRule/key(of:)``): a fragment's map and its
+        /// definition's are the same one, never compared with itself.
+        var id = ""
         var keys: [String] = []
         var fields: [String: [Entry]] = [:]
 
@@ -104,7 +107,7 @@ struct OverlappingFieldsRule {
         _ selections: [GraphQLSelection], parent: GraphQLNamedType?, key: String
     ) -> (FieldMap, [String]) {
         if let known = gathered[key] { return known }
-        var map = FieldMap()
+        var map = FieldMap(id: key)
         var names: [String] = []
         var pending: [([GraphQLSelection], GraphQLNamedType?)] = [(selections, parent)]
         var index = 0
@@ -133,7 +136,8 @@ struct OverlappingFieldsRule {
     private mutating func fragmentFields(_ name: String) -> (FieldMap, [String])? {
         guard let fragment = fragments[name] else { return nil }
         return fieldsAndFragments(
-            fragment.selections, parent: schema.types[fragment.typeCondition.value], key: "fragment " + name)
+            fragment.selections, parent: schema.types[fragment.typeCondition.value],
+            key: Self.key(of: fragment.selections))
     }
 
     private static func key(of selections: [GraphQLSelection]) -> String {
@@ -171,9 +175,11 @@ struct OverlappingFieldsRule {
         var seen: Set<String> = [name]
         var pending = [name]
         while let current = pending.popLast() {
-            guard let (other, referenced) = fragmentFields(current) else { continue }
+            // A fragment's fields aren't compared with themselves (a fragment that spreads itself).
+            guard let (other, referenced) = fragmentFields(current), other.id != map.id else { continue }
             conflicts += between(map, other, exclusive: exclusive, depth: depth)
-            for next in referenced where seen.insert(next).inserted { pending.append(next) }
+            // Depth first, in the order they are spread, as graphql-js compares them.
+            for next in referenced.reversed() where seen.insert(next).inserted { pending.append(next) }
         }
     }
 
@@ -194,8 +200,10 @@ struct OverlappingFieldsRule {
                 continue
             }
             conflicts += between(map1, map2, exclusive: exclusive, depth: depth)
-            for next in referenced2 { pending.append((name1, next)) }
-            for next in referenced1 { pending.append((next, name2)) }
+            // Depth first, as graphql-js compares them: the first with each the second spreads,
+            // then each the first spreads with the second.
+            for next in referenced1.reversed() { pending.append((next, name2)) }
+            for next in referenced2.reversed() { pending.append((name1, next)) }
         }
     }
 
@@ -284,7 +292,8 @@ struct OverlappingFieldsRule {
         return first.allSatisfy { argument in
             second.contains {
                 $0.name.value == argument.name.value
-                    && GraphQLPrinter.value($0.value) == GraphQLPrinter.value(argument.value)
+                    && GraphQLPrinter.value($0.value, sorted: true)
+                        == GraphQLPrinter.value(argument.value, sorted: true)
             }
         }
     }

@@ -45,7 +45,7 @@ enum TypeRules {
                 context.report(
                     "Variable \"$\(variable.name.value)\" cannot be non-input type \"\(variable.type)\": a variable "
                         + "is a scalar, an enum or an input object.",
-                    at: [variable.type.namedType.offset])
+                    at: [variable.typeOffset])
             }
         }
     }

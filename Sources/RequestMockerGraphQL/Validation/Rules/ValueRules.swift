@@ -52,30 +52,32 @@ enum ValueRules {
             }
             return
         }
-        let expected = "Expected value of type \"\(type)\", found \(GraphQLPrinter.value(value))."
         guard case .named(let name) = nullable, let named = context.schema.types[name.value] else { return }
-        if case .list = value.kind {
-            context.report(expected, at: [value.offset])
-            return
-        }
+        let written = GraphQLPrinter.value(value)
         switch named.kind {
         case .inputObject:
             guard case .object(let fields) = value.kind else {
-                context.report(expected, at: [value.offset])
+                context.report("Expected value of type \"\(type)\", found \(written).", at: [value.offset])
                 return
             }
             checkObject(fields, at: value.offset, of: named, in: &context)
         case .enumeration:
-            guard case .enumValue(let member) = value.kind, named.enumValue(member) != nil else {
-                let written = GraphQLPrinter.value(value)
+            let options = named.enumValues.map(\.name)
+            guard case .enumValue(let member) = value.kind else {
                 context.report(
-                    "Value \(written) does not exist in \"\(named.name)\" enum."
-                        + didYouMean(suggestions(for: written, among: named.enumValues.map(\.name))),
+                    "Enum \"\(named.name)\" cannot represent non-enum value: \(written)."
+                        + didYouMean(suggestions(for: written, among: options), subject: "the enum value"),
                     at: [value.offset])
                 return
             }
+            if named.enumValue(member) == nil {
+                context.report(
+                    "Value \"\(member)\" does not exist in \"\(named.name)\" enum."
+                        + didYouMean(suggestions(for: member, among: options), subject: "the enum value"),
+                    at: [value.offset])
+            }
         case .scalar:
-            if !isValidScalar(value, named.name) { context.report(expected, at: [value.offset]) }
+            if let refusal = scalarRefusal(value, named.name) { context.report(refusal, at: [value.offset]) }
         case .object, .interface, .union:
             return
         }
@@ -109,20 +111,24 @@ enum ValueRules {
         }
     }
 
-    /// Whether a literal reads as the built-in scalar `name`; a custom scalar takes any literal.
-    static func isValidScalar(_ value: GraphQLValue, _ name: String) -> Bool {
+    /// Why a literal doesn't read as the built-in scalar `name`, in graphql-js's words, or `nil`
+    /// when it does; a custom scalar takes any literal (a `JSON` scalar's objects and lists).
+    static func scalarRefusal(_ value: GraphQLValue, _ name: String) -> String? {
+        let written = GraphQLPrinter.value(value)
         switch (name, value.kind) {
-        case ("Int", .int(let text)): Int32(text) != nil
-        case ("Int", _): false
-        case ("Float", .int(let text)), ("Float", .float(let text)): Double(text)?.isFinite ?? false
-        case ("Float", _): false
-        case ("String", .string): true
-        case ("String", _): false
-        case ("Boolean", .boolean): true
-        case ("Boolean", _): false
-        case ("ID", .string), ("ID", .int): true
-        case ("ID", _): false
-        default: true
+        case ("Int", .int(let text)):
+            return Int32(text) != nil ? nil : "Int cannot represent non 32-bit signed integer value: \(text)"
+        case ("Int", _): return "Int cannot represent non-integer value: \(written)"
+        case ("Float", .int(let text)), ("Float", .float(let text)):
+            return Double(text)?.isFinite ?? false ? nil : "Float cannot represent non numeric value: \(written)"
+        case ("Float", _): return "Float cannot represent non numeric value: \(written)"
+        case ("String", .string): return nil
+        case ("String", _): return "String cannot represent a non string value: \(written)"
+        case ("Boolean", .boolean): return nil
+        case ("Boolean", _): return "Boolean cannot represent a non boolean value: \(written)"
+        case ("ID", .string), ("ID", .int): return nil
+        case ("ID", _): return "ID cannot represent a non-string and non-integer value: \(written)"
+        default: return nil
         }
     }
 }

@@ -51,8 +51,8 @@ enum VariableRules {
         for (index, definition) in context.document.definitions.enumerated() {
             guard case .operation(let operation) = definition else { continue }
             let defined = Set(operation.variables.map(\.name.value))
-            var reported = Set<String>()
-            for use in allUses[index] ?? [] where !defined.contains(use.name) && reported.insert(use.name).inserted {
+            // Every use, as graphql-js reports them: each is a place to fix.
+            for use in allUses[index] ?? [] where !defined.contains(use.name) {
                 let by = operation.name.map { " by operation \"\($0.value)\"" } ?? ""
                 context.report(
                     "Variable \"$\(use.name)\" is not defined\(by): declare it among the operation's variables.",
@@ -85,17 +85,23 @@ extension VariableRules {
         var type: GraphQLTypeReference
         var placeHasDefault: Bool
         var owner: Int
+        /// The `@oneOf` input object whose field the place is, if it is one.
+        var oneOf: String?
     }
 
     /// Every variable used in an argument whose type is known, with the type expected where it
     /// is, through lists and input objects.
     static func typedUses(_ context: ValidationContext) -> [TypedUse] {
         var found: [TypedUse] = []
-        func visit(_ value: GraphQLValue, _ type: GraphQLTypeReference, hasDefault: Bool, owner: Int) {
+        func visit(
+            _ value: GraphQLValue, _ type: GraphQLTypeReference, hasDefault: Bool, owner: Int, oneOf: String? = nil
+        ) {
             switch value.kind {
             case .variable(let name):
                 found.append(
-                    TypedUse(name: name, offset: value.offset, type: type, placeHasDefault: hasDefault, owner: owner))
+                    TypedUse(
+                        name: name, offset: value.offset, type: type, placeHasDefault: hasDefault, owner: owner,
+                        oneOf: oneOf))
             case .list(let items):
                 let item: GraphQLTypeReference
                 if case .list(let inner) = type.nullable { item = inner } else { item = type }
@@ -104,7 +110,9 @@ extension VariableRules {
                 guard let named = context.schema.types[type.namedType.value], named.kind == .inputObject else { return }
                 for field in fields {
                     guard let declared = named.inputField(field.name.value) else { continue }
-                    visit(field.value, declared.type, hasDefault: declared.defaultValue != nil, owner: owner)
+                    visit(
+                        field.value, declared.type, hasDefault: declared.defaultValue != nil, owner: owner,
+                        oneOf: named.isOneOf ? named.name : nil)
                 }
             default:
                 return
@@ -156,7 +164,14 @@ extension VariableRules {
                     }
                     location = use.type.nullable
                 }
-                if !context.schema.isSubtype(variable.type, of: location) { report(variable, use, in: &context) }
+                if !context.schema.isSubtype(variable.type, of: location) {
+                    report(variable, use, in: &context)
+                } else if let oneOf = use.oneOf, !variable.type.isNonNull {
+                    context.report(
+                        "Variable \"$\(use.name)\" is of type \"\(variable.type)\" but must be non-nullable to be used "
+                            + "for OneOf Input Object \"\(oneOf)\".",
+                        at: [variable.offset, use.offset])
+                }
             }
         }
     }
