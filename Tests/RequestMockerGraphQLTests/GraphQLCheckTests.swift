@@ -130,7 +130,14 @@ import Testing
         let health = try #require(URL(string: "https://api.example.com/health"))
         let other = MockRequest(method: .get, url: health)
         #expect(check.check(other, answeredWith: answer, at: "session.har:4") == nil)
-        #expect(check.notGraphQL == 1)
+        // A search API's `query` parameter isn't a GraphQL document.
+        let search = try #require(URL(string: "https://api.example.com/search?query=shoes"))
+        #expect(check.check(MockRequest(method: .get, url: search), answeredWith: answer, at: "session.har:5") == nil)
+        #expect(check.notGraphQL == 2)
+        #expect(GraphQLCheck.looksLikeGraphQL("  # a comment\n query Q { a }"))
+        #expect(GraphQLCheck.looksLikeGraphQL("{ a }"))
+        #expect(!GraphQLCheck.looksLikeGraphQL("queryable"))
+        #expect(!GraphQLCheck.looksLikeGraphQL(""))
         let report = check.report(findings)
         #expect(report.coverageLines.first == "coverage: 1 of 9 root fields")
     }

@@ -48,7 +48,7 @@ package struct GraphQLCheck {
         _ request: MockRequest, answeredWith response: RecordedResponse, at place: String
     ) -> [CheckFinding]? {
         guard let http = try? GraphQLHTTPRequest(request),
-            http.query != nil || http.extensions?["persistedQuery"] != nil
+            http.query.map(Self.looksLikeGraphQL) ?? (http.extensions?["persistedQuery"] != nil)
         else {
             notGraphQL += 1
             return nil
@@ -117,6 +117,27 @@ package struct GraphQLCheck {
                 }
             return finding(rule, "/data\(problem.pointer): \(problem.message)", pointer: "/data" + problem.pointer)
         }
+    }
+
+    /// Whether `query` reads as a GraphQL document: its first token (after spaces, commas and
+    /// comments) opens a selection or names an operation or a fragment. A search API's
+    /// `?query=shoes` in the same recording is not GraphQL.
+    static func looksLikeGraphQL(_ query: String) -> Bool {
+        var rest = Substring(query)
+        while let first = rest.first {
+            if first == "#" {
+                rest = rest.drop { $0 != "\n" && $0 != "\r" }
+            } else if first.isWhitespace || first == "," || first == "\u{FEFF}" {
+                rest = rest.dropFirst()
+            } else {
+                break
+            }
+        }
+        if rest.first == "{" { return true }
+        let word = rest.prefix { $0.isLetter }
+        let next = rest.dropFirst(word.count).first
+        return ["query", "mutation", "subscription", "fragment"].contains(word)
+            && (next.map { !$0.isLetter && !$0.isNumber && $0 != "_" } ?? true)
     }
 
     /// The messages of an answer's `errors`.
