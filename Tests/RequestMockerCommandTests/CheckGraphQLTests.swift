@@ -187,7 +187,12 @@ import Testing
               {"request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "HeroName"}},
                "response": {"json": {"data": {"hero": {"__typename": "Droid", "name": "R2-D2"}}}}},
               {"request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "Human"}},
-               "response": {"json": {"data": {"human": {"name": 4, "height": 1.72}}}}}
+               "response": {"json": {"data": {"human": {"name": 4, "height": 1.72}}}}},
+              {"request": {"graphql": {"operationName": "Outage"}},
+               "response": {"status": 500, "json": {"message": "sent as written"}}},
+              {"request": {"method": "GET", "path": "/pets"}, "response": {"openapi": {"operation": "listPets"}}},
+              {"request": {"graphql": {"operationName": "Flaky"}},
+               "response": {"sequence": [{"json": {"data": {"hero": null}}}, {"json": "ok"}]}}
             ]}
             """)
         let stubs = try await Command.run(["check", "--graphql", schema.path, "--stubs", "stubs.json"], in: folder.url)
@@ -197,7 +202,11 @@ import Testing
                 "stubs.json:4: error: Human: response.json.data.human.height: `Human` has no field `height`; write "
                     + "values under field names (a request's alias finds its field's value).",
                 "stubs.json:4: error: Human: response.json.data.human.name: String cannot represent value: 4.",
-                "checked 0 GraphQL exchanges and 2 stubs against schema.graphqls: 2 errors, 0 warnings",
+                // A sequence's answers are checked; one with a status of its own is sent as
+                // written, and an OpenAPI stub is another contract's.
+                "stubs.json:9: error: Flaky: response.sequence[1].json: an answer is an object: `{data: {…}}`, with "
+                    + "`errors: […]` if it has any.",
+                "checked 0 GraphQL exchanges and 3 stubs against schema.graphqls: 3 errors, 0 warnings",
             ])
     }
 

@@ -104,6 +104,46 @@ import Testing
             ])
     }
 
+    @Test func withoutTypenameAnAnswerMayBeAnyTypeThatSelectsItsMembers() throws {
+        let schema = try GraphQLSchema(
+            sdl: """
+                type Query { node: Node }
+                interface Node { id: ID }
+                type User implements Node { id: ID, owner: Person }
+                type Org implements Node { id: ID, owner: Person }
+                type Person { name: String, email: String }
+                """)
+        let query = "{ node { ... on User { owner { name } } ... on Org { owner { email } } } }"
+        let prepared = try GraphQLPreparedOperation(query: query, in: schema)
+        let check = GraphQLAnswerCheck(schema: schema, prepared: prepared)
+        // An Org's owner, without `__typename`: either selection may have asked for it.
+        for answer in [#"{"node": {"owner": {"email": "x"}}}"#, #"{"node": {"owner": {"name": "y"}}}"#] {
+            #expect(check.problems(of: try DocumentNode.parseJSON(Array(answer.utf8))).isEmpty, "\(answer)")
+        }
+        // With `__typename`, the type it names: an unselected member is named on that type.
+        #expect(
+            try Self.problems(
+                "{ feed { __typename ... on Post { title } } }", #"{"feed": [{"__typename": "Ad", "title": "x"}]}"#)
+                == ["unselected /feed/0/title: `title` is in the answer, but the operation doesn't select it on `Ad`"])
+    }
+
+    @Test func anOperationOnARootTypeTheSchemaLacksIsRefused() throws {
+        var check = GraphQLCheck(try GraphQLSchema(sdl: "type Query { a: String }"))
+        let url = try #require(URL(string: "https://api.example.com/graphql"))
+        var headers = HTTPHeaders()
+        headers.add(.contentType, "application/json")
+        let request = MockRequest(
+            method: .post, url: url, headers: headers, body: Data(#"{"query": "mutation { a }"}"#.utf8))
+        let answer = RecordedResponse(status: HTTPStatus(200), body: Data(#"{"data":{"a":"x"}}"#.utf8))
+        let findings = check.check(request, answeredWith: answer, at: "session.har:2")
+        #expect(
+            findings?.map(\.description) == [
+                "session.har:2: error: anonymous mutation: the schema has no mutation type, so it can't answer this "
+                    + "operation"
+            ])
+        #expect(GraphQLCheck.looksLikeGraphQL("# generated\r\nquery Q { a }"))
+    }
+
     @Test func anAnswerNestedAsDeepAsJSONAllowsIsWalkedWithoutRecursion() async throws {
         // 500 levels of lists where a leaf is expected: one problem, found on a small stack.
         let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)

@@ -102,7 +102,9 @@ struct StreamingServerTests {
         registry.register(
             .get("/feed"),
             respond: .stream([
-                .text("a\n"), .text("b\n", after: .milliseconds(200)), .text("c\n", after: .milliseconds(200)),
+                // A negative pause is none: it can't make the pieces after it come sooner.
+                .text("a\n", after: .seconds(-10)), .text("b\n", after: .milliseconds(200)),
+                .text("c\n", after: .milliseconds(200)),
             ]))
         try await withServer(registry) { _, base in
             let port = UInt16(base.port ?? 0)

@@ -183,8 +183,9 @@ package final class BodyStream: Sendable {
                 defer { state.fixedAnchor = anchor }
                 while state.fixedNext < chunks.count {
                     let chunk = chunks[state.fixedNext]
-                    // A century at most: an absurd pause waits for ever without overflowing.
-                    let due = anchor + min(chunk.pause, Self.longestPause)
+                    // No less than nothing, a century at most: an absurd pause waits for ever
+                    // without overflowing.
+                    let due = anchor + min(max(chunk.pause, .zero), Self.longestPause)
                     guard due <= now else { return .sleep(until: due) }
                     anchor = due
                     state.fixedNext += 1

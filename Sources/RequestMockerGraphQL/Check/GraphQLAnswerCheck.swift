@@ -131,22 +131,29 @@ struct GraphQLAnswerCheck {
         }
         var problems: [Problem] = []
         var members: [Pending] = []
+        let named = candidates.count == 1 ? candidates[0].name : type.name
         for member in object.members {
             let pointer = value.pointer + "/" + Self.escaped(member.key)
-            guard
-                let (candidate, fields) = collected.lazy.compactMap({ entry in
-                    entry.fields.first { $0.key == member.key }.map { (entry.type, $0.fields) }
-                }).first,
-                let first = fields.first, let definition = schema.fieldDefinition(first.name.value, on: candidate)
-            else {
-                let message =
-                    "`\(member.key)` is in the answer, but the operation doesn't select it on `\(type.name)`"
+            // Every candidate that selects the key: without `__typename` the value may answer any
+            // of their selections, so they are checked together.
+            let selecting = collected.compactMap { entry -> (definition: GraphQLFieldType, fields: [GraphQLField])? in
+                guard let fields = entry.fields.first(where: { $0.key == member.key })?.fields,
+                    let first = fields.first, let definition = schema.fieldDefinition(first.name.value, on: entry.type)
+                else { return nil }
+                return (definition, fields)
+            }
+            guard let type = selecting.first?.definition.type else {
+                let message = "`\(member.key)` is in the answer, but the operation doesn't select it on `\(named)`"
                 problems.append(Problem(kind: .unselected, pointer: pointer, message: message))
                 continue
             }
+            // Types that differ by candidate (mutually exclusive parents may give a key two
+            // types): which one answered can't be told, so the value isn't looked into.
+            guard selecting.allSatisfy({ $0.definition.type == type }) else { continue }
             members.append(
                 Pending(
-                    node: member.value, type: definition.type, selections: fields.map(\.selections), pointer: pointer))
+                    node: member.value, type: type, selections: selecting.flatMap { $0.fields.map(\.selections) },
+                    pointer: pointer))
         }
         // Missing: what every candidate selects (an abstract answer without `__typename` may
         // be any of its types, so only what all of them select must be there).
@@ -154,9 +161,7 @@ struct GraphQLAnswerCheck {
             $0.intersection($1.fields.map(\.key))
         }
         for entry in collected.first?.fields ?? [] where required.contains(entry.key) && object[entry.key] == nil {
-            let message =
-                "the operation selects `\(entry.key)` on `\(candidates.count == 1 ? candidates[0].name : type.name)`, "
-                + "but the answer lacks it"
+            let message = "the operation selects `\(entry.key)` on `\(named)`, but the answer lacks it"
             problems.append(
                 Problem(kind: .missing, pointer: value.pointer + "/" + Self.escaped(entry.key), message: message))
         }

@@ -94,6 +94,11 @@ package struct GraphQLCheck {
             }
         }
         label = prepared.name ?? "anonymous \(prepared.kind.rawValue)"
+        // Validation passes an operation on a root type the schema lacks; execution refuses it.
+        guard schema.rootType(for: prepared.kind) != nil else {
+            let message = "the schema has no \(prepared.kind.rawValue) type, so it can't answer this operation"
+            return [finding(Self.invalidOperation, message, location: "request")]
+        }
         noteRootFields(of: prepared)
         guard let node = try? DocumentNode.parseJSON([UInt8](response.body)) else {
             return [
@@ -126,7 +131,7 @@ package struct GraphQLCheck {
         var rest = Substring(query)
         while let first = rest.first {
             if first == "#" {
-                rest = rest.drop { $0 != "\n" && $0 != "\r" }
+                rest = rest.drop { !$0.isNewline }
             } else if first.isWhitespace || first == "," || first == "\u{FEFF}" {
                 rest = rest.dropFirst()
             } else {

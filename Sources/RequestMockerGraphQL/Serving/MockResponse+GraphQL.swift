@@ -41,14 +41,16 @@ extension GraphQLMocks {
     package static func checkedAnswer(
         _ answer: JSONValue, against schema: GraphQLSchema
     ) throws(GraphQLMocksError) -> GraphQLJSON {
-        let section = "operations.answer."
+        let section = "operations.answer"
         do {
             return try GraphQLMocks(operations: ["answer": answer], checkedAgainst: schema).operations["answer"]
                 ?? .object([])
         } catch {
+            // `operations.answer.data.hero` is `data.hero`; `operations.answer` itself is `answer`.
             var error = error
             for index in error.problems.indices where error.problems[index].message.hasPrefix(section) {
-                error.problems[index].message.removeFirst(section.count)
+                let rest = error.problems[index].message.dropFirst(section.count)
+                error.problems[index].message = rest.hasPrefix(".") ? String(rest.dropFirst()) : "answer" + rest
             }
             throw error
         }

@@ -164,9 +164,8 @@ extension VariableRules {
                     }
                     location = use.type.nullable
                 }
-                if !context.schema.isSubtype(variable.type, of: location) {
-                    report(variable, use, in: &context)
-                } else if let oneOf = use.oneOf, !variable.type.isNonNull {
+                if !context.schema.isSubtype(variable.type, of: location) { report(variable, use, in: &context) }
+                if let oneOf = use.oneOf, !variable.type.isNonNull {
                     context.report(
                         "Variable \"$\(use.name)\" is of type \"\(variable.type)\" but must be non-nullable to be used "
                             + "for OneOf Input Object \"\(oneOf)\".",
