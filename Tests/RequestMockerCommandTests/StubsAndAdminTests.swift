@@ -164,7 +164,8 @@ import Testing
             ["/nothing"], "404 Not Found",
             #""error": "no admin call GET /__admin/nothing; the calls are GET /__admin/stubs, POST /__admin/stubs, "#
                 + "DELETE /__admin/stubs/<id>, POST /__admin/reset, GET /__admin/resources, PUT /__admin/resources, "
-                + #"GET /__admin/drift, GET /__admin/requests, GET /__admin/requests/unmatched""#
+                + "GET /__admin/drift, GET /__admin/requests, GET /__admin/requests/unmatched, GET /__admin/scenarios, "
+                + #"PUT /__admin/scenarios/<name>/state, POST /__admin/scenarios/reset""#
         ),
     ])
     func adminMistakesAreJSONErrors(arguments: [String], status: String, error: String) async throws {
@@ -244,6 +245,11 @@ import Testing
     @Test func theExampleStubsStreamEventsAndPlayTheirWebSocket() async throws {
         let example = Command.packageRoot.appendingPathComponent("Examples/stubs.json")
         let (serving, base) = try await serving(["--stubs", example.path])
+        // The checkout scenario: the order is paid only once the payment is made.
+        let order = base.absoluteString + "/orders/1"
+        #expect(try await ExternalProcess.curl(["--write-out", "%{http_code}", order]).output.hasSuffix("404"))
+        _ = try await ExternalProcess.curl(["-X", "POST", order + "/pay"])
+        #expect(try await ExternalProcess.curl([order]).output == #"{"id":"1","status":"paid"}"#)
         let events = try await ExternalProcess.curl(["-N", base.absoluteString + "/v1/chat"])
         #expect(
             events.output

@@ -32,7 +32,7 @@ import Testing
 
     @Test func theExampleFileIsValidForBoth() async throws {
         let example = Command.packageRoot.appendingPathComponent("Examples/stubs.json")
-        #expect(try Stub.stubs(contentsOf: example).count == 9)
+        #expect(try Stub.stubs(contentsOf: example).count == 11)
         #expect(try await schemaAccepts([String(contentsOf: example, encoding: .utf8)]) == [true])
     }
 

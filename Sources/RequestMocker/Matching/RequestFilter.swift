@@ -50,6 +50,11 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
     package private(set) var completionCallback: (@Sendable (JournalEntry) -> Void)?
     /// ``host``, parsed once.
     private(set) var hostPattern: HostPattern?
+    /// The scenario whose state the filter requires and moves, if any.
+    package var scenario: Scenario?
+    /// The states ``scenario`` is read from and moved in: the registry's, set when it is
+    /// registered.
+    package var scenarioStates: ScenarioStates?
 
     /// Creates a filter.
     ///
@@ -343,6 +348,7 @@ public struct RequestFilter: Sendable, CustomStringConvertible {
         if let hostPattern { text += hostPattern.description }
         text += path.map { $0.rawValue.hasPrefix("/") ? $0.rawValue : "/" + $0.rawValue } ?? "/**"
         for condition in conditions { text += " " + condition.description }
+        if let scenario { text += " " + scenario.description }
         return text + " (\(location))"
     }
 }

@@ -62,7 +62,8 @@ extension RequestFilter {
     /// Whether this filter answers every request `later` would, so that `later`, tried after it,
     /// never answers.
     func covers(_ later: RequestFilter) -> Bool {
-        guard conditions.isEmpty, answersForever else { return false }
+        // A filter that requires a scenario's state stops answering when the scenario moves on.
+        guard conditions.isEmpty, answersForever, scenario?.requiredState == nil else { return false }
         if let method, method != later.method { return false }
         if let scheme, scheme.lowercased() != later.scheme?.lowercased() { return false }
         if let host, host.lowercased() != later.host?.lowercased() { return false }

@@ -163,8 +163,7 @@ extension UnmatchedRequestReport {
             candidates: ranked.map {
                 Candidate(
                     filter: $0.filter.description,
-                    reason: $0.evaluation.firstMiss?.reason(for: request)
-                        ?? "matched, but its response sequence is used up"
+                    reason: $0.evaluation.firstMiss?.reason(for: request) ?? $0.filter.unansweredReason(for: request)
                 )
             },
             filterCount: filterCount ?? filters.count,

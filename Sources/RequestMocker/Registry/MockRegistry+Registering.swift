@@ -25,13 +25,17 @@ extension MockRegistry {
     /// - Parameters:
     ///   - filter: which requests to answer.
     ///   - response: what to answer with; `nil` keeps ``RequestFilter/response``.
+    ///   - scenario: a state the filter requires and moves to (see ``Scenario``); `nil` for none.
     ///   - placement: ``Placement/last`` (the default) or ``Placement/first``.
     /// - Returns: a handle that removes this one filter and tells how often it answered.
     @discardableResult
     public func register(
-        _ filter: RequestFilter, respond response: MockResponse? = nil, at placement: Placement = .last
+        _ filter: RequestFilter, respond response: MockResponse? = nil, scenario: Scenario? = nil,
+        at placement: Placement = .last
     ) -> FilterHandle {
-        insert(response.map(filter.respond(with:)) ?? filter, at: placement.position)
+        var filter = response.map(filter.respond(with:)) ?? filter
+        if let scenario { filter.scenario = scenario }
+        return insert(filter, at: placement.position)
     }
 
     /// Adds a filter whose response a block computes from the request and its path variables;
@@ -165,7 +169,7 @@ extension MockRegistry {
             var ids: [Int] = []
             for filter in filters.reversed() {
                 state.nextID += 1
-                state.index.insert(filter, id: state.nextID, at: .front)
+                state.index.insert(withScenarioStates(filter), id: state.nextID, at: .front)
                 ids.append(state.nextID)
             }
             state.index.moveToFront(ids: Set(kept.filter { $0.registry === self }.map(\.id)))
@@ -175,6 +179,7 @@ extension MockRegistry {
     }
 
     package func insert(_ source: any AnswerSource, at position: FilterIndex.Position) -> FilterHandle {
+        let source = withScenarioStates(source)
         let id = state.withLock { state in
             state.nextID += 1
             state.index.insert(source, id: state.nextID, at: position)
@@ -222,5 +227,15 @@ extension MockRegistry {
     /// `MockURLProtocol` then claims requests with it.
     func namesScheme(_ scheme: String) -> Bool {
         state.withLock { $0.index.customSchemes[scheme] != nil }
+    }
+}
+
+extension MockRegistry {
+    /// `source`, reading and moving this registry's scenario states when it is a filter with a
+    /// scenario: every way a filter enters the index goes through here.
+    func withScenarioStates(_ source: any AnswerSource) -> any AnswerSource {
+        guard var filter = source as? RequestFilter, filter.scenario != nil else { return source }
+        filter.scenarioStates = scenarios
+        return filter
     }
 }

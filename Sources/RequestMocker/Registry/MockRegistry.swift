@@ -33,6 +33,8 @@ public final class MockRegistry: Sendable {
     }
 
     package let state: LockedState<State>
+    /// The states of the scenarios its filters name.
+    package let scenarios = ScenarioStates()
 
     /// The process-wide registry behind ``MockURLProtocol`` and
     /// `MockURLProtocol.register(_:)`. Its unmatched policy is ``UnmatchedRequestPolicy/passThrough``.

@@ -89,7 +89,14 @@ extension Stub {
         } catch {
             throw Invalid(reason: error.reason, steps: [.key("response")] + error.steps)
         }
-        let json: JSONValue = ["request": .object(request), "response": response]
+        var json: JSONValue = ["request": .object(request), "response": response]
+        if let scenario = filter.scenario, case .object(var members) = json {
+            var described: [String: JSONValue] = ["name": .string(scenario.name)]
+            described["requiredState"] = scenario.requiredState.map { .string($0.name) }
+            described["newState"] = scenario.newState.map { .string($0.name) }
+            members["scenario"] = .object(described)
+            json = .object(members)
+        }
         do {
             try self.init(json: json, location: filter.location)
         } catch {

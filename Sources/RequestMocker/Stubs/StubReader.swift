@@ -74,13 +74,14 @@ struct StubReader {
     // MARK: Stub and request
 
     mutating func filter(_ json: JSONValue, location: String) throws(Stub.Invalid) -> RequestFilter {
-        let members = try object(json, at: [], allowed: ["id", "request", "response"])
+        let members = try object(json, at: [], allowed: ["id", "request", "response", "scenario"])
         if let id = members["id"] { _ = try string(id, at: [.key("id")]) }
         guard let requestJSON = members["request"], let responseJSON = members["response"] else {
             throw invalid([], "a stub has a \"request\" and a \"response\" (\"request\": {} matches every request)")
         }
         var filter = try request(requestJSON, at: [.key("request")], location: location)
         filter.response = try response(responseJSON, at: [.key("response")], inSequence: false)
+        if let value = members["scenario"] { filter.scenario = try scenario(value, at: [.key("scenario")]) }
         return filter
     }
 

@@ -54,6 +54,7 @@ enum AdminAPI {
             }
             return json(.ok, ["removed": .string(id)])
         }
+        if let answer = scenarios(request, route: route, in: server.registry) { return answer }
         switch (request.method, route) {
         case (.get, ["stubs"]):
             let (added, file) = store.stubs
@@ -70,6 +71,7 @@ enum AdminAPI {
             // The report first: an exchange checked meanwhile belongs to neither.
             server.registry.resetDrift()
             server.registry.clearJournal()
+            server.registry.resetScenarios()
             do {
                 try server.registry.resetResourcesReporting()
             } catch {
@@ -97,10 +99,11 @@ enum AdminAPI {
             let known: [(HTTPMethod, [String])] = [
                 (.get, ["stubs"]), (.post, ["stubs"]), (.delete, ["stubs", "<id>"]), (.post, ["reset"]),
                 (.get, ["resources"]), (.put, ["resources"]), (.get, ["drift"]), (.get, ["requests"]),
-                (.get, ["requests", "unmatched"]),
+                (.get, ["requests", "unmatched"]), (.get, ["scenarios"]), (.put, ["scenarios", "<name>", "state"]),
+                (.post, ["scenarios", "reset"]),
             ]
             let sameRoute = known.filter {
-                $0.1.count == route.count && zip($0.1, route).allSatisfy { $0 == "<id>" || $0 == $1 }
+                $0.1.count == route.count && zip($0.1, route).allSatisfy { $0.hasPrefix("<") || $0 == $1 }
             }
             let list = known.map { "\($0.0.rawValue) \(prefix)/\($0.1.joined(separator: "/"))" }.joined(separator: ", ")
             if !sameRoute.isEmpty {

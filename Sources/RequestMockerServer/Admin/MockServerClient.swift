@@ -95,9 +95,51 @@ public struct MockServerClient: Sendable {
 
     /// Removes every stub added through the admin API and clears the server's journal and its
     /// drift report; a contract's resources that remember go back to their seed (`--data`, else
-    /// the examples).
+    /// the examples), and every scenario to `Started`.
     public func reset() async throws(Failure) {
         _ = try await call("POST", "reset")
+    }
+
+    /// The scenarios the server's stubs name, each with its states and the one it is in (for
+    /// `session`, a `RequestMocker-Session` value, or the shared states).
+    ///
+    /// ```swift
+    /// let checkout = try await server.scenarios().first { $0.name == "checkout" }
+    /// #expect(checkout?.state == "Paid")
+    /// ```
+    public func scenarios(session: String? = nil) async throws(Failure) -> [MockRegistry.ScenarioSummary] {
+        let answer = try await call("GET", "scenarios")
+        guard case .array(let listed)? = answer["scenarios"] else {
+            throw .unreachable(call: "GET /__admin/scenarios", reason: "the answer has no scenarios: \(answer)")
+        }
+        return listed.compactMap { item in
+            guard let name = item["name"]?.stringValue, let shared = item["state"]?.stringValue,
+                case .array(let states)? = item["states"], case .object(let sessions)? = item["sessions"]
+            else { return nil }
+            let bySession = sessions.compactMapValues { $0.stringValue.map { Scenario.State($0) } }
+            return MockRegistry.ScenarioSummary(
+                name: name, state: session.flatMap { bySession[$0] } ?? Scenario.State(shared),
+                states: states.compactMap { $0.stringValue.map { Scenario.State($0) } }, sessions: bySession)
+        }
+    }
+
+    /// Puts scenario `name` in `state` (for `session`, or the shared states).
+    ///
+    /// - Throws: ``Failure/refused(call:status:message:)`` when no stub names the scenario (404)
+    ///   or the state (400, naming the states it could be).
+    public func setScenarioState(
+        _ name: String, to state: Scenario.State, session: String? = nil
+    ) async throws(Failure) {
+        let escaped = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? name
+        let body = (try? JSONValue.object(["state": .string(state.name)]).serialized()) ?? Data()
+        _ = try await call(
+            "PUT", "scenarios/\(escaped)/state", body: body,
+            headers: session.map { [Scenario.sessionHeader: $0] } ?? [:])
+    }
+
+    /// Every scenario back to `Started`, in every session.
+    public func resetScenarios() async throws(Failure) {
+        _ = try await call("POST", "scenarios/reset")
     }
 
     /// What the upstream's exchanges broke of the contract since the server started (or was
@@ -176,7 +218,9 @@ public struct MockServerClient: Sendable {
     }
 
     /// One admin call: its JSON answer, or the failure.
-    private func call(_ method: String, _ path: String, body: Data? = nil) async throws(Failure) -> JSONValue {
+    private func call(
+        _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
+    ) async throws(Failure) -> JSONValue {
         let name = "\(method) /__admin/\(path)"
         let base =
             baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
@@ -192,6 +236,7 @@ public struct MockServerClient: Sendable {
         if let token {
             request.setValue("Bearer \(token)", forHTTPHeaderField: HTTPHeaders.Name.authorization.rawValue)
         }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let data: Data
         let response: URLResponse
         do {

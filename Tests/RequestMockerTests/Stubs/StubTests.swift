@@ -160,7 +160,7 @@ struct StubTests {
     @Test(
         "a wrong stub names the JSON path and says what is wrong",
         arguments: [
-            (#"[]"#, "at (root): expected an object with \"id\", \"request\", \"response\""),
+            (#"[]"#, "at (root): expected an object with \"id\", \"request\", \"response\", \"scenario\""),
             (
                 #"{"request": {}}"#,
                 #"at (root): a stub has a "request" and a "response" ("request": {} matches every request)"#
