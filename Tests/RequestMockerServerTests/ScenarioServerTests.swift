@@ -93,14 +93,7 @@ struct ScenarioServerTests {
     }
 
     @Test func eachSessionHeaderHasItsOwnStates() async throws {
-        let registry = MockRegistry()
-        registry.register(
-            .get("/order"), respond: .string("open"), scenario: Scenario("checkout", requiredState: .started))
-        registry.register(
-            .post("/pay"), respond: .status(204),
-            scenario: Scenario("checkout", requiredState: .started, newState: "Paid"))
-        registry.register(
-            .get("/order"), respond: .string("paid"), scenario: Scenario("checkout", requiredState: "Paid"))
+        let registry = Self.checkout()
         try await withServer(registry) { _, base in
             let order = base.appendingPathComponent("order").absoluteString
             func get(_ session: String?) async throws -> String {

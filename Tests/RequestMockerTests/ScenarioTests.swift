@@ -80,6 +80,16 @@ struct ScenarioTests {
         #expect(first.scenarioState("checkout", session: "simulator-3") == .started)
     }
 
+    /// Sessions are bounded: past 10,000 with states of their own, the oldest is forgotten.
+    @Test func theOldestSessionIsForgottenPastTheBound() throws {
+        let registry = Self.checkout()
+        for n in 0...10_000 { try registry.setScenarioState("checkout", to: "Paid", session: "s\(n)") }
+        #expect(registry.scenarioState("checkout", session: "s0") == .started)
+        #expect(registry.scenarioState("checkout", session: "s1") == "Paid")
+        #expect(registry.scenarioState("checkout", session: "s10000") == "Paid")
+        #expect(registry.scenarioState("checkout") == .started)
+    }
+
     @Test func aStateIsSetOnlyToOneItsFiltersName() throws {
         let registry = Self.checkout()
         try registry.setScenarioState("checkout", to: "Paid")

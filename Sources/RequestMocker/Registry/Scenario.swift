@@ -64,6 +64,13 @@ package final class ScenarioStates: Sendable {
     /// By session (`""` for requests without one), then by scenario name; a scenario not here
     /// is in ``Scenario/State/started``.
     private let states = LockedState<[String: [String: Scenario.State]]>([:])
+    /// The sessions in the order their states were first set, for the bound.
+    private let sessionOrder = LockedState<[String]>([])
+
+    /// The most sessions with states of their own; past it the oldest session's are forgotten
+    /// (its scenarios back to `Started`), so clients that make up a session per request can't
+    /// grow the server without end.
+    package static let maximumSessions = 10_000
 
     package init() {}
 
@@ -82,18 +89,35 @@ package final class ScenarioStates: Sendable {
             let current = states[key]?[scenario.name] ?? .started
             if let required = scenario.requiredState, required != current { return nil }
             guard let value = claim() else { return nil }
-            if let next = scenario.newState { states[key, default: [:]][scenario.name] = next }
+            if let next = scenario.newState { put(next, for: scenario.name, session: key, in: &states) }
             return value
         }
     }
 
     package func set(_ name: String, to state: Scenario.State, session: String?) {
-        states.withLock { $0[session ?? "", default: [:]][name] = state }
+        states.withLock { put(state, for: name, session: session ?? "", in: &$0) }
+    }
+
+    /// Puts `state` in `states`, forgetting the oldest session's when a new one is one too many.
+    private func put(
+        _ state: Scenario.State, for name: String, session: String, in states: inout [String: [String: Scenario.State]]
+    ) {
+        if states[session] == nil, !session.isEmpty {
+            let forgotten = sessionOrder.withLock { order -> String? in
+                order.append(session)
+                return order.count > Self.maximumSessions ? order.removeFirst() : nil
+            }
+            if let forgotten { states[forgotten] = nil }
+        }
+        states[session, default: [:]][name] = state
     }
 
     /// Every scenario back to ``Scenario/State/started``, in every session.
     package func reset() {
-        states.withLock { $0 = [:] }
+        states.withLock { states in
+            states = [:]
+            sessionOrder.withLock { $0 = [] }
+        }
     }
 
     /// The sessions whose state of scenario `name` has been set or moved, with it.
