@@ -31,8 +31,10 @@ extension MockRegistry {
     /// #expect(registry.scenarioState("checkout") == "Paid")
     /// ```
     ///
-    /// - Parameter session: a `RequestMocker-Session` value, for that session's state; `nil` for
-    ///   the state of requests without one.
+    /// - Parameters:
+    ///   - name: the scenario's name.
+    ///   - session: a `RequestMocker-Session` value, for that session's state; `nil` for the
+    ///     state of requests without one.
     public func scenarioState(_ name: String, session: String? = nil) -> Scenario.State {
         scenarios.state(of: name, session: session)
     }
