@@ -6,9 +6,11 @@ import RequestMockerOpenAPI
 /// `request-mocker check --openapi FILE [FOLDER...] [--stubs FILE] [--cassette FILE]`: checks
 /// the mocks, and the contract's own examples, against the contract; one compiler-style line per
 /// finding, exit status 1 when there is an error. With `--graphql SCHEMA`, the recorded GraphQL
-/// exchanges against the schema.
+/// exchanges against the schema. A stubs file's scenarios are checked with either, or alone
+/// (`check --stubs FILE`).
 enum CheckCommand {
     static func run(_ options: CommandLineOptions.CheckOptions) -> Never {
+        if options.openapi == nil, options.graphql == nil { runScenarios(options) }
         guard let openapi = options.openapi else { runGraphQL(options) }
         let contract = ContractWatcher.load(URL(fileURLWithPath: openapi))
         let check = ContractCheck(contract, basePath: options.basePath)
@@ -34,7 +36,8 @@ enum CheckCommand {
                 fail("\(error)", status: ExitCode.dataError)
             }
         }
-        let report = DriftReport(findings: findings, check: check)
+        var report = DriftReport(findings: findings, check: check)
+        addScenarios(to: &report, options)
         finish(
             report, options,
             summary: "checked \(checked) mock\(checked == 1 ? "" : "s") and the contract's examples against "
@@ -78,11 +81,41 @@ enum CheckCommand {
                 "note: not checked: \(count) exchange\(count == 1 ? " that isn't" : "s that aren't") GraphQL"
             )
         }
+        var report = check.report(findings)
+        addScenarios(to: &report, options)
         finish(
-            check.report(findings), options,
+            report, options,
             summary: "checked \(exchanges) GraphQL exchange\(exchanges == 1 ? "" : "s")"
                 + (options.stubs == nil ? "" : " and \(stubs) stub\(stubs == 1 ? "" : "s")")
                 + " against \(URL(fileURLWithPath: path).lastPathComponent)")
+    }
+
+    /// `check --stubs FILE` without a contract: the stubs file's scenarios only.
+    private static func runScenarios(_ options: CommandLineOptions.CheckOptions) -> Never {
+        var report = DriftReport(findings: [], rules: [])
+        let checked = addScenarios(to: &report, options)
+        finish(
+            report, options,
+            summary: "checked the scenarios of \(checked) stub\(checked == 1 ? "" : "s") in "
+                + URL(fileURLWithPath: options.stubs ?? "").lastPathComponent)
+    }
+
+    /// Adds the findings of the stubs file's scenarios, and their rules, to `report`; how many
+    /// stubs have a scenario. Exits 66 or 65 where the file isn't there or is invalid.
+    @discardableResult
+    private static func addScenarios(to report: inout DriftReport, _ options: CommandLineOptions.CheckOptions) -> Int {
+        guard let path = options.stubs else { return 0 }
+        guard FileManager.default.fileExists(atPath: path) else {
+            fail("no stubs file at \(path)", status: ExitCode.noInput)
+        }
+        do {
+            let result = try ScenarioCheck.check(stubsFile: URL(fileURLWithPath: path))
+            report.rules += ScenarioCheck.rules
+            for finding in result.findings { report.add(finding) }
+            return result.checked
+        } catch {
+            fail("\(error)", status: ExitCode.dataError)
+        }
     }
 
     /// The findings of each of `folders` and how many mocks they had, by `check`, which also

@@ -74,10 +74,19 @@ extension CommandLineOptions {
             }
         }
         switch (options.openapi, options.graphql) {
+        case (nil, nil) where options.stubs != nil:
+            guard options.folders.isEmpty, options.cassette == nil, options.basePath == nil, !options.coverage else {
+                throw UsageError(
+                    description: "without a contract, check reads only a stubs file's scenarios "
+                        + "(`request-mocker check --stubs stubs.json`); folders, a cassette, --base-path and "
+                        + "--coverage need --openapi FILE or --graphql SCHEMA")
+            }
+            return options
         case (nil, nil):
             throw UsageError(
                 description: "check needs the contract: `request-mocker check --openapi openapi.json Mocks`, or "
-                    + "`request-mocker check --graphql schema.graphqls --cassette session.har`")
+                    + "`request-mocker check --graphql schema.graphqls --cassette session.har`; or a stubs file "
+                    + "whose scenarios it checks: `request-mocker check --stubs stubs.json`")
         case (_?, _?):
             throw UsageError(
                 description: "check takes one contract at a time: --openapi FILE or --graphql SCHEMA; run it twice")

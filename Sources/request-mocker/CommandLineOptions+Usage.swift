@@ -15,6 +15,7 @@ extension CommandLineOptions {
                                     [--base-path PATH] [--format text|json|sarif] [--coverage]
                request-mocker check --graphql SCHEMA [FOLDER...] [--stubs FILE] [--cassette FILE]
                                     [--format text|json|sarif] [--coverage]
+               request-mocker check --stubs FILE [--format text|json|sarif]
                request-mocker draft [FOLDER...] [--cassette FILE]... [--base-path PATH]
                                     [--openapi EXISTING] -o FILE
 
@@ -133,6 +134,9 @@ extension CommandLineOptions {
           data checked against the operation's selection: a wrong type, a null where non-null,
           a field nobody selected, a missing one; each GraphQL stub's answer is checked by its
           fields' types. --coverage gives the root fields reached.
+          With --stubs FILE, with a contract or alone, the stubs' scenarios are checked too: a
+          warning for each stub whose requiredState no stub moves its scenario to, or only from
+          states no request reaches from Started (a misspelt state, most often).
 
         DRAFT writes an OpenAPI 3.1 contract (FILE.yaml or FILE.json) from recorded traffic: the
           FOLDERs and each --cassette (HAR or YAHTTPVCR, repeatable), under --base-path PATH

@@ -144,7 +144,8 @@ import Testing
         #expect(
             usage.error
                 == "request-mocker: check needs the contract: `request-mocker check --openapi openapi.json Mocks`, "
-                + "or `request-mocker check --graphql schema.graphqls --cassette session.har`\n")
+                + "or `request-mocker check --graphql schema.graphqls --cassette session.har`; or a stubs file whose "
+                + "scenarios it checks: `request-mocker check --stubs stubs.json`\n")
         let noContract = try await Command.run(["check", "--openapi", "/nonexistent/api.json"])
         #expect(noContract.status == 66)
         let noFolder = try await Command.run(["check", "--openapi", Self.petshop.path, "/nonexistent/Mocks"])

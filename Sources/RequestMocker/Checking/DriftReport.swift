@@ -37,8 +37,9 @@ package struct DriftReport: Sendable {
     /// memory anyway; 10,000 for `serve --upstream-first`, where live traffic to undocumented
     /// paths would otherwise make a kind per path for as long as the server runs.
     package let maximumGroups: Int
-    /// The rules the check has, for SARIF's list of them.
-    package let rules: [CheckRule]
+    /// The rules the check has, for SARIF's list of them; a check that adds another's findings
+    /// (`check --stubs` adds the scenarios') adds its rules.
+    package var rules: [CheckRule]
 
     /// A report of `findings`, every kind listed.
     package init(findings: [CheckFinding], rules: [CheckRule]) {
