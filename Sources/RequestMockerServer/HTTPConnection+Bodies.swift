@@ -72,6 +72,9 @@ extension HTTPConnection {
         // and at once when it isn't.
         var relayed = 0
         var held: Data?
+        // What the dashboard shows of the body: its first bytes.
+        var shown = Data()
+        let keepsShown = server.dashboard != nil && !AdminAPI.handles(request)
         var first: BodyStream.Next? = stream.next(waitingAtMost: .zero)
         while true {
             let next: PooledConnection.Waited<BodyStream.Next>
@@ -89,6 +92,9 @@ extension HTTPConnection {
             switch next {
             case .value(.bytes(let piece)):
                 relayed += piece.count
+                if keepsShown, shown.count < DashboardExchange.shownBytes {
+                    shown.append(piece.prefix(DashboardExchange.shownBytes - shown.count))
+                }
                 if let length = stream.expectedLength, relayed >= length {
                     held = (held ?? Data()) + piece
                 } else if !write(piece, chunked: chunked, ending: false, after: &pendingHead) {
@@ -110,7 +116,9 @@ extension HTTPConnection {
                     report(request, entry, .abandoned, since: arrival)
                     return false
                 }
-                report(request, entry, .responded(status: response.status), since: arrival)
+                report(
+                    request, entry, .responded(status: response.status), since: arrival, response: response,
+                    relayed: (shown, relayed))
                 return !closing
             case .value(.failed(let error)):
                 _ = write(Data(), chunked: false, ending: false, after: &pendingHead)

@@ -66,12 +66,16 @@ struct HTTPConnection {
         report(nil, nil, .refused(status: rejection.status, reason: rejection.reason), since: arrival)
     }
 
+    /// Reports a finished exchange: to the journal (how it ended), the dashboard (with the
+    /// `response` sent, and a relayed body's first bytes) and the `onRequest` handler.
     func report(
         _ request: MockRequest?, _ entry: JournalEntry?, _ outcome: ServedRequest.Outcome,
-        since arrival: ContinuousClock.Instant, refusal: String? = nil
+        since arrival: ContinuousClock.Instant, refusal: String? = nil, response: ResolvedResponse? = nil,
+        relayed: (prefix: Data, size: Int)? = nil
     ) {
         if let entry { server.registry.complete(entry, outcome.completion(refusal: refusal)) }
-        guard let onRequest = server.onRequest else { return }
+        let dashboard = request.map(AdminAPI.handles) == true ? nil : server.dashboard
+        guard dashboard != nil || server.onRequest != nil else { return }
         var served = ServedRequest(
             request: request, journalEntry: entry, outcome: outcome, duration: arrival.duration(to: clock.now),
             hasUpstream: hasUpstream, refusal: refusal)
@@ -81,7 +85,13 @@ struct HTTPConnection {
         {
             served.unappliedPreferences = preferred
         }
-        onRequest(served)
+        if let dashboard {
+            dashboard.record { id in
+                DashboardExchange(
+                    id: id, served: served, response: response, relayed: relayed, stubs: server.stubStore)
+            }
+        }
+        server.onRequest?(served)
     }
 
     // MARK: Answering
@@ -245,10 +255,12 @@ struct HTTPConnection {
         guard !cutShort else {
             // The client sees a body that ends early, as the URL protocol fails it.
             let reason = "cut short after \(limit) of \(length) bytes (truncated(afterBytes:))"
-            report(request, entry, .brokeOff(status: response.status, reason: reason), since: arrival)
+            report(
+                request, entry, .brokeOff(status: response.status, reason: reason), since: arrival, response: response)
             return false
         }
-        report(request, entry, .responded(status: response.status), since: arrival, refusal: refusal)
+        report(
+            request, entry, .responded(status: response.status), since: arrival, refusal: refusal, response: response)
         return !closing
     }
 

@@ -134,10 +134,15 @@ public final class MockServer: Sendable {
     public struct Admin: Sendable {
         /// The bearer token every admin call must carry, or `nil` for none (loopback only).
         public var token: String?
+        /// The mock-data folder the dashboard's "mock this" writes a file into, under the
+        /// request's mock-data name; `nil` offers a stub only.
+        public var mockDataFolder: URL?
 
-        /// Admin settings, with the token clients must send, if any.
-        public init(token: String? = nil) {
+        /// Admin settings, with the token clients must send, if any, and the folder "mock this"
+        /// writes into.
+        public init(token: String? = nil, mockDataFolder: URL? = nil) {
             self.token = token
+            self.mockDataFolder = mockDataFolder
         }
     }
 
@@ -145,6 +150,8 @@ public final class MockServer: Sendable {
     public let registry: MockRegistry
     /// The stubs added through the admin API, and a stubs file's.
     package let stubStore: StubStore
+    /// The exchanges the dashboard shows, kept when the admin API is on.
+    package let dashboard: DashboardFeed?
     /// Carries what is forwarded to a plain-HTTP upstream, over kept connections.
     private let relay: PlainHTTPRelay?
     /// The settings this server was created with.
@@ -180,6 +187,7 @@ public final class MockServer: Sendable {
         self.configuration = configuration
         self.onRequest = onRequest
         stubStore = StubStore(registry: registry)
+        dashboard = configuration.admin == nil ? nil : DashboardFeed()
         relay = configuration.upstream.flatMap(PlainHTTPRelay.init(upstream:))
     }
 

@@ -164,7 +164,12 @@ enum ServeCommand {
         configuration.upstream = options.upstream
         // A stub's pass-through, too, goes nowhere but the upstream.
         configuration.passesThroughToTheNetwork = false
-        if options.admin { configuration.admin = MockServer.Admin(token: options.adminToken) }
+        if options.admin {
+            // "Mock this" on the dashboard writes into the first folder, as --record does.
+            let folder = options.folders.first ?? (options.namesASource ? nil : folderPaths.first)
+            configuration.admin = MockServer.Admin(
+                token: options.adminToken, mockDataFolder: folder.map { URL(fileURLWithPath: $0) })
+        }
         let server = MockServer(registry: registry, configuration: configuration) { [recordingCassette] served in
             RequestLog.shared.append(served.description)
             if let recordingCassette, case .recorded = served.journalEntry?.disposition {
@@ -209,7 +214,7 @@ enum ServeCommand {
                     + (mode == .all ? " (every exchange: nothing is played back)" : "")
                 : ", not recording (--record-mode once, and \(options.cassette ?? folderPaths[0]) is not new)"
         }
-        if options.admin { line += ", admin API at \(url)/__admin/" }
+        if options.admin { line += ", dashboard and admin API at \(url)/__admin/" }
         printLine(line + " (Ctrl-C to stop)")
         let contractWatcher = contractSource.map { ContractWatcher($0, basePath: options.basePath) }
         let graphQLWatcher = graphQL.map { GraphQLWatcher($0.endpoint, schema: $0.schema, mocks: $0.mocks) }

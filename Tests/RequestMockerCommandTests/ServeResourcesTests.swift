@@ -37,7 +37,8 @@ extension OneHeavyProgramAtATime {
                 state.output
                     == #"{"/pets":[{"id":1,"name":"Rex"},{"id":7,"name":"Tom"},{"name":"Kim","id":8}],"#
                     + #""/users/00000000-0000-4000-8000-000000000001/settings":{"theme":"dark"}}"#)
-            _ = try await ExternalProcess.curl(["-X", "POST", url + "/__admin/reset"])
+            _ = try await ExternalProcess.curl(
+                ["-X", "POST", "-H", "Content-Type: application/json", url + "/__admin/reset"])
             #expect(
                 try await ExternalProcess.curl([url + "/v1/pets"]).output
                     == #"[{"id":1,"name":"Rex"},{"id":7,"name":"Tom"}]"#)

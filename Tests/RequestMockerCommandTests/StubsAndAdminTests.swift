@@ -91,7 +91,8 @@ import Testing
                 == [
                     "stubs": [
                         [
-                            "id": "1", "source": "admin", "request": ["method": "GET", "path": "/hello"],
+                            "id": "1", "source": "admin", "enabled": true,
+                            "request": ["method": "GET", "path": "/hello"],
                             "response": ["body": "hi"],
                         ]
                     ]
@@ -112,14 +113,15 @@ import Testing
         #expect(unmatched["requests"]?[0]?["url"] == .string(base + "/missing?page=2"))
         #expect(unmatched["requests"]?[0]?["report"]?.stringValue?.contains("GET /hello (admin stub)") == true)
 
-        let removed = try await ExternalProcess.curl(["-X", "DELETE", admin + "/stubs/1"])
+        let json = ["-H", "Content-Type: application/json"]
+        let removed = try await ExternalProcess.curl(json + ["-X", "DELETE", admin + "/stubs/1"])
         #expect(removed.output == "{\n  \"removed\": \"1\"\n}")
-        let again = try await ExternalProcess.curl(["--include", "-X", "DELETE", admin + "/stubs/1"])
+        let again = try await ExternalProcess.curl(json + ["--include", "-X", "DELETE", admin + "/stubs/1"])
         #expect(again.output.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
         #expect(again.output.contains(#""error": "no added stub has the id \"1\"; GET /__admin/stubs lists them""#))
         #expect(
             try await ExternalProcess.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/hello"]).output == "404")
-        _ = try await ExternalProcess.curl(["-X", "POST", admin + "/reset"])
+        _ = try await ExternalProcess.curl(json + ["-X", "POST", admin + "/reset"])
         let cleared = try await ExternalProcess.curl([admin + "/requests"])
         #expect(cleared.output == "{\n  \"requests\": []\n}")
         #expect(await serving.interrupt() == 0)
@@ -132,16 +134,19 @@ import Testing
         ),
         (
             ["-d", #"{"request": {}, "response": {}}"#, "/stubs"], "415 Unsupported Media Type",
-            #""error": "send the stub as JSON, with Content-Type: application/json""#
+            #""error": "an admin call that changes something needs Content-Type: application/json (which a web "#
+                + #"page's form can't send), even without a body: curl -X POST "#
+                + #"-H 'Content-Type: application/json' …""#
         ),
         (
             ["-H", "Origin: https://evil.test", "-X", "POST", "/reset"], "403 Forbidden",
-            #""error": "the admin API takes no requests from web pages (this one has an Origin header)""#
+            #""error": "the admin API answers only its own page: this call comes from the web page at "#
+                + #"\"https://evil.test\"""#
         ),
         (
             ["-H", "Host: rebound.evil.test", "/requests"], "403 Forbidden",
-            #""error": "without a token the admin API answers only requests to a loopback host "#
-                + #"(localhost, 127.0.0.1); this one is to rebound.evil.test""#
+            #""error": "without the token the admin API answers only requests to a loopback host "#
+                + #"(localhost, 127.0.0.1) or the address it listens on; this one is to rebound.evil.test""#
         ),
         (
             [
@@ -152,7 +157,7 @@ import Testing
                 + #"send the body as \"body\" or \"base64Body\"""#
         ),
         (
-            ["-X", "PUT", "/stubs"], "405 Method Not Allowed",
+            ["-H", "Content-Type: application/json", "-X", "PUT", "/stubs"], "405 Method Not Allowed",
             #""error": "PUT is not allowed here; use GET, POST""#
         ),
         (
@@ -165,7 +170,9 @@ import Testing
             #""error": "no admin call GET /__admin/nothing; the calls are GET /__admin/stubs, POST /__admin/stubs, "#
                 + "DELETE /__admin/stubs/<id>, POST /__admin/reset, GET /__admin/resources, PUT /__admin/resources, "
                 + "GET /__admin/drift, GET /__admin/requests, GET /__admin/requests/unmatched, GET /__admin/scenarios, "
-                + #"PUT /__admin/scenarios/<name>/state, POST /__admin/scenarios/reset""#
+                + "PUT /__admin/scenarios/<name>/state, POST /__admin/scenarios/reset, PATCH /__admin/stubs/<id>, "
+                + "POST /__admin/resources/reset, GET /__admin/, GET /__admin/events, GET /__admin/exchanges, "
+                + #"GET /__admin/exchanges/<id>, GET /__admin/exchanges.har, POST /__admin/exchanges/<id>/mock""#
         ),
     ])
     func adminMistakesAreJSONErrors(arguments: [String], status: String, error: String) async throws {

@@ -158,7 +158,7 @@ import Testing
         #expect(
             lines.first { $0.hasPrefix("Serving ") }
                 == "Serving upstream \(upstream.url.absoluteString) first (checked against openapi.yaml) and "
-                + "\(contract.path) at \(base), admin API at \(base)/__admin/ (Ctrl-C to stop)")
+                + "\(contract.path) at \(base), dashboard and admin API at \(base)/__admin/ (Ctrl-C to stop)")
         #expect(
             lines.filter { $0.hasPrefix("drift in ") } == [
                 #"drift in GET /pets/2: error: GET /pets/{petId} 200: /id: expected integer, got "2""#,

@@ -48,7 +48,8 @@ struct ScenarioServerTests {
             }
             // An empty body goes back to Started; a reset (of scenarios, or of everything) resets every session.
             let put = try await ExternalProcess.curl([
-                "-X", "PUT", "-H", "RequestMocker-Session: iPad", "--write-out", " %{http_code}",
+                "-X", "PUT", "-H", "RequestMocker-Session: iPad", "-H", "Content-Type: application/json",
+                "--write-out", " %{http_code}",
                 base.appendingPathComponent("__admin/scenarios/checkout/state").absoluteString,
             ])
             #expect(put.output.hasSuffix(" 200"))

@@ -15,6 +15,10 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         public let filter: String
         /// The first condition that failed, in words.
         public let reason: String
+        /// Every check the request failed, in words, in the filter's order (the first is
+        /// ``reason``): the method, the host, the path, each query item, header or body condition.
+        /// A request that fails one check here is one edit away from matching.
+        public let differences: [String]
     }
 
     /// The request, `METHOD URL`.

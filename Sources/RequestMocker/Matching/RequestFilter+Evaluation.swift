@@ -29,6 +29,8 @@ struct FilterEvaluation {
     /// wrong method ranks nearer than one with the right method and the wrong path.
     var passed = 0
     var firstMiss: FilterEvaluation.Miss?
+    /// Every check that missed, in order, when the fold doesn't stop at the first (a report's).
+    var misses: [FilterEvaluation.Miss] = []
     var captures = Captures()
     fileprivate let stops: Bool
 
@@ -40,8 +42,14 @@ struct FilterEvaluation {
             passed += weight
             return false
         }
-        if firstMiss == nil { firstMiss = miss() }
-        return stops
+        if stops {
+            if firstMiss == nil { firstMiss = miss() }
+            return true
+        }
+        let missed = miss()
+        if firstMiss == nil { firstMiss = missed }
+        misses.append(missed)
+        return false
     }
 }
 

@@ -15,7 +15,7 @@ package enum TrafficConversion {
 
     /// A HAR document of `interactions`, each written through `redaction` (an interaction its
     /// hooks exclude is left out).
-    static func harData(of interactions: [Interaction], redaction: Redaction) throws -> Data {
+    package static func harData(of interactions: [Interaction], redaction: Redaction) throws -> Data {
         let entries = interactions.compactMap { interaction -> JSONValue? in
             guard let request = redaction.redact(interaction.request) else { return nil }
             let result: Result<RecordedResponse, URLError>
@@ -44,7 +44,7 @@ package enum TrafficConversion {
     ///   only hold a response), a second answer for a name already written (the first stays),
     ///   or a request the redaction hooks exclude.
     package static func writeMockData(
-        _ interactions: [Interaction], into folder: URL, redaction: Redaction
+        _ interactions: [Interaction], into folder: URL, redaction: Redaction, replacing: Bool = true
     ) throws -> (written: [URL], skipped: [String]) {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var written: [URL] = []
@@ -79,6 +79,10 @@ package enum TrafficConversion {
                 continue
             }
             let file = folder.appendingPathComponent(name + ".http")
+            guard replacing || !FileManager.default.fileExists(atPath: file.path) else {
+                skipped.append("\(label): \(name).http is in the folder already; edit it, or delete it first")
+                continue
+            }
             try AtomicFile.write(HTTPResponseFile.contents(of: kept), to: file)
             written.append(file)
         }

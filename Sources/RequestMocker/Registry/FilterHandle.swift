@@ -7,7 +7,7 @@
 /// login.remove()
 /// ```
 public struct FilterHandle: Sendable, Hashable {
-    let id: Int
+    package let id: Int
     let registry: MockRegistry
 
     /// Removes the filter from its registry; doing it twice does nothing.

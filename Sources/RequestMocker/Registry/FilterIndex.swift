@@ -150,6 +150,11 @@ package struct FilterIndex: Sendable {
         moveToFront(ordered.filter { ids.contains($0.id) })
     }
 
+    /// Moves the entries with these ids in front of all others, in the order given.
+    mutating func moveToFront(orderedIDs ids: [Int]) {
+        moveToFront(ids.compactMap { entries[$0] })
+    }
+
     private mutating func moveToFront(_ moved: [Entry]) {
         for entry in moved.reversed() {
             remove(id: entry.id)

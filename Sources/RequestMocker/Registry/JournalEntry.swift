@@ -188,7 +188,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// The filter that matched it, if any.
     public var filter: RequestFilter? { entry?.filter }
 
-    var filterID: Int? { entry?.id }
+    /// The id of the filter that answered, as its ``FilterHandle`` has it.
+    package var filterID: Int? { entry?.id }
 
     /// Whether no filter matched the request.
     public var isUnmatched: Bool {

@@ -163,7 +163,10 @@ extension UnmatchedRequestReport {
             candidates: ranked.map {
                 Candidate(
                     filter: $0.filter.description,
-                    reason: $0.evaluation.firstMiss?.reason(for: request) ?? $0.filter.unansweredReason(for: request)
+                    reason: $0.evaluation.firstMiss?.reason(for: request) ?? $0.filter.unansweredReason(for: request),
+                    differences: $0.evaluation.misses.isEmpty
+                        ? [$0.filter.unansweredReason(for: request)]
+                        : $0.evaluation.misses.map { $0.reason(for: request) }
                 )
             },
             filterCount: filterCount ?? filters.count,

@@ -178,6 +178,19 @@ extension MockRegistry {
         return ids.map { FilterHandle(id: $0, registry: self) }
     }
 
+    /// Puts these filters in front of all others, in the order given, in one step: each under
+    /// its handle, put back where it was removed (a stub turned off, then on again), so the
+    /// handle, and what the journal says it answered, stay the filter's.
+    package func restoreInFront(_ filters: [(handle: FilterHandle, filter: RequestFilter)]) {
+        let mine = filters.filter { $0.handle.registry === self }
+        state.withLock { state in
+            for (handle, filter) in mine where state.index.entries[handle.id] == nil {
+                state.index.insert(withScenarioStates(filter), id: handle.id, at: .front)
+            }
+            state.index.moveToFront(orderedIDs: mine.map(\.handle.id))
+        }
+    }
+
     package func insert(_ source: any AnswerSource, at position: FilterIndex.Position) -> FilterHandle {
         let source = withScenarioStates(source)
         let id = state.withLock { state in

@@ -27,24 +27,18 @@ enum AdminAPI {
     }
 
     static func answer(_ request: MockRequest, server: MockServer, admin: MockServer.Admin) -> ResolvedResponse {
-        // A web page can send requests to loopback: browsers mark them with `Origin`, and a page
-        // that rebinds its own name to 127.0.0.1 shows in `Host`.
-        if request.headers.contains(.origin) {
-            return error(.forbidden, "the admin API takes no requests from web pages (this one has an Origin header)")
-        }
-        if admin.token == nil, let host = request.url.host, !MockServer.isLoopback(host) {
-            return error(
-                .forbidden,
-                "without a token the admin API answers only requests to a loopback host (localhost, 127.0.0.1); "
-                    + "this one is to \(host)")
-        }
-        if let token = admin.token, !authorized(request, token: token) {
-            return error(
-                .unauthorized, "the admin API needs the header Authorization: Bearer <the server's admin token>",
-                headers: [("WWW-Authenticate", "Bearer")])
-        }
         let route = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true)
             .map(String.init)
+        if request.method == .get, route.isEmpty, !request.path.hasSuffix("/") {
+            var headers = HTTPHeaders()
+            headers.add(.location, prefix + "/")
+            headers.add(.contentLength, "0")
+            return ResolvedResponse(status: .permanentRedirect, httpVersion: "HTTP/1.1", headers: headers, body: Data())
+        }
+        // The page holds nothing secret (it asks for the token, and everything else it fetches),
+        // so a browser may open it without one; every other call is checked.
+        let isPage = request.method == .get && route.isEmpty && server.dashboard != nil
+        if let refusal = refusal(of: request, server: server, admin: admin, isPage: isPage) { return refusal }
         let store = server.stubStore
         if request.method == .delete, route.count == 2, route[0] == "stubs" {
             let id = route[1].removingPercentEncoding ?? route[1]
@@ -55,12 +49,23 @@ enum AdminAPI {
             return json(.ok, ["removed": .string(id)])
         }
         if let answer = scenarios(request, route: route, in: server.registry) { return answer }
+        if let answer = dashboardCall(request, route: route, server: server) { return answer }
         switch (request.method, route) {
         case (.get, ["stubs"]):
             let (added, file) = store.stubs
             let listed =
-                added.map { Self.object($0.stub.json, adding: ["id": .string($0.id), "source": "admin"]) }
-                + file.map { Self.object($0.json, adding: ["source": .string($0.filter.location)]) }
+                added.map {
+                    Self.object(
+                        $0.stub.json, adding: ["id": .string($0.id), "source": "admin", "enabled": .bool($0.isEnabled)])
+                }
+                + file.map {
+                    Self.object(
+                        $0.stub.json,
+                        adding: [
+                            "id": .string($0.id), "source": .string($0.stub.filter.location),
+                            "enabled": .bool($0.isEnabled),
+                        ])
+                }
             return json(.ok, ["stubs": .array(listed)])
         case (.post, ["stubs"]):
             return add(
@@ -68,6 +73,7 @@ enum AdminAPI {
                 graphQL: server.registry.stubGraphQLSchema)
         case (.post, ["reset"]):
             store.removeAdded()
+            server.dashboard?.clear()
             // The report first: an exchange checked meanwhile belongs to neither.
             server.registry.resetDrift()
             server.registry.clearJournal()
@@ -96,12 +102,19 @@ enum AdminAPI {
             let unmatched = server.registry.journal.filter(\.isUnmatched)
             return json(.ok, ["requests": .array(unmatched.map { AdminJSON.json($0) })])
         default:
-            let known: [(HTTPMethod, [String])] = [
-                (.get, ["stubs"]), (.post, ["stubs"]), (.delete, ["stubs", "<id>"]), (.post, ["reset"]),
-                (.get, ["resources"]), (.put, ["resources"]), (.get, ["drift"]), (.get, ["requests"]),
-                (.get, ["requests", "unmatched"]), (.get, ["scenarios"]), (.put, ["scenarios", "<name>", "state"]),
-                (.post, ["scenarios", "reset"]),
-            ]
+            let known: [(HTTPMethod, [String])] =
+                [
+                    (.get, ["stubs"]), (.post, ["stubs"]), (.delete, ["stubs", "<id>"]), (.post, ["reset"]),
+                    (.get, ["resources"]), (.put, ["resources"]), (.get, ["drift"]), (.get, ["requests"]),
+                    (.get, ["requests", "unmatched"]), (.get, ["scenarios"]), (.put, ["scenarios", "<name>", "state"]),
+                    (.post, ["scenarios", "reset"]), (.patch, ["stubs", "<id>"]), (.post, ["resources", "reset"]),
+                ]
+                + (server.dashboard == nil
+                    ? []
+                    : [
+                        (.get, []), (.get, ["events"]), (.get, ["exchanges"]), (.get, ["exchanges", "<id>"]),
+                        (.get, ["exchanges.har"]), (.post, ["exchanges", "<id>", "mock"]),
+                    ])
             let sameRoute = known.filter {
                 $0.1.count == route.count && zip($0.1, route).allSatisfy { $0.hasPrefix("<") || $0 == $1 }
             }
@@ -170,7 +183,7 @@ enum AdminAPI {
 
     /// Whether the request carries the token, compared in time that doesn't depend on where
     /// they differ.
-    private static func authorized(_ request: MockRequest, token: String) -> Bool {
+    static func authorized(_ request: MockRequest, token: String) -> Bool {
         let expected = Array("Bearer \(token)".utf8)
         return request.headers.values(for: .authorization).contains { value in
             let given = Array(value.utf8)
@@ -203,7 +216,7 @@ enum AdminAPI {
     }
 
     /// `node` as the JSON answer, its members in their order.
-    private static func document(_ status: HTTPStatus, _ node: DocumentNode) -> ResolvedResponse {
+    static func document(_ status: HTTPStatus, _ node: DocumentNode) -> ResolvedResponse {
         respond(status, Data(node.jsonBytes))
     }
 

@@ -45,7 +45,7 @@ enum AdminJSON {
         return .object(members)
     }
 
-    private static func answeredBy(_ entry: JournalEntry) -> String {
+    static func answeredBy(_ entry: JournalEntry) -> String {
         if let fallback = entry.upstreamCheck?.fallback {
             let mock = self.mock(fallback.file, fallback.entryIndex, fallback.contractAnswer, fallback.filter)
             return "\(mock), because \(fallback.reason)"

@@ -93,6 +93,20 @@ public struct MockServerClient: Sendable {
         _ = try await call("DELETE", "stubs/\(escaped)")
     }
 
+    /// Turns the stub `id` off (it stays listed, and matches nothing) or on again, where it was:
+    /// an added stub, or a stubs file's (`file-1` for its first, unless it has an `"id"`).
+    ///
+    /// ```swift
+    /// try await server.setStubEnabled("checkout-paid", false)
+    /// ```
+    ///
+    /// - Throws: ``Failure/refused(call:status:message:)`` (404) when no stub has the id.
+    public func setStubEnabled(_ id: String, _ enabled: Bool) async throws(Failure) {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+        let body = (try? JSONValue.object(["enabled": .bool(enabled)]).serialized()) ?? Data()
+        _ = try await call("PATCH", "stubs/\(escaped)", body: body)
+    }
+
     /// Removes every stub added through the admin API and clears the server's journal and its
     /// drift report; a contract's resources that remember go back to their seed (`--data`, else
     /// the examples), and every scenario to `Started`.
@@ -230,7 +244,9 @@ public struct MockServerClient: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
-        if body != nil {
+        // A call that changes something is JSON even without a body: the server refuses others
+        // (a web page's form can't send JSON).
+        if body != nil || method != "GET" {
             request.setValue("application/json", forHTTPHeaderField: HTTPHeaders.Name.contentType.rawValue)
         }
         if let token {

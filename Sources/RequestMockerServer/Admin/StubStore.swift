@@ -2,13 +2,17 @@ import Foundation
 import RequestMocker
 
 /// The stubs a server holds in front of its registry's other filters: those the admin API
-/// added (newest first), then those of a stubs file (in the file's order).
+/// added (newest first), then those of a stubs file (in the file's order). Each has an id, and
+/// may be turned off (out of matching, still listed) and on again in its place.
 package final class StubStore: Sendable {
-    /// A stub the admin API added.
-    package struct Added: Sendable {
+    /// A stub the admin API added, or one of a stubs file.
+    package struct Held: Sendable {
+        /// The stub's own `"id"`; else a number for an added stub, `file-N` for a file's Nth.
         package let id: String
         package let stub: Stub
         let handle: FilterHandle
+        /// Whether it takes part in matching.
+        package var isEnabled = true
     }
 
     /// The most stubs the admin API holds at once.
@@ -16,10 +20,14 @@ package final class StubStore: Sendable {
 
     private struct State: Sendable {
         /// Newest first, the order they are tried in.
-        var added: [Added] = []
-        var fileStubs: [Stub] = []
-        var fileHandles: [FilterHandle] = []
+        var added: [Held] = []
+        var file: [Held] = []
+        /// The ids of a file's stubs turned off, kept across reloads of the file.
+        var fileOff: Set<String> = []
         var nextID = 0
+
+        /// Every held stub in the order it is tried: the added, then the file's.
+        var all: [Held] { added + file }
     }
 
     let registry: MockRegistry
@@ -41,16 +49,16 @@ package final class StubStore: Sendable {
             guard state.added.count < Self.maximumAdded else { return .failure(.full) }
             let id: String
             if let given = stub.json["id"]?.stringValue {
-                guard !state.added.contains(where: { $0.id == given }) else { return .failure(.idTaken(given)) }
+                guard !state.all.contains(where: { $0.id == given }) else { return .failure(.idTaken(given)) }
                 id = given
             } else {
                 repeat {
                     state.nextID += 1
-                } while state.added.contains { $0.id == String(state.nextID) }
+                } while state.all.contains { $0.id == String(state.nextID) }
                 id = String(state.nextID)
             }
             let handle = registry.register(stub.filter, at: .first)
-            state.added.insert(Added(id: id, stub: stub, handle: handle), at: 0)
+            state.added.insert(Held(id: id, stub: stub, handle: handle), at: 0)
             return .success(id)
         }.get()
     }
@@ -64,25 +72,73 @@ package final class StubStore: Sendable {
         }
     }
 
-    /// Removes every added stub (a stubs file's stay).
+    /// Removes every added stub (a stubs file's stay, and are turned on again).
     package func removeAdded() {
         state.withLock { state in
             for added in state.added { added.handle.remove() }
             state.added = []
+            state.fileOff = []
+            for index in state.file.indices where !state.file[index].isEnabled { state.file[index].isEnabled = true }
+            restoreOrder(state)
         }
     }
 
+    /// Turns the stub `id` (added, or a file's) off or on; `nil` when there is none, else the
+    /// stub as it is now. A stub turned on again is tried where it was.
+    package func setEnabled(_ enabled: Bool, id: String) -> Held? {
+        state.withLock { state in
+            func set(_ list: inout [Held]) -> Held? {
+                guard let index = list.firstIndex(where: { $0.id == id }) else { return nil }
+                guard list[index].isEnabled != enabled else { return list[index] }
+                list[index].isEnabled = enabled
+                if !enabled { list[index].handle.remove() }
+                return list[index]
+            }
+            guard let held = set(&state.added) ?? set(&state.file) else { return nil }
+            if state.file.contains(where: { $0.id == id }) {
+                if enabled { state.fileOff.remove(id) } else { state.fileOff.insert(id) }
+            }
+            if enabled { restoreOrder(state) }
+            return held
+        }
+    }
+
+    /// Puts every enabled stub back in matching, in the order they are tried.
+    private func restoreOrder(_ state: State) {
+        registry.restoreInFront(state.all.filter(\.isEnabled).map { ($0.handle, $0.stub.filter) })
+    }
+
     /// The added stubs, newest first, and the file's.
-    package var stubs: (added: [Added], file: [Stub]) {
-        state.withLock { ($0.added, $0.fileStubs) }
+    package var stubs: (added: [Held], file: [Held]) {
+        state.withLock { ($0.added, $0.file) }
+    }
+
+    /// The id of the held stub registered as the filter `filterID` (a journal entry's).
+    package func id(ofFilter filterID: Int) -> String? {
+        state.withLock { state in state.all.first { $0.handle.id == filterID }?.id }
+    }
+
+    /// The held stub `id`.
+    package func held(_ id: String) -> Held? {
+        state.withLock { state in state.all.first { $0.id == id } }
     }
 
     /// Puts a stubs file's stubs in place of the last ones, in one step, behind the added ones.
+    /// Those whose ids were turned off stay off.
     package func replaceFileStubs(with stubs: [Stub]) {
         state.withLock { state in
-            state.fileHandles = registry.replace(
-                state.fileHandles, with: stubs.map(\.filter), keepingInFront: state.added.map(\.handle))
-            state.fileStubs = stubs
+            let handles = registry.replace(
+                state.file.filter(\.isEnabled).map(\.handle), with: stubs.map(\.filter),
+                keepingInFront: state.added.filter(\.isEnabled).map(\.handle))
+            state.file = zip(stubs, handles).enumerated().map { index, pair in
+                let id = pair.0.json["id"]?.stringValue ?? "file-\(index + 1)"
+                var held = Held(id: id, stub: pair.0, handle: pair.1)
+                if state.fileOff.contains(id) {
+                    held.isEnabled = false
+                    pair.1.remove()
+                }
+                return held
+            }
         }
     }
 }
