@@ -74,8 +74,10 @@ extension CommandLineOptions {
                                "subscriptions": {"ReviewAdded": [{"data": {…}}]}}. An
                                operation's answer is trimmed to what each request selects and
                                completed where it selects more.
-          --admin              The admin API under /__admin/: add and remove stubs, read the
-                               requests (GET /__admin/requests). Off by default.
+          --admin              The dashboard at /__admin/ (each request live, its details, the
+                               nearest misses, "mock this", stubs off and on, scenarios) and
+                               the admin API under it: add and remove stubs, read the requests
+                               (GET /__admin/requests). Off by default.
           --admin-token TOKEN  The bearer token admin calls must carry (also read from
                                REQUEST_MOCKER_ADMIN_TOKEN); needed when --host isn't loopback.
           --upstream URL       Forward every request nothing else answers to this server:

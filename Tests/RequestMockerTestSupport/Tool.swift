@@ -60,6 +60,14 @@ package struct Tool: Sendable, Hashable, CustomStringConvertible {
     package static let graphqlCore = Tool(
         name: "graphql", isPythonModule: true, installation: "python3 -m pip install graphql-core")
 
+    /// Selenium, which drives a browser: the dashboard's tests.
+    package static let selenium = Tool(
+        name: "selenium", isPythonModule: true, installation: "python3 -m pip install selenium")
+
+    /// Chromium's WebDriver (with Chromium), the headless browser Selenium drives.
+    package static let chromedriver = Tool(
+        name: "chromedriver", isPythonModule: false, installation: "apt-get install chromium chromium-driver")
+
     init(name: String, isPythonModule: Bool, python: String = "python3", installation: String) {
         self.name = name
         self.isPythonModule = isPythonModule

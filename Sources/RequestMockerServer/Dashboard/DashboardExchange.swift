@@ -93,7 +93,7 @@ package final class DashboardExchange: Sendable {
 
     /// The line of the page's list: `{"id", "time", "method", "url", "status", "ending",
     /// "duration" (ms), "source": {"kind", "name"}, "drift" (how many findings)}`.
-    var summary: JSONValue {
+    package var summary: JSONValue {
         let request = shownRequest
         let (kind, name) = source
         var members: [String: JSONValue] = [

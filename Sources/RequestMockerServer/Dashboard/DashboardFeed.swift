@@ -69,7 +69,7 @@ package final class DashboardFeed: Sendable {
 
     /// A page's stream: the kept exchanges after `lastID` (all of them when `nil`), then each new
     /// one as it is recorded.
-    func follow(after lastID: Int?) -> DashboardPageStream {
+    package func follow(after lastID: Int?) -> DashboardPageStream {
         let page = DashboardPageStream(feed: self)
         let evicted = state.withLock { state -> DashboardPageStream? in
             let kept = Array(state.ring[state.next...] + state.ring[..<state.next])
@@ -90,7 +90,7 @@ package final class DashboardFeed: Sendable {
 }
 
 /// One page's queue of exchanges to send, taken by the page's connection.
-final class DashboardPageStream: Sendable {
+package final class DashboardPageStream: Sendable {
     private struct State: Sendable {
         var queue: [DashboardExchange] = []
         var first = 0
@@ -112,6 +112,11 @@ final class DashboardPageStream: Sendable {
             if state.queue.count - state.first >= DashboardFeed.queued {
                 state.first += 1
                 state.dropped += 1
+                // A page that takes nothing keeps at most twice the bound.
+                if state.first >= DashboardFeed.queued {
+                    state.queue.removeFirst(state.first)
+                    state.first = 0
+                }
             }
             state.queue.append(exchange)
         }
@@ -120,7 +125,7 @@ final class DashboardPageStream: Sendable {
 
     /// What waits, and how many were dropped since the last take, waiting at most `wait` for
     /// one; `nil` once cancelled.
-    func take(waitingAtMost wait: Duration) -> (exchanges: [DashboardExchange], dropped: Int)? {
+    package func take(waitingAtMost wait: Duration) -> (exchanges: [DashboardExchange], dropped: Int)? {
         func taken() -> (exchanges: [DashboardExchange], dropped: Int)?? {
             state.withLock { state in
                 if state.cancelled { return .some(nil) }
@@ -141,7 +146,7 @@ final class DashboardPageStream: Sendable {
     }
 
     /// Stops the stream: the page's connection ends it, and the feed no longer queues for it.
-    func cancel() {
+    package func cancel() {
         feed.stopFollowing(self)
         end()
     }

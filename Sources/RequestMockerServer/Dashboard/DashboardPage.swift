@@ -67,7 +67,7 @@ enum DashboardPage {
         const $ = (selector) => document.querySelector(selector);
         const kept = 1000;
         let rows = [], paused = false, lastID = null, dropped = 0, selected = null, pending = [];
-        let token = sessionStorage.getItem("requestmocker-token");
+        let token = sessionStorage.getItem("requestmocker-token"), followsDrift = true;
 
         function text(value) { return value == null ? "" : String(value); }
         function element(tag, properties, children) {
@@ -238,6 +238,7 @@ enum DashboardPage {
               headers(exchange.response.headers), body(exchange.response.body));
           }
           section.replaceChildren(...parts);
+          section.dataset.shown = String(id);
         }
         async function mockThis(id, kind) {
           const response = await call("POST", "exchanges/" + id + "/mock", { as: kind });
@@ -289,7 +290,10 @@ enum DashboardPage {
           const shown = response.ok && (await response.text()).trim();
           $("#resources-section").hidden = !shown || shown === "{}";
           if (shown) $("#resources").textContent = shown;
+          if (!followsDrift) return;
           const drift = await call("GET", "drift");
+          // 404: nothing checks an upstream (no --upstream-first), now or later.
+          if (drift.status === 404) followsDrift = false;
           $("#drift-section").hidden = !drift.ok;
           if (drift.ok) {
             const report = await drift.json();

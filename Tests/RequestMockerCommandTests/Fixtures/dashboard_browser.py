@@ -1,0 +1,118 @@
+"""Drives the dashboard of `request-mocker serve --admin` in headless Chromium, as a developer
+would, and prints what it saw as one JSON object for the Swift test to check.
+
+Usage: python3 dashboard_browser.py BASE_URL [SCREENSHOT.png]
+
+The server serves a folder with GET|-hello.http and a stubs file with the stub "greeting"
+(GET /greeting) and the scenario "checkout" (POST /pay moves it from Started to Paid). Every
+wait is bounded (20 s); a step that doesn't happen fails with what the page showed.
+"""
+import http.client
+import json
+import sys
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+base = sys.argv[1]
+screenshot = sys.argv[2] if len(sys.argv) > 2 else None
+address = urllib.parse.urlsplit(base)
+
+
+def request(method, path, headers=None, body=None):
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=20)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        connection.close()
+
+
+def admin(method, path, body=None):
+    status, text = request(method, "/__admin/" + path, {"Content-Type": "application/json"},
+                           None if body is None else json.dumps(body))
+    return status, json.loads(text)
+
+
+options = webdriver.ChromeOptions()
+for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=1400,860", "--no-first-run", "--disable-extensions"]:
+    options.add_argument(argument)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+seen = {}
+try:
+    wait = WebDriverWait(driver, 20)
+
+    def rows_for(path):
+        return [row for row in driver.find_elements(By.CSS_SELECTOR, "#list tbody tr")
+                if row.find_element(By.CSS_SELECTOR, "td.url").get_attribute("title").endswith(path)]
+
+    def nth_row(path, count):
+        """Waits until `count` rows for `path` are listed; returns the last."""
+        wait.until(lambda _: len(rows_for(path)) >= count, f"{count} rows for {path}")
+        return rows_for(path)[count - 1]
+
+    def details_of(row):
+        row.click()
+        wait.until(lambda d: row.get_attribute("data-id") in
+                   d.find_element(By.ID, "details").get_attribute("data-shown") or "", "the details")
+        return driver.find_element(By.ID, "answered-by").text
+
+    driver.get(base + "/__admin/")
+    wait.until(lambda d: d.find_element(By.ID, "status").text == "live", "the event stream")
+
+    # A request appears without a reload; its details say what answered it.
+    seen["greeting"] = request("GET", "/greeting")
+    first = nth_row("/greeting", 1)
+    seen["answeredBy"] = details_of(first).split(",")[0]
+    driver.find_element(By.ID, "copy-curl").click()
+    seen["curl"] = driver.find_element(By.ID, "curl").text
+
+    # Turned off, the stub no longer answers: the next request is unmatched, with its nearest misses.
+    toggle = driver.find_element(By.CSS_SELECTOR, '.stub-toggle[data-id="greeting"]')
+    toggle.click()
+    wait.until(lambda _: any(stub["id"] == "greeting" and not stub["enabled"]
+                             for stub in admin("GET", "stubs")[1]["stubs"]), "the stub turned off")
+    seen["afterOff"] = request("GET", "/greeting")[0]
+    seen["answeredByAfterOff"] = details_of(nth_row("/greeting", 2)).split(",")[0]
+    nearest = driver.find_element(By.ID, "nearest")
+    seen["nearest"] = [miss.text.split("\n") for miss in nearest.find_elements(By.CSS_SELECTOR, ".miss")]
+
+    # A logged exchange mocked as a stub answers the next request.
+    request("GET", "/hello")
+    seen["helloAnsweredBy"] = details_of(nth_row("/hello", 1)).split(",")[0]
+    driver.find_element(By.ID, "mock-stub").click()
+    wait.until(lambda d: d.find_element(By.ID, "mock-result").text != "", "mock this")
+    seen["mocked"] = driver.find_element(By.ID, "mock-result").text
+    request("GET", "/hello")
+    seen["helloAgainAnsweredBy"] = details_of(nth_row("/hello", 2)).split(",")[0]
+
+    # A scenario moved by a request, shown, and reset from the page.
+    seen["pay"] = request("POST", "/pay")[0]
+    state = lambda d: d.find_element(By.CSS_SELECTOR, 'select.scenario-state[data-name="checkout"]') \
+        .get_attribute("value")
+    wait.until(lambda d: state(d) == "Paid", "the scenario shown in Paid")
+    seen["scenarioBefore"] = state(driver)
+    driver.find_element(By.ID, "reset-scenarios").click()
+    wait.until(lambda d: state(d) == "Started", "the scenario shown in Started")
+    seen["scenarioAfter"] = admin("GET", "scenarios")[1]["scenarios"][0]["state"]
+    seen["order"] = request("GET", "/order")[1]
+
+    if screenshot:
+        details_of(nth_row("/greeting", 2))
+        driver.save_screenshot(screenshot)
+    # The page asks once whether an upstream's drift is followed; a server without one says 404.
+    expected = "/__admin/drift - Failed to load resource: the server responded with a status of 404"
+    seen["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser")
+                             if entry["level"] == "SEVERE" and expected not in entry["message"]]
+except Exception as error:
+    seen["failed"] = f"{type(error).__name__}: {error}"
+    seen["page"] = driver.find_element(By.TAG_NAME, "body").text[:3000]
+finally:
+    driver.quit()
+print(json.dumps(seen, sort_keys=True))
