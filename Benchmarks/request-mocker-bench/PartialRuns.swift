@@ -1,9 +1,9 @@
 import Foundation
 
-/// The runs of a part of the table only (`--draft-only`, `--yaml-only`, `--server-only`, `--dev-server-only`,
-/// `--upstream-first-only`, `--slow-answer-only`, …) and the child processes the table starts (`--serve-file`,
-/// `--draft-exchanges`): each runs its part and ends the process. Returns when the command line
-/// asks for the whole table.
+/// The runs of a part of the table only (`--draft-only`, `--yaml-only`, `--server-only`,
+/// `--dev-server-only`, `--upstream-first-only`, `--slow-answer-only`, `--dashboard-only`, …) and
+/// the child processes the table starts (`--serve-file`, `--draft-exchanges`): each runs its part
+/// and ends the process. Returns when the command line asks for the whole table.
 func runAPartOnly() async throws {
     if let index = CommandLine.arguments.firstIndex(of: "--serve-file"), index + 1 < CommandLine.arguments.count {
         serveFileAndWait(CommandLine.arguments[index + 1])
@@ -41,6 +41,7 @@ func runAPartOnly() async throws {
         ("--server-only", { try printServerRows(rounds: rounds()) }),
         ("--dev-server-only", { try printDevServerRows(rounds: rounds()) }),
         ("--slow-answer-only", { try await printSlowAnswerRow(rounds: rounds()) }),
+        ("--dashboard-only", { try printDashboardRow(rounds: rounds()) }),
     ]
     for part in parts where CommandLine.arguments.contains(part.flag) {
         try await part.run()

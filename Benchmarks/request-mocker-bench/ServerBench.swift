@@ -347,6 +347,7 @@ func printServerRows(rounds: Int) throws {
     }
     try printDevServerRows(rounds: rounds)
     try printUpstreamFirstRow(rounds: rounds)
+    try printDashboardRow(rounds: rounds)
     try printStatefulServeRow(rounds: rounds)
     try printStreamingRows()
 }

@@ -104,8 +104,9 @@ public final class MockServer: Sendable {
         /// configuration.passesThroughToTheNetwork = false
         /// ```
         public var passesThroughToTheNetwork = true
-        /// The admin API under `/__admin/` (see ``MockServer/Admin``): `nil`, the default, turns it
-        /// off, and `/__admin/` paths go to the registry like any other.
+        /// The admin API under `/__admin/`, and the dashboard page at `/__admin/` (see
+        /// ``MockServer/Admin``): `nil`, the default, turns both off, and `/__admin/` paths go to
+        /// the registry like any other.
         public var admin: Admin?
 
         /// The defaults: loopback, any free port.
@@ -130,7 +131,13 @@ public final class MockServer: Sendable {
     ///
     /// On an address other than loopback the API needs a token, sent by clients as
     /// `Authorization: Bearer TOKEN`; without one, ``start()`` throws
-    /// ``MockServerError/adminNeedsToken(host:)``.
+    /// ``MockServerError/adminNeedsToken(host:)``. A web page the developer visits can't use it:
+    /// calls must name a loopback host or the server's address (or carry the token), come from
+    /// no page but the dashboard, and, to change anything, be sent as `application/json` (or with
+    /// the token).
+    ///
+    /// The dashboard (`GET /__admin/` in a browser) shows each exchange as it ends, with its
+    /// details, and steers the server: "mock this", stubs turned off and on, scenarios.
     public struct Admin: Sendable {
         /// The bearer token every admin call must carry, or `nil` for none (loopback only).
         public var token: String?

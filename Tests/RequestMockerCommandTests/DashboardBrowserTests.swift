@@ -26,7 +26,8 @@ extension OneHeavyProgramAtATime {
 
         /// A request appears without a reload; its details name the stub; turned off, the stub
         /// leaves the next request unmatched, with its nearest misses; a logged exchange mocked
-        /// as a stub answers the next one; a scenario moved by a request is reset from the page.
+        /// as a stub answers the next one; a scenario moved by a request is reset from the page; a
+        /// burst of 2,000 requests leaves the page live, with the last 1,000.
         @Test func theDashboardShowsAndSteersARunningServer() async throws {
             try await Tool.selenium.require()
             try await Tool.chromedriver.require()
@@ -74,6 +75,8 @@ extension OneHeavyProgramAtATime {
                 "scenarioAfter": "Started",
                 "order": #"{"status":"open"}"#,
                 "consoleErrors": [],
+                "burstRows": 1000,
+                "burstCounts": "1000 shown",
             ]
             #expect(seen == expected, "\(result.error)")
         }

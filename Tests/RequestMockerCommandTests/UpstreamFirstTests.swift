@@ -98,6 +98,7 @@ import Testing
         let unbuilt = try await get("/pets?limit=501")
         let drift = try await MockServerClient(baseURL: base).drift()
         let journal = try JSONValue(parsing: Data(try await get("/__admin/requests", key: false).utf8))
+        let dashboard = try JSONValue(parsing: Data(try await get("/__admin/exchanges", key: false).utf8))
         #expect(await serving.interrupt() == 0)
         await upstream.stop()
 
@@ -152,6 +153,18 @@ import Testing
             entries[12]["answeredBy"]?.stringValue
                 == "openapi getOwner 200 generated, because the upstream answered 404 (it has answered "
                 + "GET /owners/{ownerId} with nothing else yet)")
+        // The dashboard's list says how many findings each exchange had, and what answered instead.
+        let listed = elements(dashboard["exchanges"])
+        #expect(listed.map { $0["drift"]?.intValue ?? 0 } == entries.map { elements($0["drift"]).count })
+        #expect(listed[1]["source"] == ["kind": "upstream", "name": "checked against the contract"])
+        #expect(
+            listed[12]["source"]
+                == [
+                    "kind": "openapi",
+                    "name": .string(
+                        "getOwner 200 generated, because the upstream answered 404 (it has answered "
+                            + "GET /owners/{ownerId} with nothing else yet)"),
+                ])
 
         // Each kind of finding is printed once, when it is first seen, without the secret's value.
         let lines = serving.log.split(separator: "\n").map(String.init)

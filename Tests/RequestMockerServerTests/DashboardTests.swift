@@ -218,6 +218,26 @@ import Testing
         }
     }
 
+    /// A body is shown up to 256 KiB, with its whole size; one longer can't be mocked from here.
+    @Test func aLongBodyIsCutWithItsSize() async throws {
+        let registry = MockRegistry()
+        registry.register(.get("/big"), respond: .string(String(repeating: "é", count: 150_000)))
+        try await withServer(registry, configuration: Self.admin) { _, base in
+            _ = try await ExternalProcess.curl(["-o", "/dev/null", base.absoluteString + "/big"])
+            let body = try await details(base, 1)["response"]?["body"]
+            #expect(body?["size"] == 300_000)
+            #expect(body?["shown"] == 262_144)
+            // Cut inside nothing: 262,144 bytes are 131,072 whole characters.
+            #expect(body?["text"]?.stringValue?.count == 131_072)
+            let mock = try await ExternalProcess.curl(
+                Self.json + ["-w", " %{http_code}", "-d", "{}", base.absoluteString + "/__admin/exchanges/1/mock"])
+            #expect(
+                mock.output
+                    == "{\n  \"error\": \"exchange 1 has no whole answer to copy: its body is over the 256 KiB the "
+                    + "dashboard keeps; record it with --upstream URL --record instead\"\n} 409")
+        }
+    }
+
     /// The kept session downloads as HAR, with secrets hidden as a recording hides them.
     @Test func theSessionDownloadsAsHAR() async throws {
         let registry = MockRegistry()

@@ -15,6 +15,8 @@ extension AdminAPI {
             return events(feed.follow(after: last))
         }
         if method == .get, route == ["exchanges"] {
+            // The upstream's exchanges are checked after they are answered: their findings first.
+            server.registry.settleDrift()
             return json(.ok, ["exchanges": .array(feed.exchanges.map(\.summary))])
         }
         if method == .get, route == ["exchanges.har"] { return har(feed.exchanges) }
@@ -22,7 +24,11 @@ extension AdminAPI {
             route.count == 2 || (route.count == 3 && route[2] == "mock")
         {
             guard let exchange = Int(route[1]).flatMap(feed.exchange) else { return unknownExchange(route[1]) }
-            return route.count == 2 ? json(.ok, exchange.details) : mock(exchange, request, server: server)
+            guard route.count == 3 else {
+                server.registry.settleDrift()
+                return json(.ok, exchange.details)
+            }
+            return mock(exchange, request, server: server)
         }
         if method == .patch, route.count == 2, route[0] == "stubs" {
             return setEnabled(request, id: route[1].removingPercentEncoding ?? route[1], in: server.stubStore)
@@ -64,12 +70,34 @@ extension AdminAPI {
     /// `text/event-stream`: an `exchange` event per exchange (`id:` its id, `data:` its summary),
     /// a `dropped` event with how many a slow page lost, and a comment every 15 seconds so
     /// proxies and the page know the stream is alive.
+    ///
+    /// Events go out in batches, at most ten a second (the page draws ten times a second), each
+    /// of at most ``batchSize``: a page keeps up with 2,500 exchanges a second, and under heavier
+    /// traffic gets the newest of each batch and is told how many it missed, so following the
+    /// server costs it little (the page shows the last 1,000 anyway).
     private static func events(_ page: DashboardPageStream) -> ResolvedResponse {
-        let lastSent = LockedState(ContinuousClock.now)
+        let lastSent = LockedState(ContinuousClock.now - .seconds(1))
+        // The kept exchanges go to a page that opens all at once; the batches after are bounded.
+        let opened = LockedState(false)
         let stream = BodyStream(
             expectedLength: nil,
             pull: { wait in
-                guard let (exchanges, dropped) = page.take(waitingAtMost: wait) else { return .end }
+                let due = lastSent.withLock { $0 } + batchInterval
+                let early = ContinuousClock.now.duration(to: due)
+                if early > .zero {
+                    // Too soon after the last batch: let this one gather (within the wait asked).
+                    guard early <= wait else {
+                        Thread.sleep(forTimeInterval: wait / .seconds(1))
+                        return .pending
+                    }
+                    Thread.sleep(forTimeInterval: early / .seconds(1))
+                }
+                let limit = opened.withLock { opened -> Int in
+                    defer { opened = true }
+                    return opened ? batchSize : .max
+                }
+                let left = max(.zero, wait - max(.zero, early))
+                guard let (exchanges, dropped) = page.take(waitingAtMost: left, atMost: limit) else { return .end }
                 var text = ""
                 if dropped > 0 { text += "event: dropped\ndata: {\"dropped\":\(dropped)}\n\n" }
                 for exchange in exchanges {
@@ -96,6 +124,11 @@ extension AdminAPI {
         return ResolvedResponse(status: .ok, httpVersion: "HTTP/1.1", headers: headers, body: .stream(stream))
     }
 
+    /// The shortest time between two batches of events to a page, and the most in one: the
+    /// newest are sent, the others counted as dropped.
+    static let batchInterval = Duration.milliseconds(100)
+    static let batchSize = 250
+
     /// The kept exchanges as a HAR file, secrets hidden as a recording hides them; bodies are
     /// cut at ``DashboardExchange/shownBytes``.
     private static func har(_ exchanges: [DashboardExchange]) -> ResolvedResponse {
@@ -120,16 +153,22 @@ extension AdminAPI {
     ) -> ResolvedResponse {
         var kind = "stub"
         if let body = request.body, !body.isEmpty {
-            guard let value = try? JSONValue(parsing: body), let asked = value["as"]?.stringValue,
-                ["stub", "file"].contains(asked)
+            guard case .object(let members)? = try? JSONValue(parsing: body),
+                members["as"].map({ ["stub", "file"].contains($0.stringValue ?? "") }) ?? true
             else { return error(.badRequest, "send {\"as\": \"stub\"} or {\"as\": \"file\"}") }
-            kind = asked
+            kind = members["as"]?.stringValue ?? kind
         }
         guard let original = exchange.served.request, let response = exchange.recordedResponse else {
-            return error(
-                .conflict,
-                "exchange \(exchange.id) has no whole answer to copy (it ended: \(exchange.ending ?? "with no body")"
-                    + ", or its body is over \(DashboardExchange.shownBytes / 1024) KiB)")
+            let why =
+                if let ending = exchange.ending {
+                    "it ended without one (\(ending))"
+                } else if let body = exchange.responseBody, body.prefix.count < body.size {
+                    "its body is over the \(DashboardExchange.shownBytes / 1024) KiB the dashboard keeps; record it "
+                        + "with --upstream URL --record instead"
+                } else {
+                    "it has none"
+                }
+            return error(.conflict, "exchange \(exchange.id) has no whole answer to copy: \(why)")
         }
         if kind == "file" {
             guard let folder = server.configuration.admin?.mockDataFolder else {

@@ -71,18 +71,23 @@ package final class DashboardExchange: Sendable {
             if case .refused(_, let reason) = served.outcome { return ("refused", reason) }
             return ("none", "")
         }
+        /// The mock that answered: a cassette's entry, a contract's answer, a file, a stub or a filter.
+        func mock(_ file: URL?, _ index: Int?, _ answer: ContractAnswer?, _ filter: RequestFilter?) -> (String, String)
+        {
+            if let file, let index { return ("cassette", "\(file.lastPathComponent), entry \(index)") }
+            if let answer { return (answer.kind, answer.description) }
+            if let file { return ("file", file.path) }
+            if let stubID { return ("stub", stubID) }
+            return ("filter", filter?.description ?? "filter")
+        }
         if let fallback = entry.upstreamCheck?.fallback {
-            return ("upstream", "upstream answered \(fallback.reason); " + AdminJSON.answeredBy(entry))
+            // The upstream came first and lacked it (`--upstream-first`).
+            let (kind, name) = mock(fallback.file, fallback.entryIndex, fallback.contractAnswer, fallback.filter)
+            return (kind, name + ", because \(fallback.reason)")
         }
         switch entry.disposition {
         case .answered:
-            if let file = entry.file, let index = entry.entryIndex {
-                return ("cassette", "\(file.lastPathComponent), entry \(index)")
-            }
-            if let answer = entry.contractAnswer { return (answer.kind, answer.description) }
-            if let file = entry.file { return ("file", file.path) }
-            if let stubID { return ("stub", stubID) }
-            return ("filter", entry.filter?.description ?? "filter")
+            return mock(entry.file, entry.entryIndex, entry.contractAnswer, entry.filter)
         case .recorded: return ("upstream", "recorded into \(entry.file?.path ?? "?")")
         case .passedThrough: return ("upstream", entry.upstreamCheck == nil ? "" : "checked against the contract")
         case .unmatched: return ("unmatched", "")

@@ -108,7 +108,9 @@ package final class DashboardPageStream: Sendable {
 
     /// Queues `exchange`, dropping the oldest waiting one when ``DashboardFeed/queued`` wait.
     fileprivate func enqueue(_ exchange: DashboardExchange) {
-        state.withLock { state in
+        // The page's connection is woken only when it may be waiting: when nothing was queued.
+        let wasEmpty = state.withLock { state -> Bool in
+            let wasEmpty = state.first == state.queue.count && state.dropped == 0
             if state.queue.count - state.first >= DashboardFeed.queued {
                 state.first += 1
                 state.dropped += 1
@@ -119,13 +121,16 @@ package final class DashboardPageStream: Sendable {
                 }
             }
             state.queue.append(exchange)
+            return wasEmpty
         }
-        signal.signal()
+        if wasEmpty { signal.signal() }
     }
 
-    /// What waits, and how many were dropped since the last take, waiting at most `wait` for
-    /// one; `nil` once cancelled.
-    package func take(waitingAtMost wait: Duration) -> (exchanges: [DashboardExchange], dropped: Int)? {
+    /// What waits (its newest `limit` when more wait: the others count as dropped), and how many
+    /// were dropped since the last take, waiting at most `wait` for one; `nil` once cancelled.
+    package func take(
+        waitingAtMost wait: Duration, atMost limit: Int = .max
+    ) -> (exchanges: [DashboardExchange], dropped: Int)? {
         func taken() -> (exchanges: [DashboardExchange], dropped: Int)?? {
             state.withLock { state in
                 if state.cancelled { return .some(nil) }
@@ -135,7 +140,9 @@ package final class DashboardPageStream: Sendable {
                     state.first = 0
                     state.dropped = 0
                 }
-                return (Array(state.queue[state.first...]), state.dropped)
+                let waiting = state.queue.count - state.first
+                let skipped = max(0, waiting - limit)
+                return (Array(state.queue[(state.first + skipped)...]), state.dropped + skipped)
             }
         }
         if let ready = taken() { return ready }

@@ -56,7 +56,8 @@ enum DashboardPage {
           <div id="right">
             <section id="details"><p class="muted">Select a request to see its details.</p></section>
             <section><h2>Stubs</h2><div id="stubs"></div></section>
-            <section><h2>Scenarios <button id="reset-scenarios">Reset all</button></h2><div id="scenarios"></div></section>
+            <section><h2>Scenarios <button id="reset-scenarios">Reset all</button></h2>
+              <div id="scenarios"></div></section>
             <section id="resources-section" hidden><h2>Resources <button id="reset-resources">Reset</button></h2>
               <pre id="resources"></pre></section>
             <section id="drift-section" hidden><h2>Drift from the contract</h2><pre id="drift"></pre></section>
@@ -67,7 +68,7 @@ enum DashboardPage {
         const $ = (selector) => document.querySelector(selector);
         const kept = 1000;
         let rows = [], paused = false, lastID = null, dropped = 0, selected = null, pending = [];
-        let token = sessionStorage.getItem("requestmocker-token"), followsDrift = true;
+        let token = sessionStorage.getItem("requestmocker-token"), followsDrift = true, shownScenarios = null;
 
         function text(value) { return value == null ? "" : String(value); }
         function element(tag, properties, children) {
@@ -100,7 +101,8 @@ enum DashboardPage {
         function matches(row) {
           const wanted = $("#filter-text").value.toLowerCase(), status = $("#filter-status").value;
           const source = $("#filter-source").value;
-          if (status === "none" ? row.status != null : status && !String(row.status).startsWith(status[0])) return false;
+          const shown = status === "none" ? row.status == null : !status || String(row.status).startsWith(status[0]);
+          if (!shown) return false;
           if (source && row.source.kind !== source) return false;
           if (!wanted) return true;
           return [row.method, row.url, row.status, row.source.kind, row.source.name, row.ending]
@@ -197,7 +199,10 @@ enum DashboardPage {
           document.querySelector('#list tr[data-id="' + id + '"]')?.classList.add("selected");
           const response = await call("GET", "exchanges/" + id);
           const section = $("#details");
-          if (!response.ok) { section.replaceChildren(element("p", { textContent: (await response.json()).error })); return; }
+          if (!response.ok) {
+            section.replaceChildren(element("p", { textContent: (await response.json()).error }));
+            return;
+          }
           const exchange = await response.json();
           const parts = [element("h2", { textContent: exchange.method + " " + exchange.url })];
           parts.push(element("p", { id: "answered-by", textContent: "Answered by " + exchange.source.kind +
@@ -270,8 +275,13 @@ enum DashboardPage {
         async function loadScenarios() {
           const response = await call("GET", "scenarios");
           if (!response.ok) return;
-          const scenarios = (await response.json()).scenarios;
-          const parts = scenarios.length ? [] : [element("p", { className: "muted", textContent: "No stub names a scenario." })];
+          const text = await response.text();
+          // Redrawn only when something changed, so a list being chosen from stays open.
+          if (text === shownScenarios) return;
+          shownScenarios = text;
+          const scenarios = JSON.parse(text).scenarios;
+          const parts = scenarios.length ? []
+            : [element("p", { className: "muted", textContent: "No stub names a scenario." })];
           for (const scenario of scenarios) {
             const select = element("select", { className: "scenario-state" },
               scenario.states.map((state) => element("option", { value: state, textContent: state,

@@ -9,11 +9,13 @@ wait is bounded (20 s); a step that doesn't happen fails with what the page show
 """
 import http.client
 import json
+import shutil
 import sys
 import urllib.parse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -43,14 +45,19 @@ for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "-
                  "--window-size=1400,860", "--no-first-run", "--disable-extensions"]:
     options.add_argument(argument)
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 seen = {}
 try:
-    wait = WebDriverWait(driver, 20)
+    # The page redraws parts of itself (new rows, the scenarios every 3 s): an element found just
+    # before a redraw is looked for again.
+    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
 
     def rows_for(path):
-        return [row for row in driver.find_elements(By.CSS_SELECTOR, "#list tbody tr")
-                if row.find_element(By.CSS_SELECTOR, "td.url").get_attribute("title").endswith(path)]
+        ids = driver.execute_script(
+            "return [...document.querySelectorAll('#list tbody tr')]"
+            ".filter(row => row.querySelector('td.url').title.endsWith(arguments[0])).map(row => row.dataset.id)",
+            path)
+        return [driver.find_element(By.CSS_SELECTOR, f'#list tbody tr[data-id="{id}"]') for id in ids]
 
     def nth_row(path, count):
         """Waits until `count` rows for `path` are listed; returns the last."""
@@ -94,8 +101,8 @@ try:
 
     # A scenario moved by a request, shown, and reset from the page.
     seen["pay"] = request("POST", "/pay")[0]
-    state = lambda d: d.find_element(By.CSS_SELECTOR, 'select.scenario-state[data-name="checkout"]') \
-        .get_attribute("value")
+    state = lambda d: d.execute_script(
+        "return document.querySelector('select.scenario-state[data-name=\"checkout\"]')?.value")
     wait.until(lambda d: state(d) == "Paid", "the scenario shown in Paid")
     seen["scenarioBefore"] = state(driver)
     driver.find_element(By.ID, "reset-scenarios").click()
@@ -106,6 +113,17 @@ try:
     if screenshot:
         details_of(nth_row("/greeting", 2))
         driver.save_screenshot(screenshot)
+
+    # A burst of 2,000 requests: the page keeps the last 1,000 rows and stays live.
+    burst = http.client.HTTPConnection(address.hostname, address.port, timeout=20)
+    for n in range(2000):
+        burst.request("GET", f"/hello?n={n}")
+        burst.getresponse().read()
+    burst.close()
+    nth_row("/hello?n=1999", 1)
+    seen["burstRows"] = driver.execute_script("return document.querySelectorAll('#list tbody tr').length")
+    # How many a burst drops (the server sends a page at most 2,500 a second) depends on its pace.
+    seen["burstCounts"] = driver.find_element(By.ID, "counts").text.split(",")[0]
     # The page asks once whether an upstream's drift is followed; a server without one says 404.
     expected = "/__admin/drift - Failed to load resource: the server responded with a status of 404"
     seen["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser")
