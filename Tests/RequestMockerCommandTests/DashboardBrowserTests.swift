@@ -80,5 +80,33 @@ extension OneHeavyProgramAtATime {
             ]
             #expect(seen == expected, "\(result.error)")
         }
+
+        /// With `--admin-token`, the page asks for the token once (however many of its calls were
+        /// refused), keeps it only in the page (never in storage), and never puts it in a URL or
+        /// the server's log.
+        @Test func withATokenThePageAsksForItOnce() async throws {
+            try await Tool.selenium.require()
+            try await Tool.chromedriver.require()
+            let folder = try TemporaryFolder()
+            try folder.write("stubs.json", Self.stubs)
+            let token = "dashboard-t0ken-91"
+            let (serving, base) = try await serving([
+                "--stubs", folder.url.appendingPathComponent("stubs.json").path, "--admin", "--admin-token", token,
+            ])
+            let result = try await ExternalProcess.python(
+                file: Self.script, [base.absoluteString, "--token", token], timeout: .seconds(150))
+            #expect(await serving.interrupt() == 0)
+            let seen = try JSONValue(parsing: Data(result.output.utf8))
+            #expect(
+                seen == [
+                    "asked": "This server needs its admin token (--admin-token):",
+                    "greeting": [200, #"{"hello":"world"}"#],
+                    "stubsListed": 4,
+                    "askedAgain": false,
+                    "stored": 0,
+                    "urlsWithToken": [],
+                ], "\(result.error)")
+            #expect(!serving.log.contains(token))
+        }
     }
 }

@@ -46,7 +46,8 @@ import Testing
                             if line in ("\\r\\n", "\\n"): break
                             block.append(line.rstrip("\\r\\n"))
                         # Each chunk of the chunked body may hold several events.
-                        fields = dict(line.split(": ", 1) for line in block if ": " in line and not line.startswith(":"))
+                        fields = dict(line.split(": ", 1) for line in block
+                                      if ": " in line and not line.startswith(":"))
                         if fields.get("event") == "exchange":
                             summary = json.loads(fields["data"])
                             seen.append((fields["id"], summary["method"], summary["url"].split("/", 3)[3],
@@ -235,6 +236,52 @@ import Testing
                 mock.output
                     == "{\n  \"error\": \"exchange 1 has no whole answer to copy: its body is over the 256 KiB the "
                     + "dashboard keeps; record it with --upstream URL --record instead\"\n} 409")
+        }
+    }
+
+    /// A secret in the query stays out of the stub "mock this" makes, which asks for the item by
+    /// its name, so the same request still matches it; an id past any kept is a 404, however low.
+    @Test func mockThisLeavesSecretsOutAndStillMatches() async throws {
+        let registry = MockRegistry()
+        let items = registry.register(.get("/items"), respond: .json(["items": [1]]))
+        try await withServer(registry, configuration: Self.admin) { _, base in
+            let url = base.absoluteString + "/items?api_key=s3cret&page=2"
+            _ = try await ExternalProcess.curl([url])
+            let made = try await ExternalProcess.curl(
+                Self.json + ["-d", "{}", base.absoluteString + "/__admin/exchanges/1/mock"])
+            let stub = try JSONValue(parsing: Data(made.output.utf8))["stub"]
+            #expect(stub?["request"] == ["method": "GET", "path": "/items", "query": ["api_key": nil, "page": "2"]])
+            #expect(!made.output.contains("s3cret"))
+            items.remove()
+            #expect(try await ExternalProcess.curl([url]).output == #"{"items":[1]}"#)
+            for id in ["-9223372036854775808", "9223372036854775807", "0", "x"] {
+                let answer = try await status([base.absoluteString + "/__admin/exchanges/" + id])
+                #expect(answer == "404", "exchange \(id)")
+            }
+        }
+    }
+
+    /// A file's stub turned off stays off when the file is read again, wherever it moved; an id
+    /// an added stub has is not given to a file's.
+    @Test func aFilesStubTurnedOffStaysOffAcrossReloads() async throws {
+        try await withServer(MockRegistry(), configuration: Self.admin) { server, base in
+            func stub(_ path: String, id: String? = nil) throws -> Stub {
+                var json: [String: JSONValue] = ["request": ["path": .string(path)], "response": ["body": "ok"]]
+                if let id { json["id"] = .string(id) }
+                return try Stub(json: .object(json))
+            }
+            let client = MockServerClient(baseURL: base)
+            let added = try await client.register(try stub("/added"))
+            server.stubStore.replaceFileStubs(with: [try stub("/a"), try stub("/b", id: added)])
+            #expect(server.stubStore.stubs.file.map(\.id) == ["file-1", "file-2"])
+            try await client.setStubEnabled("file-2", false)
+            #expect(server.stubStore.stubs.added.map(\.isEnabled) == [true])
+            server.stubStore.replaceFileStubs(with: [try stub("/c"), try stub("/a"), try stub("/b", id: added)])
+            #expect(server.stubStore.stubs.file.map(\.isEnabled) == [true, true, false])
+            let code = { (path: String) in try await self.status([base.absoluteString + path]) }
+            #expect(try await code("/b") == "404")
+            #expect(try await code("/a") == "200")
+            #expect(try await code("/added") == "200")
         }
     }
 

@@ -79,6 +79,7 @@ extension AdminAPI {
         let lastSent = LockedState(ContinuousClock.now - .seconds(1))
         // The kept exchanges go to a page that opens all at once; the batches after are bounded.
         let opened = LockedState(false)
+        let ended = LockedState(false)
         let stream = BodyStream(
             expectedLength: nil,
             pull: { wait in
@@ -97,7 +98,14 @@ extension AdminAPI {
                     return opened ? batchSize : .max
                 }
                 let left = max(.zero, wait - max(.zero, early))
-                guard let (exchanges, dropped) = page.take(waitingAtMost: left, atMost: limit) else { return .end }
+                guard let (exchanges, dropped) = page.take(waitingAtMost: left, atMost: limit) else {
+                    // Ended for another page (at most 16 follow): said once, so it doesn't come back.
+                    let said = ended.withLock { ended in
+                        defer { ended = true }
+                        return ended
+                    }
+                    return said ? .end : .bytes(Data(#"event: ended\#ndata: {"reason":"\#(endedReason)"}\#n\#n"#.utf8))
+                }
                 var text = ""
                 if dropped > 0 { text += "event: dropped\ndata: {\"dropped\":\(dropped)}\n\n" }
                 for exchange in exchanges {
@@ -123,6 +131,10 @@ extension AdminAPI {
         headers.add(.init("Cache-Control"), "no-store")
         return ResolvedResponse(status: .ok, httpVersion: "HTTP/1.1", headers: headers, body: .stream(stream))
     }
+
+    /// Why a page's stream ended while the server runs: another page took its place.
+    static let endedReason =
+        "more pages follow this server than it serves (\(DashboardFeed.maximumPages)); reload to follow it again"
 
     /// The shortest time between two batches of events to a page, and the most in one: the
     /// newest are sent, the others counted as dropped.
@@ -188,7 +200,7 @@ extension AdminAPI {
         }
         let stub: Stub
         do {
-            stub = try Stub(json: stubJSON(for: Redaction.default.redact(original) ?? original, answer: response))
+            stub = try Stub(json: stubJSON(for: original, answer: response))
         } catch {
             return Self.error(.internalServerError, "the stub made from exchange \(exchange.id) is invalid: \(error)")
         }
@@ -200,8 +212,11 @@ extension AdminAPI {
         }
     }
 
-    /// A stub that matches `request`'s method, path and query items and answers `answer`.
-    static func stubJSON(for request: MockRequest, answer: RecordedResponse) -> JSONValue {
+    /// A stub that matches `original`'s method, path and query items and answers `answer`. A
+    /// query item a recording hides (`api_key`, `token`) is asked for by its name alone, so its
+    /// value stays out of the stub and the same request still matches.
+    static func stubJSON(for original: MockRequest, answer: RecordedResponse) -> JSONValue {
+        let request = Redaction.default.redact(original) ?? original
         // The path as a pattern of literals: what a pattern reads as a wildcard or a variable is
         // percent-encoded, which a literal may be.
         var path = request.url.path(percentEncoded: true)
@@ -213,11 +228,13 @@ extension AdminAPI {
         var matching: [String: JSONValue] = [
             "method": .string(request.method.rawValue), "path": .string(path.isEmpty ? "/" : path),
         ]
-        let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let items = URLComponents(url: original.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let shown = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         if !items.isEmpty {
             var query: [String: JSONValue] = [:]
-            for item in items where query[item.name] == nil {
-                query[item.name] = item.value.map(JSONValue.string) ?? .null
+            for (index, item) in items.enumerated() where query[item.name] == nil {
+                let hidden = index >= shown.count || shown[index] != item
+                query[item.name] = hidden ? .null : item.value.map(JSONValue.string) ?? .null
             }
             matching["query"] = .object(query)
         }

@@ -22,8 +22,10 @@ package final class StubStore: Sendable {
         /// Newest first, the order they are tried in.
         var added: [Held] = []
         var file: [Held] = []
-        /// The ids of a file's stubs turned off, kept across reloads of the file.
-        var fileOff: Set<String> = []
+        /// A file's stubs turned off, by what they say (their JSON): kept across reloads of the
+        /// file, so the same stub stays off wherever it moves in the file, and an edited one
+        /// comes back on.
+        var fileOff: Set<Data> = []
         var nextID = 0
 
         /// Every held stub in the order it is tried: the added, then the file's.
@@ -94,13 +96,24 @@ package final class StubStore: Sendable {
                 if !enabled { list[index].handle.remove() }
                 return list[index]
             }
-            guard let held = set(&state.added) ?? set(&state.file) else { return nil }
-            if state.file.contains(where: { $0.id == id }) {
-                if enabled { state.fileOff.remove(id) } else { state.fileOff.insert(id) }
+            let held: Held
+            if let added = set(&state.added) {
+                held = added
+            } else if let fromFile = set(&state.file) {
+                held = fromFile
+                let key = Self.key(of: fromFile.stub)
+                if enabled { state.fileOff.remove(key) } else { state.fileOff.insert(key) }
+            } else {
+                return nil
             }
             if enabled { restoreOrder(state) }
             return held
         }
+    }
+
+    /// What a file's stub turned off is known by: its JSON.
+    private static func key(of stub: Stub) -> Data {
+        (try? stub.json.serialized()) ?? Data()
     }
 
     /// Puts every enabled stub back in matching, in the order they are tried.
@@ -130,10 +143,14 @@ package final class StubStore: Sendable {
             let handles = registry.replace(
                 state.file.filter(\.isEnabled).map(\.handle), with: stubs.map(\.filter),
                 keepingInFront: state.added.filter(\.isEnabled).map(\.handle))
+            var taken = Set(state.added.map(\.id))
             state.file = zip(stubs, handles).enumerated().map { index, pair in
-                let id = pair.0.json["id"]?.stringValue ?? "file-\(index + 1)"
+                // Its own id, unless an added stub or an earlier one of the file has it.
+                let own = pair.0.json["id"]?.stringValue.flatMap { taken.contains($0) ? nil : $0 }
+                let id = own ?? "file-\(index + 1)"
+                taken.insert(id)
                 var held = Held(id: id, stub: pair.0, handle: pair.1)
-                if state.fileOff.contains(id) {
+                if state.fileOff.contains(Self.key(of: pair.0)) {
                     held.isEnabled = false
                     pair.1.remove()
                 }

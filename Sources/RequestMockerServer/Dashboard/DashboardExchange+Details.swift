@@ -17,12 +17,12 @@ extension DashboardExchange {
             ]
             members["curl"] = .string(Self.curl(request))
         }
-        if let response, status != nil {
-            let recorded = RecordedResponse(status: response.status, headers: response.headers)
+        if let head, status != nil {
+            let recorded = RecordedResponse(status: head.status, headers: head.headers)
             let headers = served.request.flatMap { Redaction.default.redact(recorded, for: $0)?.headers }
             members["response"] = [
-                "status": .int(response.status.code), "headers": Self.headers(headers ?? response.headers),
-                "body": Self.body(responseBody, response.headers),
+                "status": .int(head.status.code), "headers": Self.headers(headers ?? head.headers),
+                "body": Self.body(responseBody, head.headers),
             ]
         }
         if let entry = served.journalEntry, case .unmatched(let report) = entry.disposition {
@@ -73,7 +73,9 @@ extension DashboardExchange {
     static func curl(_ request: MockRequest) -> String {
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
         var words = ["curl"]
-        if request.method != .get || request.body?.isEmpty == false {
+        if request.method == .head {
+            words.append("-I")  // -X HEAD would wait for a body that never comes
+        } else if request.method != .get || request.body?.isEmpty == false {
             words += ["-X", quoted(request.method.rawValue)]
         }
         words.append(quoted(request.url.absoluteString))
@@ -81,8 +83,9 @@ extension DashboardExchange {
             words += ["-H", quoted("\(field.name.rawValue): \(field.value)")]
         }
         if let body = request.body, !body.isEmpty {
-            if let text = String(data: body, encoding: .utf8) {
-                words += ["--data-binary", quoted(text)]
+            // --data-raw: a body that starts with @ is sent as it is, not read from a file.
+            if let text = String(data: body, encoding: .utf8), !text.contains("\u{0}") {
+                words += ["--data-raw", quoted(text)]
             } else {
                 words.append("--data-binary @body.bin  # \(body.count) bytes that aren't text")
             }

@@ -12,9 +12,18 @@ package final class DashboardExchange: Sendable {
     package let id: Int
     let served: ServedRequest
     let date: Date
-    let response: ResolvedResponse?
-    /// A relayed body's first ``shownBytes``, and its whole size.
-    let relayed: (prefix: Data, size: Int)?
+    /// The response's head as it went out, when one did.
+    let head: (status: HTTPStatus, httpVersion: String, headers: HTTPHeaders)?
+    /// What is kept of its body: never more than ``shownBytes`` in memory (a longer body's first
+    /// bytes are copied out, so the rest is let go), a file only by its place.
+    private let body: KeptBody
+
+    private enum KeptBody: Sendable {
+        case none
+        case bytes(Data, size: Int)
+        /// Read when shown.
+        case file(FileSlice)
+    }
     /// The server's stubs, to name the one that answered (looked up when shown, not when served).
     let stubs: StubStore
 
@@ -25,8 +34,18 @@ package final class DashboardExchange: Sendable {
         self.id = id
         self.served = served
         date = served.journalEntry?.date ?? Date()
-        self.response = response
-        self.relayed = relayed
+        head = response.map { ($0.status, $0.httpVersion, $0.headers) }
+        if let relayed {
+            body = .bytes(relayed.prefix, size: relayed.size)
+        } else {
+            switch response?.body {
+            case .bytes(let data)?:
+                body = .bytes(
+                    data.count <= Self.shownBytes ? data : Data(data.prefix(Self.shownBytes)), size: data.count)
+            case .file(let slice)?: body = .file(slice)
+            case .stream?, nil: body = .none
+            }
+        }
         self.stubs = stubs
     }
 
@@ -118,36 +137,35 @@ package final class DashboardExchange: Sendable {
     /// The response's body as it went out: its first ``shownBytes`` and its whole size, or
     /// `nil` when none was sent.
     var responseBody: (prefix: Data, size: Int)? {
-        if let relayed { return relayed }
-        guard let response, status != nil else { return nil }
-        switch response.body {
-        case .bytes(let data): return (data.prefix(Self.shownBytes), data.count)
+        guard head != nil, status != nil else { return nil }
+        switch body {
+        case .bytes(let data, let size): return (data, size)
         case .file(let slice):
             guard let handle = try? slice.open() else { return nil }
             defer { try? handle.close() }
             let data = (try? handle.read(upToCount: min(slice.length, Self.shownBytes))) ?? Data()
             return (data, slice.length)
-        case .stream: return nil
+        case .none: return nil
         }
     }
 
     /// The response as a recording keeps it (secrets hidden), when a whole one went out and its
     /// body is all here.
     var recordedResponse: RecordedResponse? {
-        guard let response, case .responded = served.outcome, let request = served.request else { return nil }
+        guard let head, case .responded = served.outcome, let request = served.request else { return nil }
         let body = responseBody ?? (Data(), 0)
         guard body.prefix.count == body.size else { return nil }
         let recorded = RecordedResponse(
-            status: response.status, httpVersion: response.httpVersion, headers: response.headers, body: body.prefix)
+            status: head.status, httpVersion: head.httpVersion, headers: head.headers, body: body.prefix)
         return Redaction.default.redact(recorded, for: request)
     }
 
     /// The exchange as a recording: for the HAR download, and "mock this".
     var interaction: Interaction? {
-        guard let request = served.request, let response else { return nil }
+        guard let request = served.request, let head else { return nil }
         let body = responseBody ?? (Data(), 0)
         let recorded = RecordedResponse(
-            status: response.status, httpVersion: response.httpVersion, headers: response.headers, body: body.prefix)
+            status: head.status, httpVersion: head.httpVersion, headers: head.headers, body: body.prefix)
         return Interaction(request: request, result: .success(recorded), startedAt: date, duration: served.duration)
     }
 }

@@ -53,9 +53,10 @@ package final class DashboardFeed: Sendable {
         state.withLock { state in
             // Ids are consecutive, oldest at `next` (0 until the ring is full).
             guard state.next < state.ring.count else { return nil }
-            let offset = id - state.ring[state.next].id
-            guard offset >= 0, offset < state.ring.count else { return nil }
-            return state.ring[(state.next + offset) % state.ring.count]
+            // Compared before subtracting: an id from a URL may be as low as Int.min.
+            let oldest = state.ring[state.next].id
+            guard id >= oldest, id <= state.lastID else { return nil }
+            return state.ring[(state.next + (id - oldest)) % state.ring.count]
         }
     }
 
@@ -96,6 +97,9 @@ package final class DashboardPageStream: Sendable {
         var first = 0
         var dropped = 0
         var cancelled = false
+        /// Whether the page's connection waits for the signal: only then is it signalled, so no
+        /// signal is left over to wake it for nothing.
+        var waiting = false
     }
 
     private let state = LockedState(State())
@@ -108,9 +112,7 @@ package final class DashboardPageStream: Sendable {
 
     /// Queues `exchange`, dropping the oldest waiting one when ``DashboardFeed/queued`` wait.
     fileprivate func enqueue(_ exchange: DashboardExchange) {
-        // The page's connection is woken only when it may be waiting: when nothing was queued.
-        let wasEmpty = state.withLock { state -> Bool in
-            let wasEmpty = state.first == state.queue.count && state.dropped == 0
+        let wakes = state.withLock { state -> Bool in
             if state.queue.count - state.first >= DashboardFeed.queued {
                 state.first += 1
                 state.dropped += 1
@@ -121,9 +123,10 @@ package final class DashboardPageStream: Sendable {
                 }
             }
             state.queue.append(exchange)
-            return wasEmpty
+            defer { state.waiting = false }
+            return state.waiting
         }
-        if wasEmpty { signal.signal() }
+        if wakes { signal.signal() }
     }
 
     /// What waits (its newest `limit` when more wait: the others count as dropped), and how many
@@ -131,10 +134,14 @@ package final class DashboardPageStream: Sendable {
     package func take(
         waitingAtMost wait: Duration, atMost limit: Int = .max
     ) -> (exchanges: [DashboardExchange], dropped: Int)? {
-        func taken() -> (exchanges: [DashboardExchange], dropped: Int)?? {
+        func taken(waiting: Bool) -> (exchanges: [DashboardExchange], dropped: Int)?? {
             state.withLock { state in
+                state.waiting = false
                 if state.cancelled { return .some(nil) }
-                guard state.first < state.queue.count || state.dropped > 0 else { return nil }
+                guard state.first < state.queue.count || state.dropped > 0 else {
+                    state.waiting = waiting
+                    return nil
+                }
                 defer {
                     state.queue = []
                     state.first = 0
@@ -145,11 +152,12 @@ package final class DashboardPageStream: Sendable {
                 return (Array(state.queue[(state.first + skipped)...]), state.dropped + skipped)
             }
         }
-        if let ready = taken() { return ready }
+        if let ready = taken(waiting: wait > .zero) { return ready }
+        guard wait > .zero else { return ([], 0) }
         let (seconds, attoseconds) = wait.components
         let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
         _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
-        return taken() ?? ([], 0)
+        return taken(waiting: false) ?? ([], 0)
     }
 
     /// Stops the stream: the page's connection ends it, and the feed no longer queues for it.
@@ -160,7 +168,10 @@ package final class DashboardPageStream: Sendable {
 
     /// Marks the stream ended, waking its connection.
     fileprivate func end() {
-        state.withLock { $0.cancelled = true }
+        state.withLock {
+            $0.cancelled = true
+            $0.waiting = false
+        }
         signal.signal()
     }
 }

@@ -68,7 +68,9 @@ enum DashboardPage {
         const $ = (selector) => document.querySelector(selector);
         const kept = 1000;
         let rows = [], paused = false, lastID = null, dropped = 0, selected = null, pending = [];
-        let token = sessionStorage.getItem("requestmocker-token"), followsDrift = true, shownScenarios = null;
+        // The token lives only in this page, never stored: another page of this origin (a mock
+        // that is HTML) can't read it.
+        let token = null, followsDrift = true, shownScenarios = null, following = true;
 
         function text(value) { return value == null ? "" : String(value); }
         function element(tag, properties, children) {
@@ -81,19 +83,19 @@ enum DashboardPage {
         // Every admin call: the token as a bearer when there is one, JSON when it changes
         // something; asked for once when the server wants one.
         async function call(method, path, body) {
-          const headers = {};
+          const headers = {}, used = token;
           if (token) headers["Authorization"] = "Bearer " + token;
           if (method !== "GET") headers["Content-Type"] = "application/json";
           const response = await fetch("/__admin/" + path, {
             method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-          if (response.status === 401 && askToken()) return call(method, path, body);
+          // Calls refused at once all retry with the token asked for once.
+          if (response.status === 401 && (token !== used || askToken())) return call(method, path, body);
           return response;
         }
         function askToken() {
           const given = prompt("This server needs its admin token (--admin-token):");
           if (!given) return false;
           token = given;
-          sessionStorage.setItem("requestmocker-token", given);
           return true;
         }
 
@@ -143,13 +145,13 @@ enum DashboardPage {
         }
 
         async function follow() {
-          for (;;) {
+          while (following) {
             try {
-              const headers = {};
+              const headers = {}, used = token;
               if (token) headers["Authorization"] = "Bearer " + token;
               if (lastID != null) headers["Last-Event-ID"] = String(lastID);
               const response = await fetch("/__admin/events", { headers });
-              if (response.status === 401) { if (!askToken()) return; continue; }
+              if (response.status === 401) { if (token === used && !askToken()) return; continue; }
               if (!response.ok) throw new Error("events: " + response.status);
               $("#status").textContent = "live";
               $("#status").className = "";
@@ -166,6 +168,7 @@ enum DashboardPage {
                 }
               }
             } catch (error) { /* the server went away: try again shortly */ }
+            if (!following) return;
             $("#status").textContent = "reconnecting…";
             $("#status").className = "off";
             await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -178,8 +181,15 @@ enum DashboardPage {
             else if (line.startsWith("data: ")) data += line.slice(6);
             else if (line.startsWith("id: ")) lastID = Number(line.slice(4));
           }
-          if (name === "exchange") { pending.push(JSON.parse(data)); }
-          else if (name === "dropped") { dropped += JSON.parse(data).dropped; counts(); }
+          if (name === "exchange") {
+            pending.push(JSON.parse(data));
+            // Paused, or in a background tab, the page holds the newest `kept` at most.
+            if (pending.length > kept) dropped += pending.splice(0, pending.length - kept).length;
+          } else if (name === "dropped") { dropped += JSON.parse(data).dropped; counts(); }
+          else if (name === "ended") {
+            following = false;
+            $("#status").textContent = "closed: " + JSON.parse(data).reason;
+          }
         }
 
         function body(part) {
@@ -204,14 +214,17 @@ enum DashboardPage {
             return;
           }
           const exchange = await response.json();
+          if (selected !== id) return;  // another row was chosen meanwhile
           const parts = [element("h2", { textContent: exchange.method + " " + exchange.url })];
           parts.push(element("p", { id: "answered-by", textContent: "Answered by " + exchange.source.kind +
             (exchange.source.name ? " " + exchange.source.name : "") + ", " +
             (exchange.status ?? exchange.ending) + ", " + exchange.duration.toFixed(1) + " ms" }));
           const actions = element("p");
-          actions.append(element("button", { id: "copy-curl", textContent: "Copy as curl", onclick: async () => {
-            await navigator.clipboard?.writeText(exchange.curl).catch(() => {});
-            $("#curl").hidden = false; } }));
+          if (exchange.curl) {
+            actions.append(element("button", { id: "copy-curl", textContent: "Copy as curl", onclick: async () => {
+              await navigator.clipboard?.writeText(exchange.curl).catch(() => {});
+              $("#curl").hidden = false; } }));
+          }
           if (exchange.response) {
             actions.append(" ", element("button", { id: "mock-stub", textContent: "Mock this (stub)",
               onclick: () => mockThis(id, "stub") }));
@@ -230,7 +243,7 @@ enum DashboardPage {
             for (const note of exchange.nearest.notes) nearest.append(element("p", { textContent: note }));
             parts.push(nearest);
           }
-          if (exchange.drift) {
+          if (exchange.drift?.length) {
             parts.push(element("h2", { textContent: "Drift" }), element("ul", {}, exchange.drift.map((finding) =>
               element("li", { textContent: finding.severity + ": " + finding.message }))));
           }
@@ -313,9 +326,10 @@ enum DashboardPage {
         }
         async function download() {
           const response = await call("GET", "exchanges.har");
-          const link = element("a", { href: URL.createObjectURL(await response.blob()),
-            download: "requestmocker-session.har" });
-          link.click();
+          if (!response.ok) { $("#status").textContent = (await response.json()).error; return; }
+          const href = URL.createObjectURL(await response.blob());
+          element("a", { href, download: "requestmocker-session.har" }).click();
+          setTimeout(() => URL.revokeObjectURL(href), 10000);
         }
 
         $("#pause").addEventListener("click", () => {
@@ -332,7 +346,8 @@ enum DashboardPage {
         for (const control of ["#filter-text", "#filter-status", "#filter-source"]) {
           $(control).addEventListener("input", refilter);
         }
-        setInterval(() => requestAnimationFrame(flush), 100);
+        // A timer, not animation frames, which stop in a background tab.
+        setInterval(flush, 100);
         setInterval(() => { loadScenarios(); loadResources(); }, 3000);
         loadStubs(); loadScenarios(); loadResources(); follow();
         </script>

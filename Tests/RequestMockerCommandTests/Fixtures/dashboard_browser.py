@@ -1,7 +1,7 @@
 """Drives the dashboard of `request-mocker serve --admin` in headless Chromium, as a developer
 would, and prints what it saw as one JSON object for the Swift test to check.
 
-Usage: python3 dashboard_browser.py BASE_URL [SCREENSHOT.png]
+Usage: python3 dashboard_browser.py BASE_URL [SCREENSHOT.png | --token TOKEN]
 
 The server serves a folder with GET|-hello.http and a stubs file with the stub "greeting"
 (GET /greeting) and the scenario "checkout" (POST /pay moves it from Started to Paid). Every
@@ -15,12 +15,14 @@ import urllib.parse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 base = sys.argv[1]
-screenshot = sys.argv[2] if len(sys.argv) > 2 else None
+token = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--token" else None
+screenshot = sys.argv[2] if len(sys.argv) > 2 and not token else None
 address = urllib.parse.urlsplit(base)
 
 
@@ -35,9 +37,35 @@ def request(method, path, headers=None, body=None):
 
 
 def admin(method, path, body=None):
-    status, text = request(method, "/__admin/" + path, {"Content-Type": "application/json"},
-                           None if body is None else json.dumps(body))
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    status, text = request(method, "/__admin/" + path, headers, None if body is None else json.dumps(body))
     return status, json.loads(text)
+
+
+def with_token(driver, wait):
+    """The page asks for the token once, however many of its calls were refused, keeps it only in
+    the page (not in storage another page of the origin could read), and never puts it in a URL."""
+    driver.get(base + "/__admin/")
+    wait.until(expected_conditions.alert_is_present(), "the page to ask for the token")
+    alert = driver.switch_to.alert
+    seen["asked"] = alert.text
+    alert.send_keys(token)
+    alert.accept()
+    wait.until(lambda d: d.find_element(By.ID, "status").text == "live", "the event stream")
+    seen["greeting"] = request("GET", "/greeting")
+    wait.until(lambda d: "/greeting" in d.find_element(By.ID, "list").text, "the request listed")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".stub-toggle"), "the stubs listed")
+    seen["stubsListed"] = len(driver.find_elements(By.CSS_SELECTOR, ".stub-toggle"))
+    try:
+        driver.switch_to.alert
+        seen["askedAgain"] = True
+    except NoAlertPresentException:
+        seen["askedAgain"] = False
+    seen["stored"] = driver.execute_script("return sessionStorage.length + localStorage.length + document.cookie.length")
+    seen["urlsWithToken"] = [url for url in driver.execute_script(
+        "return performance.getEntriesByType('resource').map(entry => entry.name)") if token in url]
 
 
 options = webdriver.ChromeOptions()
@@ -70,6 +98,9 @@ try:
                    d.find_element(By.ID, "details").get_attribute("data-shown") or "", "the details")
         return driver.find_element(By.ID, "answered-by").text
 
+    if token:
+        with_token(driver, wait)
+        raise SystemExit
     driver.get(base + "/__admin/")
     wait.until(lambda d: d.find_element(By.ID, "status").text == "live", "the event stream")
 
@@ -133,4 +164,4 @@ except Exception as error:
     seen["page"] = driver.find_element(By.TAG_NAME, "body").text[:3000]
 finally:
     driver.quit()
-print(json.dumps(seen, sort_keys=True))
+    print(json.dumps(seen, sort_keys=True))
