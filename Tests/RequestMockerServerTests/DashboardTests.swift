@@ -105,6 +105,8 @@ import Testing
     /// bodies are shown as JSON, headers with secrets hidden, and the request as curl.
     @Test func detailsShowEveryDifferenceOfTheNearestStubs() async throws {
         let registry = MockRegistry()
+        // Reports name each filter by where it was made: these three lines.
+        let line = #line + 1
         registry.register(.post("/users/<id>").header("X-Team", "ios").query(["v": "2"]), respond: .status(204))
         registry.register(.get("/users/<id>/posts"), respond: .json(["posts": [1, 2]]))
         registry.register(.get("/health"), respond: .status(204))
@@ -114,7 +116,8 @@ import Testing
             _ = try await ExternalProcess.curl(["-H", "X-Team: android", url + "/users/7?v=1"])
             let answered = try await details(base, 1)
             #expect(
-                answered["source"] == ["kind": "filter", "name": "GET /users/<id>/posts (DashboardTests.swift:108)"])
+                answered["source"]
+                    == ["kind": "filter", "name": .string("GET /users/<id>/posts (DashboardTests.swift:\(line + 1))")])
             #expect(
                 answered["response"]?["body"] == [
                     "size": 15, "shown": 15, "json": "{\n  \"posts\": [\n    1,\n    2\n  ]\n}",
@@ -133,18 +136,18 @@ import Testing
                 unmatched["nearest"]?["stubs"]
                     == [
                         [
-                            "filter": #"POST /users/<id> [X-Team: ios] ?v=2 (DashboardTests.swift:107)"#,
+                            "filter": .string("POST /users/<id> [X-Team: ios] ?v=2 (DashboardTests.swift:\(line))"),
                             "differences": [
                                 "method is GET, filter wants POST", #"header X-Team is "android", filter wants "ios""#,
                                 "query has v=1, filter wants v=2",
                             ],
                         ],
                         [
-                            "filter": "GET /users/<id>/posts (DashboardTests.swift:108)",
+                            "filter": .string("GET /users/<id>/posts (DashboardTests.swift:\(line + 1))"),
                             "differences": ["path /users/7 has 2 segments, pattern /users/<id>/posts has 3"],
                         ],
                         [
-                            "filter": "GET /health (DashboardTests.swift:109)",
+                            "filter": .string("GET /health (DashboardTests.swift:\(line + 2))"),
                             "differences": ["path /users/7 has 2 segments, pattern /health has 1"],
                         ],
                     ])
