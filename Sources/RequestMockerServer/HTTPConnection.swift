@@ -86,10 +86,8 @@ struct HTTPConnection {
             served.unappliedPreferences = preferred
         }
         if let dashboard {
-            dashboard.record { id in
-                DashboardExchange(
-                    id: id, served: served, response: response, relayed: relayed, stubs: server.stubStore)
-            }
+            let kept = DashboardExchange.Kept(response: response, relayed: relayed)
+            dashboard.record { id in DashboardExchange(id: id, served: served, kept: kept, stubs: server.stubStore) }
         }
         server.onRequest?(served)
     }

@@ -13,39 +13,46 @@ package final class DashboardExchange: Sendable {
     let served: ServedRequest
     let date: Date
     /// The response's head as it went out, when one did.
-    let head: (status: HTTPStatus, httpVersion: String, headers: HTTPHeaders)?
-    /// What is kept of its body: never more than ``shownBytes`` in memory (a longer body's first
-    /// bytes are copied out, so the rest is let go), a file only by its place.
-    private let body: KeptBody
-
-    private enum KeptBody: Sendable {
-        case none
-        case bytes(Data, size: Int)
-        /// Read when shown.
-        case file(FileSlice)
-    }
+    var head: (status: HTTPStatus, httpVersion: String, headers: HTTPHeaders)? { kept.head }
+    private let kept: Kept
     /// The server's stubs, to name the one that answered (looked up when shown, not when served).
     let stubs: StubStore
 
-    init(
-        id: Int, served: ServedRequest, response: ResolvedResponse?, relayed: (prefix: Data, size: Int)?,
-        stubs: StubStore
-    ) {
-        self.id = id
-        self.served = served
-        date = served.journalEntry?.date ?? Date()
-        head = response.map { ($0.status, $0.httpVersion, $0.headers) }
-        if let relayed {
-            body = .bytes(relayed.prefix, size: relayed.size)
-        } else {
+    /// What is kept of a response: its head, and never more than ``shownBytes`` of its body in
+    /// memory (a longer body's first bytes are copied out, so the rest is let go; a file only by
+    /// its place). Made before the exchange is recorded, outside the feed's lock.
+    struct Kept: Sendable {
+        let head: (status: HTTPStatus, httpVersion: String, headers: HTTPHeaders)?
+        fileprivate let body: Body
+
+        fileprivate enum Body: Sendable {
+            case none
+            case bytes(Data, size: Int)
+            /// Read when shown.
+            case file(FileSlice)
+        }
+
+        init(response: ResolvedResponse?, relayed: (prefix: Data, size: Int)?) {
+            head = response.map { ($0.status, $0.httpVersion, $0.headers) }
+            if let relayed {
+                body = .bytes(relayed.prefix, size: relayed.size)
+                return
+            }
             switch response?.body {
             case .bytes(let data)?:
-                body = .bytes(
-                    data.count <= Self.shownBytes ? data : Data(data.prefix(Self.shownBytes)), size: data.count)
+                let shown = DashboardExchange.shownBytes
+                body = .bytes(data.count <= shown ? data : Data(data.prefix(shown)), size: data.count)
             case .file(let slice)?: body = .file(slice)
             case .stream?, nil: body = .none
             }
         }
+    }
+
+    init(id: Int, served: ServedRequest, kept: Kept, stubs: StubStore) {
+        self.id = id
+        self.served = served
+        date = served.journalEntry?.date ?? Date()
+        self.kept = kept
         self.stubs = stubs
     }
 
@@ -138,7 +145,7 @@ package final class DashboardExchange: Sendable {
     /// `nil` when none was sent.
     var responseBody: (prefix: Data, size: Int)? {
         guard head != nil, status != nil else { return nil }
-        switch body {
+        switch kept.body {
         case .bytes(let data, let size): return (data, size)
         case .file(let slice):
             guard let handle = try? slice.open() else { return nil }
