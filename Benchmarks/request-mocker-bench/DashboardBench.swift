@@ -47,15 +47,9 @@ func printDashboardRow(rounds: Int) throws {
         Thread.sleep(forTimeInterval: 0.5)
         kill(page, SIGTERM)
         _ = reap(page)
-        if let line = run.output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }),
-            let value = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
-        {
-            with.append(value)
-        }
-        if let line = run.output.split(separator: "\n").first(where: { $0.contains(" requests in ") }),
-            let count = Int(line.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
-        {
-            served += count
+        if let figures = wrkFigures(run.output) {
+            with.append(figures.rate)
+            served += figures.requests
         }
         let text = String(decoding: (try? Data(contentsOf: pageOutput)) ?? Data(), as: UTF8.self)
         events += text.components(separatedBy: "event: exchange\n").count - 1

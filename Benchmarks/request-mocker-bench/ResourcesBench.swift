@@ -181,16 +181,13 @@ func printResourceRows(profiling: Bool = false) async throws {
         /// Requests a second, and the answers that weren't 2xx (a create past the bounds).
         func mixed(_ base: String, seconds: Int) -> (rate: Double, failed: Int)? {
             let result = runToEnd("wrk", ["-t2", "-c16", "-d\(seconds)s", "-s", script.path, base])
-            let lines = result.output.split(separator: "\n")
-            guard let line = lines.first(where: { $0.hasPrefix("Requests/sec:") }),
-                let rate = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
-            else { return nil }
-            let failed = lines.first { $0.contains("Non-2xx or 3xx responses:") }.flatMap {
-                Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
-            }
-            return (rate, failed ?? 0)
+            return wrkFigures(result.output).map { ($0.rate, $0.failed) }
         }
-        func reset() { _ = runToEnd("curl", ["-s", "-X", "POST", stateful.base + "/__admin/reset"]) }
+        // A call that changes something is JSON, as the admin API requires.
+        func reset() {
+            _ = runToEnd(
+                "curl", ["-s", "-X", "POST", "-H", "Content-Type: application/json", stateful.base + "/__admin/reset"])
+        }
         for base in [stateless.base, stateful.base] { _ = mixed(base, seconds: 1) }
         var rates: [[Double]] = [[], []]
         var failed = 0

@@ -66,11 +66,22 @@ func installed(_ program: String) -> Bool {
 
 /// `wrk`'s "Requests/sec" for `url`.
 func wrk(_ url: String, seconds: Int) -> Double? {
-    let result = runToEnd("wrk", ["-t2", "-c16", "-d\(seconds)s", url])
-    guard let line = result.output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }) else {
-        return nil
+    wrkFigures(runToEnd("wrk", ["-t2", "-c16", "-d\(seconds)s", url]).output)?.rate
+}
+
+/// What wrk printed: requests a second, requests made, and answers that weren't 2xx or 3xx.
+func wrkFigures(_ output: String) -> (rate: Double, requests: Int, failed: Int)? {
+    let lines = output.split(separator: "\n")
+    guard let line = lines.first(where: { $0.hasPrefix("Requests/sec:") }),
+        let rate = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
+    else { return nil }
+    let requests = lines.first { $0.contains(" requests in ") }.flatMap {
+        Int($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
     }
-    return Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
+    let failed = lines.first { $0.contains("Non-2xx or 3xx responses:") }.flatMap {
+        Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
+    }
+    return (rate, requests ?? 0, failed ?? 0)
 }
 
 /// A free loopback port, found by letting a server take one and stopping it.

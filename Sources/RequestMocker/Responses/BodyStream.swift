@@ -141,9 +141,7 @@ package final class BodyStream: Sendable {
         if let pieces, case .chunks(let chunks) = pieces.source { return scheduled(chunks, wait) }
         if let pieces { startFeeding(pieces) }
         if let next = take() { return next }
-        let (seconds, attoseconds) = wait.components
-        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        signal.wait(atMost: wait)
         return take() ?? .pending
     }
 
@@ -200,9 +198,7 @@ package final class BodyStream: Sendable {
             }
             guard until > now else { return .pending }
             // Woken early by a piece of news (a cancel), the loop looks again.
-            let (seconds, attoseconds) = now.duration(to: until).components
-            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-            _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+            signal.wait(atMost: now.duration(to: until))
         }
     }
 

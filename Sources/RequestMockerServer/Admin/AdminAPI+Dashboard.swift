@@ -53,18 +53,19 @@ extension AdminAPI {
 
     /// The page, from the binary.
     private static func page() -> ResolvedResponse {
-        let body = Data(DashboardPage.html.utf8)
-        var headers = HTTPHeaders()
-        headers.add(.contentType, "text/html; charset=utf-8")
-        headers.add(.contentLength, String(body.count))
-        headers.add(.init("Cache-Control"), "no-store")
-        // The page runs only its own script, and talks only to this server.
-        headers.add(
-            .init("Content-Security-Policy"),
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
-                + "img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
-        headers.add(.init("X-Content-Type-Options"), "nosniff")
-        return ResolvedResponse(status: .ok, httpVersion: "HTTP/1.1", headers: headers, body: body)
+        respond(
+            .ok, Data(DashboardPage.html.utf8), contentType: "text/html; charset=utf-8",
+            headers: [
+                ("Cache-Control", "no-store"),
+                // The page runs only its own script, and talks only to this server.
+                (
+                    "Content-Security-Policy",
+                    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                        + "connect-src 'self'; img-src data:; frame-ancestors 'none'; base-uri 'none'; "
+                        + "form-action 'none'"
+                ),
+                ("X-Content-Type-Options", "nosniff"),
+            ])
     }
 
     /// `text/event-stream`: an `exchange` event per exchange (`id:` its id, `data:` its summary),
@@ -150,11 +151,8 @@ extension AdminAPI {
         } catch {
             return Self.error(.internalServerError, "the session can't be written as HAR: \(error)")
         }
-        var headers = HTTPHeaders()
-        headers.add(.contentType, "application/json")
-        headers.add(.contentLength, String(data.count))
-        headers.add(.init("Content-Disposition"), "attachment; filename=\"requestmocker-session.har\"")
-        return ResolvedResponse(status: .ok, httpVersion: "HTTP/1.1", headers: headers, body: data)
+        return respond(
+            .ok, data, headers: [("Content-Disposition", "attachment; filename=\"requestmocker-session.har\"")])
     }
 
     /// `POST /__admin/exchanges/{id}/mock` with `{"as": "stub"}` (the default) or `{"as": "file"}`:

@@ -204,12 +204,13 @@ enum AdminAPI {
         respond(status, (try? value.serialized(pretty: true)) ?? Data("{}".utf8), headers: extra)
     }
 
-    /// `body`, JSON, as the answer.
-    private static func respond(
-        _ status: HTTPStatus, _ body: Data, headers extra: [(HTTPHeaders.Name, String)] = []
+    /// `body` as the answer, JSON unless another `contentType` is given.
+    static func respond(
+        _ status: HTTPStatus, _ body: Data, contentType: String = "application/json",
+        headers extra: [(HTTPHeaders.Name, String)] = []
     ) -> ResolvedResponse {
         var headers = HTTPHeaders()
-        headers.add(.contentType, "application/json")
+        headers.add(.contentType, contentType)
         headers.add(.contentLength, String(body.count))
         for (name, value) in extra { headers.add(name, value) }
         return ResolvedResponse(status: status, httpVersion: "HTTP/1.1", headers: headers, body: body)

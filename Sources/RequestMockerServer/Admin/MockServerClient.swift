@@ -89,8 +89,7 @@ public struct MockServerClient: Sendable {
 
     /// Removes the stub `id` that ``register(_:)-(RequestFilter)`` added.
     public func remove(_ id: String) async throws(Failure) {
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
-        _ = try await call("DELETE", "stubs/\(escaped)")
+        _ = try await call("DELETE", "stubs/\(Self.segment(id))")
     }
 
     /// Turns the stub `id` off (it stays listed, and matches nothing) or on again, where it was:
@@ -102,9 +101,8 @@ public struct MockServerClient: Sendable {
     ///
     /// - Throws: ``Failure/refused(call:status:message:)`` (404) when no stub has the id.
     public func setStubEnabled(_ id: String, _ enabled: Bool) async throws(Failure) {
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
         let body = (try? JSONValue.object(["enabled": .bool(enabled)]).serialized()) ?? Data()
-        _ = try await call("PATCH", "stubs/\(escaped)", body: body)
+        _ = try await call("PATCH", "stubs/\(Self.segment(id))", body: body)
     }
 
     /// Removes every stub added through the admin API and clears the server's journal and its
@@ -144,10 +142,9 @@ public struct MockServerClient: Sendable {
     public func setScenarioState(
         _ name: String, to state: Scenario.State, session: String? = nil
     ) async throws(Failure) {
-        let escaped = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? name
         let body = (try? JSONValue.object(["state": .string(state.name)]).serialized()) ?? Data()
         _ = try await call(
-            "PUT", "scenarios/\(escaped)/state", body: body,
+            "PUT", "scenarios/\(Self.segment(name))/state", body: body,
             headers: session.map { [Scenario.sessionHeader: $0] } ?? [:])
     }
 
@@ -229,6 +226,11 @@ public struct MockServerClient: Sendable {
             }
             try? await Task.sleep(for: min(.milliseconds(100), clock.now.duration(to: deadline)))
         }
+    }
+
+    /// `text` as one segment of a path, percent-encoded (a `/` in it too).
+    private static func segment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? text
     }
 
     /// One admin call: its JSON answer, or the failure.

@@ -154,9 +154,7 @@ package final class DashboardPageStream: Sendable {
         }
         if let ready = taken(waiting: wait > .zero) { return ready }
         guard wait > .zero else { return ([], 0) }
-        let (seconds, attoseconds) = wait.components
-        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        signal.wait(atMost: wait)
         return taken(waiting: false) ?? ([], 0)
     }
 

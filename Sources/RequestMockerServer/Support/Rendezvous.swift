@@ -25,9 +25,7 @@ final class Rendezvous<Value: Sendable>: Sendable {
     }
 
     func wait(for timeout: Duration) -> Outcome {
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        signal.wait(atMost: timeout)
         if let result = value.withLock({ $0 }) { return .fulfilled(result) }
         return cancelled.withLock { $0 } ? .cancelled : .pending
     }
