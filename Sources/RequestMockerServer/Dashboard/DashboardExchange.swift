@@ -125,7 +125,9 @@ package final class DashboardExchange: Sendable {
     /// The line of the page's list: `{"id", "time", "method", "url", "status", "ending",
     /// "duration" (ms), "source": {"kind", "name"}, "drift" (how many findings)}`.
     package var summary: JSONValue {
-        let request = shownRequest
+        // The method and the URL (its secrets hidden) only: the whole request is redacted for the
+        // details alone.
+        let request = served.request
         let (kind, name) = source
         var members: [String: JSONValue] = [
             "id": .int(id), "time": .string(HARTimestamp.format(date)),
